@@ -1,0 +1,3 @@
+module github.com/hookx-dev/hookx
+
+go 1.26
