@@ -1,0 +1,212 @@
+//go:build unix
+
+// Package agents installs the exact releases of Gemini CLI and Claude Code
+// that the conformance suite runs, and says where their executables are.
+//
+// The versions are pinned by package.json and package-lock.json in this
+// directory. Install runs `npm ci --ignore-scripts` from that lock into a
+// cache directory outside the repository, once per machine: a file lock makes
+// concurrent test binaries wait for the first one, and a marker file records
+// a finished install. Install scripts are skipped on purpose (no node-gyp, no
+// code from the registry runs at install time); Claude Code's native binary
+// is taken straight from its platform package, which is what its postinstall
+// would have linked over bin/claude.exe.
+package agents
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Pinned versions; the lock file is the source of truth, these are checked
+// against what the installed executables report.
+const (
+	GeminiVersion = "0.61.0"
+	ClaudeVersion = "2.1.330"
+)
+
+//go:embed package.json
+var packageJSON []byte
+
+//go:embed package-lock.json
+var packageLock []byte
+
+// Paths locates the installed agents.
+type Paths struct {
+	Dir    string // the install directory (holds node_modules)
+	Gemini string // node_modules/.bin/gemini, a node script
+	Claude string // the native Claude Code executable
+	Node   string // the node executable that runs Gemini
+	// Installed is true when this call ran npm, false when the cache was
+	// already complete.
+	Installed bool
+	// Took is how long Install took, npm included.
+	Took time.Duration
+}
+
+// ErrNoNPM reports that npm (or node) is not on PATH.
+var ErrNoNPM = errors.New("npm or node not found on PATH")
+
+// LockHash is a short hash of the embedded lock file; the default cache
+// directory is named by it, so a change of pins gets a fresh install.
+func LockHash() string {
+	h := sha256.New()
+	h.Write(packageJSON)
+	h.Write(packageLock)
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// DefaultDir is $HOOKX_AGENTS_DIR when set, otherwise
+// <user cache dir>/hookx-conformance/<LockHash>.
+func DefaultDir() (string, error) {
+	if d := os.Getenv("HOOKX_AGENTS_DIR"); d != "" {
+		return filepath.Abs(d)
+	}
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("locate the agent cache: %w", err)
+	}
+	return filepath.Join(c, "hookx-conformance", LockHash()), nil
+}
+
+const marker = ".hookx-installed"
+
+// Install makes sure both agents are installed in dir and returns their
+// paths. It is idempotent: when dir already holds a finished install of the
+// same lock it only verifies the executables. Concurrent callers (several
+// test binaries) are serialised with a lock file beside dir. Errors wrap
+// ErrNoNPM when npm is missing.
+func Install(ctx context.Context, dir string) (Paths, error) {
+	start := time.Now()
+	p := Paths{Dir: dir}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return p, fmt.Errorf("%w: %v", ErrNoNPM, err)
+	}
+	p.Node = node
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return p, fmt.Errorf("create agent cache parent: %w", err)
+	}
+	unlock, err := lockFile(dir + ".lock")
+	if err != nil {
+		return p, err
+	}
+	defer unlock()
+
+	want := LockHash()
+	if got, err := os.ReadFile(filepath.Join(dir, marker)); err != nil || strings.TrimSpace(string(got)) != want {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			return p, fmt.Errorf("%w: %v", ErrNoNPM, err)
+		}
+		if err := npmCI(ctx, npm, dir); err != nil {
+			return p, err
+		}
+		p.Installed = true
+	}
+
+	p.Gemini = filepath.Join(dir, "node_modules", ".bin", "gemini")
+	if err := checkVersion(ctx, node, []string{p.Gemini, "--version"}, GeminiVersion); err != nil {
+		return p, fmt.Errorf("gemini in %s: %w", dir, err)
+	}
+	p.Claude, err = findClaude(ctx, dir)
+	if err != nil {
+		return p, err
+	}
+	if p.Installed {
+		if err := os.WriteFile(filepath.Join(dir, marker), []byte(want+"\n"), 0o644); err != nil {
+			return p, fmt.Errorf("mark the install finished: %w", err)
+		}
+	}
+	p.Took = time.Since(start)
+	return p, nil
+}
+
+// npmCI replaces dir with a fresh `npm ci` of the embedded lock.
+func npmCI(ctx context.Context, npm, dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("clear stale agent install %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create agent install dir: %w", err)
+	}
+	for name, b := range map[string][]byte{"package.json": packageJSON, "package-lock.json": packageLock} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("npm ci in %s: %w\n%s", dir, err, out.Bytes())
+	}
+	return nil
+}
+
+// findClaude returns the native binary of the platform package. With
+// --ignore-scripts bin/claude.exe is only a stub that prints an error.
+func findClaude(ctx context.Context, dir string) (string, error) {
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	base := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-"+runtime.GOOS+"-"+arch)
+	var errs []error
+	for _, cand := range []string{filepath.Join(base, "claude"), filepath.Join(base+"-musl", "claude")} {
+		if _, err := os.Stat(cand); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		err := checkVersion(ctx, cand, []string{"--version"}, ClaudeVersion)
+		if err == nil {
+			return cand, nil
+		}
+		errs = append(errs, fmt.Errorf("%s: %w", cand, err))
+	}
+	return "", fmt.Errorf("no working Claude Code binary for %s/%s in %s: %w", runtime.GOOS, runtime.GOARCH, dir, errors.Join(errs...))
+}
+
+func checkVersion(ctx context.Context, exe string, args []string, want string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
+	// The agents must not phone home for a version check either.
+	cmd.Env = append(os.Environ(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s --version: %w: %s", exe, err, out)
+	}
+	if !strings.Contains(string(out), want) {
+		return fmt.Errorf("%s --version printed %q, want version %s", exe, strings.TrimSpace(string(out)), want)
+	}
+	return nil
+}
+
+// lockFile takes an exclusive flock on path, waiting for other holders.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open install lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

@@ -1,0 +1,293 @@
+//go:build unix
+
+// Package driver runs the real Gemini CLI and Claude Code in print mode, each
+// run in its own sandbox: a fresh HOME and TMPDIR, a git-initialised project
+// at $HOME/project, and an env -i style environment that points the agent at
+// a fake model server. Every run has a hard timeout and ends with a kill of
+// its whole process group.
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Agent names a host agent.
+type Agent string
+
+// The two agents the suite runs.
+const (
+	Claude Agent = "claude"
+	Gemini Agent = "gemini"
+)
+
+// Other returns the other agent.
+func (a Agent) Other() Agent {
+	if a == Claude {
+		return Gemini
+	}
+	return Claude
+}
+
+// Sandbox is one isolated agent environment.
+type Sandbox struct {
+	Root    string // holds run logs
+	Home    string // $HOME
+	Tmp     string // $TMPDIR, $HOME/.tmp
+	Project string // $HOME/project, a git repository
+	// PathDirs are put first on the agent's PATH (e.g. where hookx is).
+	PathDirs []string
+	// Node is the node executable; its directory goes on PATH.
+	Node string
+
+	runs atomic.Int32
+}
+
+// geminiUserSettings are required for 0.61.0 against a fake: without the
+// auth type it picks "gateway" and exits 41; the privacy settings stop the
+// only non-local traffic.
+const geminiUserSettings = `{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false}
+}
+`
+
+// NewSandbox creates a sandbox under root (which must exist and be empty or
+// new), runs git init in the project and writes Gemini's user settings.
+func NewSandbox(root, node string) (*Sandbox, error) {
+	s := &Sandbox{Root: root, Home: filepath.Join(root, "home"), Node: node}
+	s.Tmp = filepath.Join(s.Home, ".tmp")
+	s.Project = filepath.Join(s.Home, "project")
+	for _, d := range []string{s.Tmp, s.Project, filepath.Join(s.Home, ".gemini")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("create sandbox: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.Home, ".gemini", "settings.json"), []byte(geminiUserSettings), 0o644); err != nil {
+		return nil, fmt.Errorf("write gemini user settings: %w", err)
+	}
+	cmd := exec.Command("git", "init", "-q", "-b", "main", s.Project)
+	cmd.Env = s.baseEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git init %s: %w: %s", s.Project, err, out)
+	}
+	return s, nil
+}
+
+// Path returns the absolute path of rel inside the project.
+func (s *Sandbox) Path(rel string) string { return filepath.Join(s.Project, filepath.FromSlash(rel)) }
+
+// WriteFile writes a file inside the project, creating parent directories;
+// files ending in .sh are made executable.
+func (s *Sandbox) WriteFile(rel, content string) error {
+	p := s.Path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	mode := os.FileMode(0o644)
+	if strings.HasSuffix(rel, ".sh") {
+		mode = 0o755
+	}
+	if err := os.WriteFile(p, []byte(content), mode); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
+// WriteJSON writes v as indented JSON inside the project.
+func (s *Sandbox) WriteJSON(rel string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", rel, err)
+	}
+	return s.WriteFile(rel, string(b)+"\n")
+}
+
+func (s *Sandbox) baseEnv() []string {
+	path := append([]string(nil), s.PathDirs...)
+	if s.Node != "" {
+		path = append(path, filepath.Dir(s.Node))
+	}
+	path = append(path, "/usr/local/bin", "/usr/bin", "/bin")
+	return []string{
+		"PATH=" + strings.Join(path, ":"),
+		"HOME=" + s.Home,
+		"TMPDIR=" + s.Tmp,
+		"SHELL=/bin/bash",
+		"LANG=C.UTF-8",
+		"TERM=dumb",
+		"USER=" + envOr("USER", "user"),
+		// git in hooks and in the agents must not read the developer's config.
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=conformance", "GIT_AUTHOR_EMAIL=conformance@example.invalid",
+		"GIT_COMMITTER_NAME=conformance", "GIT_COMMITTER_EMAIL=conformance@example.invalid",
+	}
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// Env is the whole environment an agent gets, pointed at baseURL.
+func (s *Sandbox) Env(a Agent, baseURL string) []string {
+	env := s.baseEnv()
+	switch a {
+	case Gemini:
+		env = append(env,
+			"GOOGLE_GEMINI_BASE_URL="+baseURL,
+			"GEMINI_API_KEY=dummy",
+			"GEMINI_CLI_TRUST_WORKSPACE=true",
+		)
+	case Claude:
+		env = append(env,
+			"ANTHROPIC_BASE_URL="+baseURL,
+			"ANTHROPIC_API_KEY=dummy",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		)
+		if os.Geteuid() == 0 {
+			// --dangerously-skip-permissions refuses root without it.
+			env = append(env, "IS_SANDBOX=1")
+		}
+	}
+	return env
+}
+
+// Result is the outcome of one process run.
+type Result struct {
+	Args     []string
+	Stdout   string
+	Stderr   string
+	ExitCode int // -1 when killed
+	Duration time.Duration
+	TimedOut bool // the timeout killed it
+	Stopped  bool // the stop channel killed it
+}
+
+func (r Result) String() string {
+	state := "exit " + strconv.Itoa(r.ExitCode)
+	switch {
+	case r.TimedOut:
+		state = "killed by timeout"
+	case r.Stopped:
+		state = "killed on request"
+	}
+	return fmt.Sprintf("%s after %s\n--- stdout ---\n%s\n--- stderr ---\n%s", state, r.Duration.Round(time.Millisecond), clip(r.Stdout), clip(r.Stderr))
+}
+
+func clip(s string) string {
+	if len(s) > 4000 {
+		return s[:2000] + "\n…\n" + s[len(s)-2000:]
+	}
+	return s
+}
+
+// Slots limits how many agent processes run at once; the suite sets its
+// size. Nil means no limit.
+var Slots chan struct{}
+
+// Cmd describes one process to run in a sandbox.
+type Cmd struct {
+	Path    string
+	Args    []string
+	Dir     string // default: the project
+	Env     []string
+	Timeout time.Duration // default 2 minutes
+	// Stop, when closed, kills the run (e.g. a fake's Exceeded).
+	Stop <-chan struct{}
+}
+
+// Run runs c with stdin from /dev/null and stdout/stderr to files under the
+// sandbox root, waiting for a slot first. The whole process group is killed
+// on timeout, on Stop, and after the process exits (stray hook children).
+// A non-zero exit is not an error; a failure to start is.
+func (s *Sandbox) Run(ctx context.Context, c Cmd) (Result, error) {
+	if Slots != nil {
+		select {
+		case Slots <- struct{}{}:
+			defer func() { <-Slots }()
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+	}
+	if c.Timeout == 0 {
+		c.Timeout = 2 * time.Minute
+	}
+	if c.Dir == "" {
+		c.Dir = s.Project
+	}
+	n := s.runs.Add(1)
+	outPath := filepath.Join(s.Root, fmt.Sprintf("run%d.stdout", n))
+	errPath := filepath.Join(s.Root, fmt.Sprintf("run%d.stderr", n))
+	stdout, err := os.Create(outPath)
+	if err != nil {
+		return Result{}, fmt.Errorf("create run log: %w", err)
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(errPath)
+	if err != nil {
+		return Result{}, fmt.Errorf("create run log: %w", err)
+	}
+	defer stderr.Close()
+
+	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	cmd.Stdout, cmd.Stderr = stdout, stderr // files: Wait never waits on a grandchild's pipe
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	res := Result{Args: append([]string{c.Path}, c.Args...)}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return res, fmt.Errorf("start %s: %w", c.Path, err)
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-ctx.Done():
+		res.TimedOut = true
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		waitErr = <-done
+	case <-c.Stop:
+		res.Stopped = true
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		waitErr = <-done
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	res.Duration = time.Since(start)
+	res.ExitCode = cmd.ProcessState.ExitCode()
+	var ee *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &ee) {
+		return res, fmt.Errorf("wait for %s: %w", c.Path, waitErr)
+	}
+	o, _ := os.ReadFile(outPath)
+	e, _ := os.ReadFile(errPath)
+	res.Stdout, res.Stderr = string(o), string(e)
+	return res, nil
+}
+
+// AgentArgs are the print-mode arguments for prompt.
+func AgentArgs(a Agent, prompt string) []string {
+	if a == Gemini {
+		return []string{"-p", prompt, "--yolo", "-o", "text"}
+	}
+	return []string{"-p", prompt, "--dangerously-skip-permissions"}
+}

@@ -1,0 +1,334 @@
+// Package fakemodel serves scripted fake model APIs on 127.0.0.1 for the
+// conformance suite: the Gemini generativelanguage v1beta API that Gemini CLI
+// talks to, and the Anthropic Messages API that Claude Code talks to.
+//
+// A fake answers each main-model request (one that offers tools) with step N
+// of its script, where N is the number of model/assistant turns already in
+// the request's history; past the end of the script it answers Final
+// ("Done."). Utility requests without tools (Gemini's router and
+// next-speaker classifiers) get a small JSON text that satisfies them all.
+// Every request is recorded, decoded, so a test can read what reached the
+// model: tool results, hook block reasons, injected context.
+package fakemodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Call is one tool call the fake model makes.
+type Call struct {
+	Name string
+	Args map[string]any
+}
+
+// Step is one scripted model reply: tool calls when Calls is non-empty,
+// otherwise the text Text.
+type Step struct {
+	Calls []Call
+	Text  string
+}
+
+// Tool returns a step that calls one tool.
+func Tool(name string, args map[string]any) Step {
+	return Step{Calls: []Call{{Name: name, Args: args}}}
+}
+
+// Say returns a step that answers with text.
+func Say(text string) Step { return Step{Text: text} }
+
+// Script configures a fake server.
+type Script struct {
+	Steps []Step
+	// Final is the text answered past the end of Steps; "Done." when empty.
+	Final string
+	// MaxMain, when positive, is the number of main-model requests after
+	// which Exceeded is closed, so a driver can end a run that loops.
+	MaxMain int
+}
+
+// Request is one recorded HTTP request.
+type Request struct {
+	Method string
+	Path   string // without the query
+	Query  string
+	Header http.Header
+	Body   []byte
+	JSON   map[string]any // the decoded body, nil when it is not a JSON object
+	// Main is true for a main-model request, answered from the script.
+	Main bool
+	// Turn is the number of model/assistant turns in the request's history;
+	// meaningful when Main is true.
+	Turn int
+}
+
+// Server is a running fake; Close it when done.
+type Server struct {
+	URL string
+
+	kind     kind
+	script   Script
+	srv      *httptest.Server
+	mu       sync.Mutex
+	reqs     []Request
+	mains    int
+	exceeded chan struct{}
+	once     sync.Once
+}
+
+type kind int
+
+const (
+	gemini kind = iota
+	anthropic
+)
+
+// NewGemini starts a fake Gemini API. Point Gemini CLI at it with
+// GOOGLE_GEMINI_BASE_URL=URL.
+func NewGemini(s Script) *Server { return start(gemini, s) }
+
+// NewAnthropic starts a fake Anthropic Messages API. Point Claude Code at it
+// with ANTHROPIC_BASE_URL=URL.
+func NewAnthropic(s Script) *Server { return start(anthropic, s) }
+
+func start(k kind, s Script) *Server {
+	if s.Final == "" {
+		s.Final = "Done."
+	}
+	f := &Server{kind: k, script: s, exceeded: make(chan struct{})}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.URL = f.srv.URL
+	return f
+}
+
+// Close shuts the server down.
+func (f *Server) Close() { f.srv.Close() }
+
+// Exceeded is closed once the server has answered more than MaxMain
+// main-model requests.
+func (f *Server) Exceeded() <-chan struct{} { return f.exceeded }
+
+// Requests returns a copy of every request so far.
+func (f *Server) Requests() []Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Request(nil), f.reqs...)
+}
+
+// Main returns the main-model requests so far, in arrival order.
+func (f *Server) Main() []Request {
+	var out []Request
+	for _, r := range f.Requests() {
+		if r.Main {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// LastMain returns the last main-model request, or nil.
+func (f *Server) LastMain() *Request {
+	m := f.Main()
+	if len(m) == 0 {
+		return nil
+	}
+	return &m[len(m)-1]
+}
+
+func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	if len(body) > 0 {
+		var m map[string]any
+		if json.Unmarshal(body, &m) == nil {
+			req.JSON = m
+		}
+	}
+	switch f.kind {
+	case gemini:
+		f.serveGemini(w, &req)
+	case anthropic:
+		f.serveAnthropic(w, &req)
+	}
+}
+
+// record stores req and, for a main request, returns the step to answer.
+func (f *Server) record(req *Request) Step {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs = append(f.reqs, *req)
+	if !req.Main {
+		return Step{}
+	}
+	f.mains++
+	if f.script.MaxMain > 0 && f.mains > f.script.MaxMain {
+		f.once.Do(func() { close(f.exceeded) })
+	}
+	if req.Turn < len(f.script.Steps) {
+		return f.script.Steps[req.Turn]
+	}
+	return Say(f.script.Final)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// ToolResult is a tool result as the model received it.
+type ToolResult struct {
+	Name    string // Gemini function name; empty for Claude
+	Text    string // Claude: the result content's text; Gemini: the response object as JSON
+	IsError bool   // Claude: is_error; Gemini: the response has an "error" key
+}
+
+// ToolResults returns every tool result in the request's history, in order.
+func (r *Request) ToolResults() []ToolResult {
+	var out []ToolResult
+	for _, msg := range list(r.JSON["contents"]) { // Gemini
+		for _, p := range list(obj(msg)["parts"]) {
+			fr := obj(obj(p)["functionResponse"])
+			if fr == nil {
+				continue
+			}
+			resp := obj(fr["response"])
+			b, _ := json.Marshal(resp)
+			_, isErr := resp["error"]
+			out = append(out, ToolResult{Name: str(fr["name"]), Text: string(b), IsError: isErr})
+		}
+	}
+	for _, msg := range list(r.JSON["messages"]) { // Anthropic
+		for _, blk := range list(obj(msg)["content"]) {
+			b := obj(blk)
+			if b["type"] != "tool_result" {
+				continue
+			}
+			isErr, _ := b["is_error"].(bool)
+			out = append(out, ToolResult{Text: contentText(b["content"]), IsError: isErr})
+		}
+	}
+	return out
+}
+
+// Conversation is every string in the request's message history (Anthropic
+// messages, Gemini contents), joined by newlines: what the model was told in
+// the conversation, excluding the system prompt and tool declarations.
+func (r *Request) Conversation() string {
+	return strings.Join(append(strings_(r.JSON["messages"]), strings_(r.JSON["contents"])...), "\n")
+}
+
+// AllText is Conversation plus the system prompt (Anthropic system, Gemini
+// systemInstruction), where agents may put hook context.
+func (r *Request) AllText() string {
+	parts := []string{r.Conversation()}
+	parts = append(parts, strings_(r.JSON["system"])...)
+	parts = append(parts, strings_(r.JSON["systemInstruction"])...)
+	return strings.Join(parts, "\n")
+}
+
+// strings_ collects every string value under v, depth first, map keys in
+// sorted order.
+func strings_(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// contentText is the text of an Anthropic content value: a string, or the
+// text blocks of a block list joined by newlines.
+func contentText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	var texts []string
+	for _, b := range list(v) {
+		if t, ok := obj(b)["text"].(string); ok {
+			texts = append(texts, t)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// countRole counts entries of msgs whose role is role.
+func countRole(msgs any, role string) int {
+	n := 0
+	for _, m := range list(msgs) {
+		if obj(m)["role"] == role {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary describes the main requests for a failure message: per request,
+// its turn and the tail of its conversation.
+func (f *Server) Summary() string {
+	var b strings.Builder
+	mains := f.Main()
+	fmt.Fprintf(&b, "%d requests, %d main-model requests\n", len(f.Requests()), len(mains))
+	for i, r := range mains {
+		if i >= 4 && i < len(mains)-2 {
+			if i == 4 {
+				fmt.Fprintf(&b, "  … %d more …\n", len(mains)-6)
+			}
+			continue
+		}
+		c := r.Conversation()
+		if len(c) > 600 {
+			c = "…" + c[len(c)-600:]
+		}
+		fmt.Fprintf(&b, "  main #%d (turn %d): %q\n", i, r.Turn, c)
+	}
+	if len(mains) > 0 {
+		for _, tr := range mains[len(mains)-1].ToolResults() {
+			t := tr.Text
+			if len(t) > 300 {
+				t = t[:300] + "…"
+			}
+			fmt.Fprintf(&b, "  tool result in the last main request (error=%v): %q\n", tr.IsError, t)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,108 @@
+package fakemodel
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func post(t *testing.T, url, body string) (string, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Header.Get("Content-Type"), string(b)
+}
+
+func TestGemini(t *testing.T) {
+	f := NewGemini(Script{Steps: []Step{
+		Tool("run_shell_command", map[string]any{"command": "echo hi"}),
+		Say("second"),
+	}, MaxMain: 3})
+	defer f.Close()
+	tools := `"tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}]`
+	tests := []struct {
+		name, path, body string
+		wantType         string
+		wantIn           string
+	}{
+		{"router", "/v1beta/models/flash-lite:generateContent", `{"contents":[{"role":"user","parts":[{"text":"x"}]}]}`, "application/json", `complexity_score`},
+		{"step 0", "/v1beta/models/m:streamGenerateContent?alt=sse", `{"contents":[{"role":"user","parts":[{"text":"x"}]}],` + tools + `}`, "text/event-stream", `data: {"candidates":[{"content":{"parts":[{"functionCall":{"args":{"command":"echo hi"},"name":"run_shell_command"}}]`},
+		{"step 1", "/v1beta/models/m:streamGenerateContent?alt=sse", `{"contents":[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":[{"functionCall":{}}]},{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{"output":"hi"}}}]}],` + tools + `}`, "text/event-stream", `"text":"second"`},
+		{"past the script", "/v1beta/models/m:generateContent", `{"contents":[{"role":"model"},{"role":"model"}],` + tools + `}`, "application/json", `"text":"Done."`},
+		{"count", "/v1beta/models/m:countTokens", `{}`, "application/json", `"totalTokens":10`},
+		{"unknown", "/v1beta/other", ``, "application/json", `NOT_FOUND`},
+	}
+	for _, tt := range tests {
+		ct, body := post(t, f.URL+tt.path, tt.body)
+		if ct != tt.wantType || !strings.Contains(body, tt.wantIn) {
+			t.Errorf("%s: got %s %s, want %s containing %s", tt.name, ct, body, tt.wantType, tt.wantIn)
+		}
+	}
+	if got := len(f.Main()); got != 3 {
+		t.Errorf("main requests = %d, want 3", got)
+	}
+	got := f.Main()[1].ToolResults()
+	want := []ToolResult{{Name: "run_shell_command", Text: `{"output":"hi"}`}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ToolResults (-want +got):\n%s", diff)
+	}
+	select {
+	case <-f.Exceeded():
+		t.Error("Exceeded closed after 3 of MaxMain 3")
+	default:
+	}
+	post(t, f.URL+"/v1beta/models/m:generateContent", `{`+tools+`}`)
+	select {
+	case <-f.Exceeded():
+	default:
+		t.Error("Exceeded not closed after 4 of MaxMain 3")
+	}
+}
+
+func TestAnthropic(t *testing.T) {
+	f := NewAnthropic(Script{Steps: []Step{
+		Tool("Bash", map[string]any{"command": "echo hi"}),
+	}})
+	defer f.Close()
+	tools := `"tools":[{"name":"Bash"}]`
+	tests := []struct {
+		name, path, body string
+		want             []string
+	}{
+		{"stream tool", "/v1/messages?beta=true", `{"stream":true,"model":"m","messages":[{"role":"user","content":"x"}],` + tools + `}`, []string{
+			"event: message_start\n", `"content_block":{"id":"toolu_fake_0_0","input":{},"name":"Bash","type":"tool_use"}`,
+			`"partial_json":"{\"command\":\"echo hi\"}"`, `"stop_reason":"tool_use"`, "event: message_stop\n",
+		}},
+		{"json final", "/v1/messages", `{"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","content":[]},{"role":"user","content":[{"type":"tool_result","content":[{"type":"text","text":"hi"}],"is_error":true}]}],` + tools + `}`, []string{
+			`"text":"Done."`, `"stop_reason":"end_turn"`,
+		}},
+		{"no tools", "/v1/messages", `{"model":"m","messages":[]}`, []string{`"text":"ok"`}},
+		{"count", "/v1/messages/count_tokens", `{}`, []string{`"input_tokens":10`}},
+	}
+	for _, tt := range tests {
+		_, body := post(t, f.URL+tt.path, tt.body)
+		for _, w := range tt.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: body %s\nlacks %s", tt.name, body, w)
+			}
+		}
+	}
+	got := f.LastMain().ToolResults()
+	want := []ToolResult{{Text: "hi", IsError: true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ToolResults (-want +got):\n%s", diff)
+	}
+	if c := f.LastMain().Conversation(); !strings.Contains(c, "hi") {
+		t.Errorf("Conversation %q lacks the tool result", c)
+	}
+}

@@ -1,0 +1,430 @@
+//go:build unix
+
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+)
+
+// A scenario is a project whose hooks are written for one agent (dialect),
+// a scripted model conversation, and checks of what must happen. The checks
+// read only effects both hosts share (files, what reached the model, the
+// number of model turns), so the same scenario runs natively on its own
+// agent, through hookx on the other agent, and through Gemini's own
+// migrator.
+type scenario struct {
+	name    string
+	dialect driver.Agent
+	prompt  string
+	steps   []action
+	hooks   []hookDef
+	// scripts are hook scripts by name, written to .claude/hooks/<name>.sh or
+	// .gemini/hooks/<name>.sh; "#!/bin/sh" is prepended.
+	scripts map[string]string
+	// files are other project files to create.
+	files map[string]string
+	// wrapFlags are inserted after every "hookx wrap" in the migrated
+	// settings (e.g. --fail-closed); such a scenario has no native run.
+	wrapFlags string
+	noPeer    bool
+	// maxMain caps main-model requests (default 20); past it the run is
+	// killed and fails.
+	maxMain int
+	check   func(o *outcome) []string
+}
+
+// hookDef is one hook entry in the scenario's settings.
+type hookDef struct {
+	event, matcher string
+	script         string // a name in scripts
+	raw            string // a literal command instead of a script
+}
+
+// command is how the hook's author would refer to the script.
+func (s *scenario) command(h hookDef) string {
+	if h.raw != "" {
+		return h.raw
+	}
+	if s.dialect == driver.Claude {
+		return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/` + h.script + ".sh"
+	}
+	return `"${GEMINI_PROJECT_DIR}"/.gemini/hooks/` + h.script + ".sh"
+}
+
+// settingsFile is the dialect's project settings file.
+func settingsFile(a driver.Agent) string { return "." + string(a) + "/settings.json" }
+
+// writeProject writes the scenario's settings, hook scripts and files in the
+// dialect's own idiom. Timeouts are explicit, in the dialect's unit (30 s),
+// so a migration that copies the number unchanged shows up.
+func (s *scenario) writeProject(sb *driver.Sandbox) error {
+	timeout := 30
+	if s.dialect == driver.Gemini {
+		timeout = 30000
+	}
+	events := map[string][]any{}
+	for _, h := range s.hooks {
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": s.command(h), "timeout": timeout}}}
+		if h.matcher != "" {
+			group["matcher"] = h.matcher
+		}
+		events[h.event] = append(events[h.event], group)
+	}
+	if err := sb.WriteJSON(settingsFile(s.dialect), map[string]any{"hooks": events}); err != nil {
+		return err
+	}
+	for name, body := range s.scripts {
+		if err := sb.WriteFile("."+string(s.dialect)+"/hooks/"+name+".sh", "#!/bin/sh\n"+body); err != nil {
+			return err
+		}
+	}
+	for rel, content := range s.files {
+		if err := sb.WriteFile(rel, content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Shell snippets shared by the hook scripts.
+const (
+	readInput = "input=$(cat)\n"
+	// logInput saves stdin to $HOME/hooklog/<label>.<pid>.json.
+	logInput = "mkdir -p \"$HOME/hooklog\"\nprintf '%s' \"$input\" > \"$HOME/hooklog/${LABEL}.$$.json\"\n"
+)
+
+// onDangerous runs body when the tool input contains `rm -rf build`.
+func onDangerous(body string) string {
+	return readInput + "case \"$input\" in\n*'rm -rf build'*)\n" + body + "\n;;\nesac\nexit 0\n"
+}
+
+// emit prints a fixed JSON object (no shell quoting inside the heredoc).
+func emit(json string) string { return "cat <<'JSON'\n" + json + "\nJSON\n" }
+
+func scenarios() []*scenario {
+	var list []*scenario
+
+	// Guards: one per blocking idiom. The model first runs `rm -rf build`
+	// (must be blocked, the reason must reach the model), then a harmless
+	// command (must run, its output must reach the model).
+	guardSteps := []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")}
+	guard := func(name string, dialect driver.Agent, body, marker string) *scenario {
+		event, matcher := "PreToolUse", "Bash"
+		if dialect == driver.Gemini {
+			event, matcher = "BeforeTool", "run_shell_command"
+		}
+		return &scenario{
+			name: name, dialect: dialect, steps: guardSteps,
+			hooks:   []hookDef{{event: event, matcher: matcher, script: "guard"}},
+			scripts: map[string]string{"guard": onDangerous(body)},
+			files:   map[string]string{"build/keep.txt": "keep\n"},
+			check:   guardCheck(marker),
+		}
+	}
+	list = append(list,
+		guard("guard/claude-exit2", driver.Claude,
+			"echo 'GUARD-C-EXIT2: rm -rf build is forbidden' >&2; exit 2", "GUARD-C-EXIT2"),
+		guard("guard/claude-permissionDecision-deny", driver.Claude,
+			emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"GUARD-C-DENY: rm -rf build is forbidden"}}`), "GUARD-C-DENY"),
+		guard("guard/claude-legacy-block", driver.Claude,
+			emit(`{"decision":"block","reason":"GUARD-C-BLOCK: rm -rf build is forbidden"}`), "GUARD-C-BLOCK"),
+		guard("guard/gemini-decision-deny", driver.Gemini,
+			emit(`{"decision":"deny","reason":"GUARD-G-DENY: rm -rf build is forbidden"}`), "GUARD-G-DENY"),
+		guard("guard/gemini-decision-block", driver.Gemini,
+			emit(`{"decision":"block","reason":"GUARD-G-BLOCK: rm -rf build is forbidden"}`), "GUARD-G-BLOCK"),
+		guard("guard/gemini-text-exit3", driver.Gemini,
+			"echo 'GUARD-G-EXIT3: rm -rf build is forbidden' >&2; exit 3", "GUARD-G-EXIT3"),
+	)
+
+	// Rewrites: the hook replaces the command; the rewritten one must run
+	// and the original must not.
+	rewrite := func(name string, dialect driver.Agent, out string) *scenario {
+		event, matcher := "PreToolUse", "Bash"
+		if dialect == driver.Gemini {
+			event, matcher = "BeforeTool", "run_shell_command"
+		}
+		return &scenario{
+			name: name, dialect: dialect, steps: []action{shell("printf ORIG%s -RAN")},
+			hooks:   []hookDef{{event: event, matcher: matcher, script: "rewrite"}},
+			scripts: map[string]string{"rewrite": readInput + "case \"$input\" in *ORIG*) " + emit(out) + ";; esac\n"},
+			check: func(o *outcome) []string {
+				var p []string
+				rs := lastResults(o)
+				if len(rs) != 1 {
+					return []string{fmt.Sprintf("the model got %d tool results, want 1", len(rs))}
+				}
+				if !strings.Contains(rs[0].Text, "REWR-OK") {
+					p = append(p, fmt.Sprintf("the rewritten command's output REWR-OK did not reach the model; it got %q", rs[0].Text))
+				}
+				if strings.Contains(rs[0].Text, "ORIG-RAN") {
+					p = append(p, "the original command ran")
+				}
+				return p
+			},
+		}
+	}
+	list = append(list,
+		rewrite("rewrite/claude-updatedInput", driver.Claude,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"printf REWR%s -OK","description":"rewritten"}}}`),
+		rewrite("rewrite/gemini-tool_input", driver.Gemini,
+			`{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"printf REWR%s -OK","description":"rewritten"}}}`),
+	)
+
+	// Context: SessionStart and UserPromptSubmit/BeforeAgent context must be
+	// in the first model request.
+	contextScenario := func(name string, dialect driver.Agent, ss, ups string, markers ...string) *scenario {
+		prompt := "UserPromptSubmit"
+		if dialect == driver.Gemini {
+			prompt = "BeforeAgent"
+		}
+		return &scenario{
+			name: name, dialect: dialect, steps: []action{say("hello")},
+			hooks:   []hookDef{{event: "SessionStart", script: "session-start"}, {event: prompt, script: "prompt"}},
+			scripts: map[string]string{"session-start": ss, "prompt": ups},
+			check: func(o *outcome) []string {
+				m := o.srv.Main()
+				if len(m) == 0 {
+					return []string{"no main-model request"}
+				}
+				var p []string
+				for _, mk := range markers {
+					if !strings.Contains(m[0].AllText(), mk) {
+						p = append(p, fmt.Sprintf("context %s did not reach the model", mk))
+					}
+				}
+				return p
+			},
+		}
+	}
+	list = append(list,
+		contextScenario("context/claude-plain-stdout-and-json", driver.Claude,
+			"echo 'C-SS-PLAIN-MARKER'\n",
+			emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"C-UPS-JSON-MARKER"}}`),
+			"C-SS-PLAIN-MARKER", "C-UPS-JSON-MARKER"),
+		contextScenario("context/claude-json-and-plain-stdout", driver.Claude,
+			emit(`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"C-SS-JSON-MARKER"}}`),
+			"cat >/dev/null; echo 'C-UPS-PLAIN-MARKER'\n",
+			"C-SS-JSON-MARKER", "C-UPS-PLAIN-MARKER"),
+		contextScenario("context/gemini-additionalContext", driver.Gemini,
+			emit(`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"G-SS-CTX-MARKER"}}`),
+			emit(`{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"G-BA-CTX-MARKER"}}`),
+			"G-SS-CTX-MARKER", "G-BA-CTX-MARKER"),
+	)
+
+	// Stop/AfterAgent asking for exactly one more turn.
+	once := func(name string, dialect driver.Agent, out, marker string) *scenario {
+		event := "Stop"
+		if dialect == driver.Gemini {
+			event = "AfterAgent"
+		}
+		return &scenario{
+			name: name, dialect: dialect, steps: []action{say("first answer")},
+			hooks: []hookDef{{event: event, script: "stop"}},
+			scripts: map[string]string{"stop": readInput +
+				"case \"$input\" in *'\"stop_hook_active\":true'*|*'\"stop_hook_active\": true'*) exit 0;; esac\n" + emit(out)},
+			check: func(o *outcome) []string {
+				m := o.srv.Main()
+				var p []string
+				if len(m) != 2 {
+					p = append(p, fmt.Sprintf("the model was called %d times, want 2 (one extra turn)", len(m)))
+				}
+				if len(m) >= 2 && !strings.Contains(m[1].Conversation(), marker) {
+					p = append(p, fmt.Sprintf("the second model request lacks the hook's reason %s", marker))
+				}
+				return p
+			},
+		}
+	}
+	list = append(list,
+		once("stop-once/claude-decision-block", driver.Claude, `{"decision":"block","reason":"ONE-MORE-C: add a summary"}`, "ONE-MORE-C"),
+		once("stop-once/gemini-decision-deny", driver.Gemini, `{"decision":"deny","reason":"ONE-MORE-G: add a summary"}`, "ONE-MORE-G"),
+	)
+
+	// A Claude Stop hook that always blocks: Claude honours 8 blocks (9
+	// model calls) and then ends; through hookx Gemini must end the same way
+	// although its AfterAgent has no cap.
+	list = append(list, &scenario{
+		name: "stop-always/claude-decision-block", dialect: driver.Claude, steps: []action{say("answer")},
+		hooks:   []hookDef{{event: "Stop", script: "stop"}},
+		scripts: map[string]string{"stop": "cat >/dev/null\n" + emit(`{"decision":"block","reason":"ALWAYS-BLOCK: keep going"}`)},
+		maxMain: 15,
+		check: func(o *outcome) []string {
+			if n := len(o.srv.Main()); n != 9 {
+				return []string{fmt.Sprintf("the model was called %d times, want 9 (8 honoured blocks)", n)}
+			}
+			return nil
+		},
+	})
+
+	// PostToolUse/AfterTool sees the tool's output in the fields its own
+	// dialect defines.
+	postCmd := "printf POST%s -OUT"
+	list = append(list,
+		&scenario{
+			name: "posttool/claude-fields", dialect: driver.Claude, steps: []action{shell(postCmd)},
+			hooks:   []hookDef{{event: "PostToolUse", matcher: "Bash", script: "post"}},
+			scripts: map[string]string{"post": readInput + "LABEL=post\n" + logInput},
+			check: postCheck(map[string]string{
+				"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input.command": postCmd,
+			}, "tool_response.stdout"),
+		},
+		&scenario{
+			name: "posttool/gemini-fields", dialect: driver.Gemini, steps: []action{shell(postCmd)},
+			hooks:   []hookDef{{event: "AfterTool", matcher: "run_shell_command", script: "post"}},
+			scripts: map[string]string{"post": readInput + "LABEL=post\n" + logInput},
+			check: postCheck(map[string]string{
+				"hook_event_name": "AfterTool", "tool_name": "run_shell_command", "tool_input.command": postCmd,
+			}, "tool_response.llmContent"),
+		},
+	)
+
+	// A file-tool matcher fires on Write and Edit (write_file and replace)
+	// and not on the shell or on Read.
+	fileSteps := []action{shell("echo shell-step"), write("notes.txt", "alpha\n"), read("notes.txt"), edit("notes.txt", "alpha", "beta")}
+	fileTools := func(name string, dialect driver.Agent, event, matcher string, want []string) *scenario {
+		return &scenario{
+			name: name, dialect: dialect, steps: fileSteps,
+			hooks:   []hookDef{{event: event, matcher: matcher, script: "files"}},
+			scripts: map[string]string{"files": readInput + "LABEL=files\n" + logInput},
+			check: func(o *outcome) []string {
+				var p []string
+				var got []string
+				for _, f := range o.hookLogs("files.") {
+					var in map[string]any
+					b, _ := os.ReadFile(f)
+					if err := json.Unmarshal(b, &in); err != nil {
+						p = append(p, fmt.Sprintf("hook stdin is not JSON: %v: %q", err, b))
+						continue
+					}
+					got = append(got, fmt.Sprint(in["tool_name"]))
+				}
+				slices.Sort(got)
+				if diff := cmp.Diff(want, got); diff != "" {
+					p = append(p, fmt.Sprintf("the hook fired for tools (-want +got):\n%s", diff))
+				}
+				if b, _ := os.ReadFile(o.sb.Path("notes.txt")); string(b) != "beta\n" {
+					p = append(p, fmt.Sprintf("notes.txt = %q after the edit, want %q", b, "beta\n"))
+				}
+				return p
+			},
+		}
+	}
+	list = append(list,
+		fileTools("file-matcher/claude-Edit|Write", driver.Claude, "PreToolUse", "Edit|Write", []string{"Edit", "Write"}),
+		fileTools("file-matcher/gemini-replace|write_file", driver.Gemini, "BeforeTool", "replace|write_file", []string{"replace", "write_file"}),
+	)
+
+	// A misspelled hook command (exit 127) behaves as its author's agent
+	// would: Claude fails open, Gemini blocks; hookx wrap --fail-closed
+	// blocks.
+	missSteps := []action{shell("touch ran.marker; printf MISS%s -RAN")}
+	ran := func(want bool) func(o *outcome) []string {
+		return func(o *outcome) []string {
+			rs := lastResults(o)
+			if len(rs) != 1 {
+				return []string{fmt.Sprintf("the model got %d tool results, want 1", len(rs))}
+			}
+			switch got := o.exists("ran.marker"); {
+			case want && !got:
+				return []string{fmt.Sprintf("the command did not run (fail-open expected); the model got %q", rs[0].Text)}
+			case !want && got:
+				return []string{fmt.Sprintf("the command ran (a block expected); the model got %q", rs[0].Text)}
+			case !want && !rs[0].IsError:
+				return []string{fmt.Sprintf("the model's tool result is not an error: %q", rs[0].Text)}
+			}
+			return nil
+		}
+	}
+	list = append(list,
+		&scenario{
+			name: "misspelled/claude-fails-open", dialect: driver.Claude, steps: missSteps,
+			hooks: []hookDef{{event: "PreToolUse", matcher: "Bash", raw: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-such-guard.sh`}},
+			check: ran(true),
+		},
+		&scenario{
+			name: "misspelled/gemini-blocks", dialect: driver.Gemini, steps: missSteps,
+			hooks: []hookDef{{event: "BeforeTool", matcher: "run_shell_command", raw: `"${GEMINI_PROJECT_DIR}"/.gemini/hooks/no-such-guard.sh`}},
+			check: ran(false),
+		},
+		&scenario{
+			name: "misspelled/claude-wrap-fail-closed", dialect: driver.Claude, steps: missSteps, wrapFlags: "--fail-closed", noPeer: true,
+			hooks: []hookDef{{event: "PreToolUse", matcher: "Bash", raw: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-such-guard.sh`}},
+			check: ran(false),
+		},
+	)
+	return list
+}
+
+// lastResults are the tool results in the last main-model request.
+func lastResults(o *outcome) []fakemodel.ToolResult {
+	last := o.srv.LastMain()
+	if last == nil {
+		return nil
+	}
+	return last.ToolResults()
+}
+
+func guardCheck(marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		var p []string
+		if !o.exists("build/keep.txt") {
+			p = append(p, "the guard did not block: build/ was removed")
+		}
+		rs := lastResults(o)
+		if len(rs) != 2 {
+			return append(p, fmt.Sprintf("the model got %d tool results, want 2", len(rs)))
+		}
+		if !strings.Contains(rs[0].Text, marker) || !rs[0].IsError {
+			p = append(p, fmt.Sprintf("the blocked call's result (error=%v) %q lacks the hook's reason %s", rs[0].IsError, rs[0].Text, marker))
+		}
+		if !strings.Contains(rs[1].Text, "ALLOW-RAN") {
+			p = append(p, fmt.Sprintf("the harmless command's output ALLOW-RAN did not reach the model; it got %q", rs[1].Text))
+		}
+		return p
+	}
+}
+
+// postCheck reads the one logged post-tool stdin and checks fields (dotted
+// paths) for equality and outputField for the command's output.
+func postCheck(want map[string]string, outputField string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		logs := o.hookLogs("post.")
+		if len(logs) != 1 {
+			return []string{fmt.Sprintf("the post-tool hook ran %d times, want 1", len(logs))}
+		}
+		b, _ := os.ReadFile(logs[0])
+		var in map[string]any
+		if err := json.Unmarshal(b, &in); err != nil {
+			return []string{fmt.Sprintf("hook stdin is not JSON: %v: %q", err, b)}
+		}
+		var p []string
+		for k, v := range want {
+			if got := dig(in, k); got != v {
+				p = append(p, fmt.Sprintf("hook stdin %s = %q, want %q", k, got, v))
+			}
+		}
+		if got := dig(in, outputField); !strings.Contains(got, "POST-OUT") {
+			p = append(p, fmt.Sprintf("hook stdin %s = %q, want it to hold the output POST-OUT", outputField, got))
+		}
+		return p
+	}
+}
+
+// dig returns the string at a dotted path, or "" when absent.
+func dig(m map[string]any, path string) string {
+	var v any = m
+	for _, k := range strings.Split(path, ".") {
+		mm, _ := v.(map[string]any)
+		v = mm[k]
+	}
+	s, _ := v.(string)
+	return s
+}
