@@ -126,7 +126,6 @@ func (s *Sandbox) baseEnv() []string {
 		"TMPDIR=" + s.Tmp,
 		"SHELL=/bin/bash",
 		"LANG=C.UTF-8",
-		"TERM=dumb",
 		"USER=" + envOr("USER", "user"),
 		// git in hooks and in the agents must not read the developer's config.
 		"GIT_CONFIG_NOSYSTEM=1",
