@@ -1,0 +1,69 @@
+//go:build unix
+
+package driver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRun(t *testing.T) {
+	sb, err := NewSandbox(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Project, ".git")); err != nil {
+		t.Errorf("project is not a git repository: %v", err)
+	}
+	env := sb.Env(Claude, "http://127.0.0.1:1")
+	tests := []struct {
+		name         string
+		script       string
+		timeout      time.Duration
+		wantExit     int
+		wantTimedOut bool
+		wantOut      string
+	}{
+		{"exit code and env", `echo "$HOME|$ANTHROPIC_BASE_URL|$(pwd)"; exit 3`, 10 * time.Second, 3, false,
+			sb.Home + "|http://127.0.0.1:1|" + sb.Project + "\n"},
+		{"timeout kills the group", `sleep 30 & echo $! > bg.pid; sleep 30`, 300 * time.Millisecond, -1, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			res, err := sb.Run(context.Background(), Cmd{Path: "/bin/sh", Args: []string{"-c", tt.script}, Env: env, Timeout: tt.timeout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.ExitCode != tt.wantExit || res.TimedOut != tt.wantTimedOut || res.Stdout != tt.wantOut {
+				t.Errorf("got exit %d timedOut %v stdout %q, want %d %v %q", res.ExitCode, res.TimedOut, res.Stdout, tt.wantExit, tt.wantTimedOut, tt.wantOut)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("run took %s", d)
+			}
+			if b, err := os.ReadFile(sb.Path("bg.pid")); err == nil {
+				pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+				time.Sleep(100 * time.Millisecond)
+				// Signal 0 probes; a zombie still counts, so also accept ESRCH only.
+				if err := syscall.Kill(pid, 0); err == nil && !isZombie(pid) {
+					t.Errorf("background child %d survived the group kill", pid)
+				}
+			}
+		})
+	}
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] == "Z"
+}
