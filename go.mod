@@ -2,4 +2,12 @@ module github.com/hookx-dev/hookx
 
 go 1.26
 
-require github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+require (
+	github.com/spf13/cobra v1.10.2
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+)
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+)
