@@ -72,6 +72,9 @@ type Dialect struct {
 	Env      Env               `json:"env"`
 	MCP      MCPStyle          `json:"mcp"`
 	Derive   map[string]string `json:"derive"` // payload field -> named deriver
+	// Signature lists payload fields only this agent sends: they tell which
+	// agent is the host.
+	Signature []string `json:"signature"`
 	// DefaultResponse names the response converter for tools without one.
 	DefaultResponse string   `json:"defaultResponse"`
 	Events          []*Event `json:"events"`
@@ -543,10 +546,11 @@ func (t *Table) MapEvent(from, to *Dialect, name string) (EventMapping, error) {
 	}
 	m.To = target
 	m.Mark = worse(e.Mark, target.Mark)
+	m.Note = joinNotes(e.Note, target.Note)
 	if target.Canonical != e.Canonical { // reached through "also"
 		m.Mark = worse(m.Mark, Approximate)
+		m.Note = joinNotes(fmt.Sprintf("%s also fires %s for this", to.Agent, target.Name), m.Note)
 	}
-	m.Note = joinNotes(e.Note, target.Note)
 	return m, nil
 }
 
@@ -664,4 +668,14 @@ func joinNotes(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+// MustDialect returns the named dialect and panics if there is none; for
+// names that come from the table itself.
+func (t *Table) MustDialect(name string) *Dialect {
+	d, err := t.Dialect(name)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
