@@ -4,6 +4,7 @@ package wrap
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -27,7 +28,7 @@ func exitStatus(ps *os.ProcessState, err error) (int, string) {
 		}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), ws.Signal().String()
+		return 128 + int(ws.Signal()), fmt.Sprintf("%d (%v)", int(ws.Signal()), ws.Signal())
 	}
 	return ps.ExitCode(), ""
 }

@@ -159,11 +159,14 @@ wait:
 // reports for the same command: 127 when it is not found, 126 when it cannot
 // be executed.
 func startFailure(name string, err error) (int, string) {
-	code := 126
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-		code = 127
+		return 127, fmt.Sprintf("hookx: %s: command not found", name)
 	}
-	return code, fmt.Sprintf("hookx: cannot run %s: %v", name, err)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return 126, fmt.Sprintf("hookx: %s: cannot execute: %v", name, err)
 }
 
 func closeAll(fs ...*os.File) {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -124,7 +125,7 @@ func (r *runner) run() int {
 	payload, readErr := readBounded(r.Stdin, r.MaxStdin)
 	r.hostPayload = payload
 	r.trace.Received = jsonOrString(payload)
-	r.hostEvent = stringField(payload, "hook_event_name")
+	r.hostEvent = eventName(payload)
 	r.trace.HostEvent = r.hostEvent
 
 	hostName := r.Host
@@ -221,8 +222,10 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 		}
 		// Run directly, the hook itself is missing or not executable: that
 		// is the hook's outcome, reported as its shell would.
+		// Not Failed: the exit status and text then follow the hook
+		// dialect's rules exactly as they would under its shell.
 		code, msg := startFailure(spec.argv[0], res.startErr)
-		return Output{Stderr: []byte(msg + "\n"), ExitCode: code, Failed: true, FailReason: msg}, nil
+		return Output{Stderr: []byte(msg + "\n"), ExitCode: code, FailReason: msg}, nil
 	}
 	raw := Output{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: res.code, TimedOut: res.timedOut}
 	var why []string
@@ -244,7 +247,6 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 	if len(why) > 0 {
 		raw.FailReason = "hook " + strings.Join(why, "; ")
 		raw.Failed = res.crashed != "" || stdout.over() || stderr.over()
-		r.reportf("%s", raw.FailReason)
 	}
 	return raw, nil
 }
@@ -277,13 +279,11 @@ func (r *runner) passThrough(stdin io.Reader) int {
 		r.host = r.hook
 		return r.fail(fmt.Errorf("cannot start %s: %w", argv[0], res.startErr))
 	case res.startErr != nil:
-		code, msg := startFailure(argv[0], res.startErr)
-		fmt.Fprintln(r.Stderr, msg)
-		return r.failedHook(code, msg)
+		return r.failedHook(startFailure(argv[0], res.startErr))
 	case res.timedOut:
-		msg := fmt.Sprintf("hookx: hook timed out after %v", r.Timeout)
-		fmt.Fprintln(r.Stderr, msg)
-		return r.failedHook(1, msg) // both agents fail open on a timeout
+		// Both agents fail open on a timeout: exit 1 is a non-blocking
+		// error in both dialects.
+		return r.failedHook(1, fmt.Sprintf("hookx: hook timed out after %v", r.Timeout))
 	case res.crashed != "":
 		return r.failedHook(res.code, "hookx: hook killed by signal "+res.crashed)
 	case res.code == 126 || res.code == 127:
@@ -298,6 +298,9 @@ func (r *runner) passThrough(stdin io.Reader) int {
 func (r *runner) failedHook(code int, msg string) int {
 	r.trace.Hook = &traceHook{ExitCode: code, Failed: true, FailReason: msg}
 	if !r.FailClosed {
+		if msg != "" {
+			fmt.Fprintln(r.Stderr, msg)
+		}
 		return code
 	}
 	if msg == "" {
@@ -310,7 +313,6 @@ func (r *runner) failedHook(code int, msg string) int {
 // fail answers the host when hookx itself failed: a block on the events
 // that guard an action, a warning elsewhere.
 func (r *runner) fail(err error) int {
-	r.reportf("%v", err)
 	r.trace.Error = err.Error()
 	return r.answer(r.Translation.Failure(r.host, r.hostEvent, err))
 }
@@ -318,6 +320,11 @@ func (r *runner) fail(err error) int {
 // answer writes the host's output. wrap exits 0 once it has answered: the
 // decision is in the output.
 func (r *runner) answer(out Output) int {
+	if len(out.Stdout) > 0 && out.Stdout[len(out.Stdout)-1] != '\n' {
+		// One JSON object per line, as a person would print it; both
+		// agents trim it.
+		out.Stdout = append(out.Stdout[:len(out.Stdout):len(out.Stdout)], '\n')
+	}
 	r.trace.Returned = traceOutput(out)
 	r.Stdout.Write(out.Stdout)
 	r.Stderr.Write(out.Stderr)
@@ -373,12 +380,16 @@ func hookArgv(hook *mappings.Dialect, command []string) (argv []string, shell bo
 // hooks: its project dir, cwd and session id variables and its fixed ones.
 // A variable the host set is never replaced.
 func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []string {
-	env := slices.Clone(environ)
+	// An empty variable counts as unset: it is dropped and may be set.
+	env := make([]string, 0, len(environ)+8)
 	have := map[string]bool{}
 	for _, kv := range environ {
-		if k, _, ok := strings.Cut(kv, "="); ok {
+		if k, v, ok := strings.Cut(kv, "="); ok && v == "" {
+			continue
+		} else if ok {
 			have[k] = true
 		}
+		env = append(env, kv)
 	}
 	add := func(name, value string) {
 		if name == "" || value == "" || have[name] {
@@ -433,6 +444,21 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// eventName is the host's event name. It is looked for even in a payload
+// that does not parse, so that hookx's own failure on a truncated guard
+// event still blocks.
+func eventName(payload []byte) string {
+	if name := stringField(payload, "hook_event_name"); name != "" {
+		return name
+	}
+	if m := eventNameRE.FindSubmatch(payload); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+var eventNameRE = regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`)
 
 // stringField returns a top-level string field of a JSON object, or "".
 func stringField(payload []byte, name string) string {
