@@ -154,10 +154,12 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			}
 			input, _ := p["tool_input"].(map[string]any)
 			resp, dstErr := tr.responseConverter(tr.To, dstTool).FromCanonical(r, input)
-			if dstTool == nil || srcTool == nil {
+			// Every reshaping is approximate (T§8): the two agents' result
+			// objects carry different details.
+			if dstTool == nil || srcTool == nil || srcTool.Response == "" || dstTool.Response == "" {
 				fs.add(mappings.Approximate, "tool_response", "no per-tool shape for %s; carried as text", toolName)
-			} else if srcTool.Response == "" || dstTool.Response == "" {
-				fs.add(mappings.Approximate, "tool_response", "the %s result shape is carried as text", toolName)
+			} else {
+				fs.add(mappings.Approximate, "tool_response", "reshaped from %s's %s result", tr.From.Agent, toolName)
 			}
 			delete(p, "error")
 			delete(p, "is_interrupt")

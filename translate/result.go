@@ -298,6 +298,9 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		v.Stop, v.StopReason = true, firstNonEmpty(o.StopReason, o.Reason, "No reason provided")
 	}
 	v.SystemMessage = o.SystemMessage
+	if v.Ask && v.AskReason == o.SystemMessage {
+		v.SystemMessage = "" // Gemini shows it in the confirmation dialog
+	}
 	if len(o.HookSpecific) == 0 || string(o.HookSpecific) == "null" {
 		return v
 	}
@@ -600,6 +603,10 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 		}
 	}
 	for k, v := range converted {
+		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 {
+			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; dropped from the rewrite", p.ToolName)
+			continue
+		}
 		out[k] = v
 	}
 	for _, req := range hostTool.Required {
