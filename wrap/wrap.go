@@ -431,7 +431,8 @@ func lookupEnv(environ []string, name string) string {
 	return ""
 }
 
-// readBounded reads r fully; more than limit bytes is an error.
+// readBounded reads r fully; more than limit bytes is an error, returned
+// with the first limit bytes.
 func readBounded(r io.Reader, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
@@ -440,7 +441,9 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 	if int64(len(b)) > limit {
 		// Drain the rest so the host's write does not fail on a closed pipe.
 		_, _ = io.Copy(io.Discard, r)
-		return nil, fmt.Errorf("stdin is over the %d-byte limit", limit)
+		// What was read still names the event, so that the refusal blocks
+		// on a guard event.
+		return b[:limit], fmt.Errorf("stdin is over the %d-byte limit", limit)
 	}
 	return b, nil
 }
