@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -76,7 +77,7 @@ BeforeAgent) and warns elsewhere.
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.command = args
-			table := mappings.Default()
+			table := loadTable()
 			if _, err := table.Dialect(opts.from); err != nil {
 				return withCode(exitBadInput, fmt.Errorf("--from: %w", err))
 			}
@@ -106,6 +107,15 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
 	_ = cmd.MarkFlagRequired("from")
 	return cmd
+}
+
+// loadTable loads the mapping table with the collector paused: wrap is on
+// the host's critical path for every hook call, the load makes only
+// short-lived garbage, and collecting it mid-load cost about 1 ms.
+func loadTable() *mappings.Table {
+	old := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(old)
+	return mappings.Default()
 }
 
 func wrapRun(opts *wrapOptions) error {
