@@ -552,10 +552,6 @@ var eventConverters = map[string]*EventConverter{
 			delete(p, "title")
 		},
 	},
-	"claudeNotification": {
-		ToCanonical:   func(map[string]any) {},
-		FromCanonical: func(p map[string]any) { delete(p, "details") },
-	},
 }
 
 // Router picks which canonical event a payload carries, for a dialect event

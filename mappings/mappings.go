@@ -72,6 +72,9 @@ type Dialect struct {
 	Env      Env               `json:"env"`
 	MCP      MCPStyle          `json:"mcp"`
 	Derive   map[string]string `json:"derive"` // payload field -> named deriver
+	// Signature lists payload fields only this agent sends: they tell which
+	// agent is the host.
+	Signature []string `json:"signature"`
 	// DefaultResponse names the response converter for tools without one.
 	DefaultResponse string   `json:"defaultResponse"`
 	Events          []*Event `json:"events"`
@@ -137,6 +140,9 @@ type Event struct {
 	Values       map[string][]Value `json:"values"`  // dialect field -> value map
 	Defaults     map[string]any     `json:"defaults"`
 	Output       Output             `json:"output"`
+	// Live is set when the event's payload and output handling were seen in
+	// a real run of the agent; anything else is a reading of docs or source.
+	Live bool `json:"live"`
 }
 
 // Value maps one enumerated payload value.
@@ -184,6 +190,7 @@ type Tool struct {
 	Response  string            `json:"response"`
 	Required  []string          `json:"required"`
 	Defaults  map[string]any    `json:"defaults"`
+	Live      bool              `json:"live"` // seen in a real run of the agent
 
 	canonField map[string]string // canonical argument -> dialect argument
 }
@@ -526,6 +533,7 @@ type EventMapping struct {
 	From, To *Event
 	Mark     Mark
 	Note     string // why it is approximate or impossible
+	Live     bool   // both sides were seen in real runs
 }
 
 // MapEvent maps an event name from one dialect to another. An event without
@@ -542,11 +550,13 @@ func (t *Table) MapEvent(from, to *Dialect, name string) (EventMapping, error) {
 		return m, nil
 	}
 	m.To = target
+	m.Live = e.Live && target.Live
 	m.Mark = worse(e.Mark, target.Mark)
+	m.Note = joinNotes(e.Note, target.Note)
 	if target.Canonical != e.Canonical { // reached through "also"
 		m.Mark = worse(m.Mark, Approximate)
+		m.Note = joinNotes(fmt.Sprintf("%s also fires %s for this", to.Agent, target.Name), m.Note)
 	}
-	m.Note = joinNotes(e.Note, target.Note)
 	return m, nil
 }
 
@@ -556,6 +566,7 @@ type ToolMapping struct {
 	Name     string // the target name (for MCP tools, built from the source name)
 	Mark     Mark
 	Note     string
+	Live     bool // both sides were seen in real runs
 }
 
 // MapTool maps a tool name, MCP names included. A tool without a counterpart
@@ -564,7 +575,7 @@ type ToolMapping struct {
 func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
 	if server, tool, ok := from.SplitMCP(name, nil); ok {
 		n, exact := to.MCPName(server, tool)
-		m := ToolMapping{Name: n, Mark: Exact}
+		m := ToolMapping{Name: n, Mark: Exact, Live: true}
 		if !exact {
 			m.Mark, m.Note = Approximate, "the MCP name is sanitised or shortened on the target"
 		}
@@ -588,6 +599,7 @@ func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
 		return m, nil
 	}
 	m.To, m.Name = dst, dst.Name
+	m.Live = src.Live && dst.Live
 	m.Mark = worse(src.Mark, dst.Mark)
 	m.Note = joinNotes(src.Note, dst.Note)
 	return m, nil
@@ -664,4 +676,14 @@ func joinNotes(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+// MustDialect returns the named dialect and panics if there is none; for
+// names that come from the table itself.
+func (t *Table) MustDialect(name string) *Dialect {
+	d, err := t.Dialect(name)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
