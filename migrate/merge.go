@@ -99,6 +99,15 @@ func (e *editor) childIndent(ptr string, last *hujson.Extra) (base, ind string) 
 	return base, ind
 }
 
+// fixNewlines gives a lone LF the file's CRLF: hujson moves comments and
+// keeps "the" newline as a bare LF.
+func (e *editor) fixNewlines(b hujson.Extra) hujson.Extra {
+	if e.nl != "\r\n" {
+		return b
+	}
+	return bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+}
+
 func trimRightSpace(b []byte) []byte { return bytes.TrimRight(b, " \t\r\n") }
 
 // addMember adds key to the object at ptr, after its last member.
@@ -123,6 +132,7 @@ func (e *editor) addMember(ptr, key string, v any) error {
 	if !bytes.Contains(obj.AfterExtra, []byte("\n")) {
 		obj.AfterExtra = append(trimRightSpace(obj.AfterExtra), e.nl+base...)
 	}
+	obj.AfterExtra = e.fixNewlines(obj.AfterExtra)
 	return nil
 }
 
@@ -143,6 +153,7 @@ func (e *editor) appendElem(ptr string, v any) error {
 	if !bytes.Contains(arr.AfterExtra, []byte("\n")) {
 		arr.AfterExtra = append(trimRightSpace(arr.AfterExtra), e.nl+base...)
 	}
+	arr.AfterExtra = e.fixNewlines(arr.AfterExtra)
 	return nil
 }
 
