@@ -66,6 +66,7 @@ type matchOut struct {
 type matcherPlan struct {
 	outs   []matchOut // empty: the group can never fire on the target
 	drop   string     // why it was dropped
+	inert  bool       // the source entry never fires on its own host either
 	notes  []string   // for information: what a regex matched, approximate names
 	narrow []string   // what the target entry does not cover, or covers differently
 }
@@ -140,7 +141,7 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 					hit = append(hit, t.Name)
 				}
 			}
-			if len(hit) > 0 {
+			if len(hit) > 0 && (len(hit) > 1 || hit[0] != expr) {
 				plan.notes = append(plan.notes, fmt.Sprintf("regex %q matches the %s tools %s", expr, p.from.Agent, strings.Join(hit, ", ")))
 			}
 			for _, h := range hit {
@@ -199,6 +200,14 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 	case all:
 	case src.Matcher == "exact":
 		vals = []string{*m}
+		known := false
+		for _, v := range universe {
+			known = known || v.Value == *m
+		}
+		if !known {
+			return matcherPlan{inert: true, drop: fmt.Sprintf("%s compares %s matchers as exact strings and never sends %s %q, so this entry never fires there either",
+				p.from.Agent, src.Name, src.MatcherField, *m)}
+		}
 	case isExactList(p.from, *m):
 		vals = splitList(*m)
 	default:
@@ -274,7 +283,7 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 			plan.outs = []matchOut{{}}
 			return plan
 		}
-		out := mapAll(src.Matcher != "exact")
+		out := mapAll(src.Matcher == "value") // never widen a source's value list
 		if len(out) == 0 {
 			plan.drop = fmt.Sprintf("no %s value of %q has a %s counterpart", field, strings.Join(vals, "|"), p.to.Agent)
 			return plan

@@ -370,6 +370,11 @@ func claudeMarker(cmd string) string {
 func (p *planner) translate(sh srcHandler) []Entry {
 	f := sh.h.fields
 	base := Item{Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: f.Command}
+	note := func(l Level, what, reason string) {
+		it := base
+		it.Level, it.What, it.Reason = l, what, reason
+		p.add(it)
+	}
 	lost := func(what, reason, fix string) []Entry {
 		it := base
 		it.Level, it.What, it.Reason, it.Fix = NotCarried, what, reason, fix
@@ -407,11 +412,6 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if strings.TrimSpace(f.Command) == "" {
 		return lost("a command hook without a command", "there is nothing to run", "")
 	}
-	note := func(l Level, what, reason string) {
-		it := base
-		it.Level, it.What, it.Reason = l, what, reason
-		p.add(it)
-	}
 	for _, k := range sh.h.keys {
 		if !slices.Contains(knownHandlerKeys, k) {
 			note(Note, "field "+k+" not carried", "hookx does not know this "+p.from.Agent+" handler field")
@@ -422,6 +422,10 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	}
 
 	mp := p.translateMatcher(em.From, em.To, sh.matcher)
+	if len(mp.outs) == 0 && mp.inert {
+		note(Note, "skipped an entry that never fires", mp.drop)
+		return nil
+	}
 	if len(mp.outs) == 0 {
 		return lost("the matcher "+strconv.Quote(deref(sh.matcher)), mp.drop, "the hook could never fire on "+p.to.Agent)
 	}
