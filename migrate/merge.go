@@ -85,18 +85,27 @@ func (e *editor) patch(op, ptr string, value []byte) error {
 	return e.root.Patch(b.Bytes())
 }
 
-// childIndent is the indentation for a new child of the composite at ptr.
-func (e *editor) childIndent(ptr string, last *hujson.Extra) (base, ind string) {
-	base = e.indentAt(ptr)
-	ind = base + e.unit
+// childIndent is the indentation for a new child of the composite at ptr:
+// that of its last child when it sits on a line of its own, else one unit
+// more than the composite's line. base returns the composite's line
+// indentation; computing it packs the file, so it is done only when needed.
+func (e *editor) childIndent(ptr string, last *hujson.Extra) (base func() string, ind string) {
+	var b *string
+	base = func() string {
+		if b == nil {
+			s := e.indentAt(ptr)
+			b = &s
+		}
+		return *b
+	}
 	if last != nil {
 		if i := bytes.LastIndexByte(*last, '\n'); i >= 0 {
 			if ws := (*last)[i+1:]; len(bytes.Trim(ws, " \t")) == 0 {
-				ind = string(ws)
+				return base, string(ws)
 			}
 		}
 	}
-	return base, ind
+	return base, base() + e.unit
 }
 
 // fixNewlines gives a lone LF the file's CRLF: hujson moves comments and
@@ -130,28 +139,45 @@ func (e *editor) addMember(ptr, key string, v any) error {
 	m.Name.BeforeExtra = append(trimRightSpace(m.Name.BeforeExtra), e.nl+ind...)
 	m.Value.BeforeExtra = colon
 	if !bytes.Contains(obj.AfterExtra, []byte("\n")) {
-		obj.AfterExtra = append(trimRightSpace(obj.AfterExtra), e.nl+base...)
+		obj.AfterExtra = append(trimRightSpace(obj.AfterExtra), e.nl+base()...)
 	}
 	obj.AfterExtra = e.fixNewlines(obj.AfterExtra)
 	return nil
 }
 
-// appendElem appends v to the array at ptr.
-func (e *editor) appendElem(ptr string, v any) error {
+// appendElems appends vs to the array at ptr, in one patch.
+func (e *editor) appendElems(ptr string, vs []any) error {
+	if len(vs) == 0 {
+		return nil
+	}
 	arr := e.root.Find(ptr).Value.(*hujson.Array)
 	var last *hujson.Extra
 	if n := len(arr.Elements); n > 0 {
 		last = &arr.Elements[n-1].BeforeExtra
 	}
 	base, ind := e.childIndent(ptr, last)
-	if err := e.patch("add", ptr+"/-", e.text(v, ind)); err != nil {
+	p, _ := json.Marshal(ptr + "/-")
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"op":"add","path":%s,"value":`, p)
+		b.Write(e.text(v, ind))
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	if err := e.root.Patch(b.Bytes()); err != nil {
 		return err
 	}
 	arr = e.root.Find(ptr).Value.(*hujson.Array)
-	el := &arr.Elements[len(arr.Elements)-1]
-	el.BeforeExtra = append(trimRightSpace(el.BeforeExtra), e.nl+ind...)
+	for i := len(arr.Elements) - len(vs); i < len(arr.Elements); i++ {
+		el := &arr.Elements[i]
+		el.BeforeExtra = append(trimRightSpace(el.BeforeExtra), e.nl+ind...)
+	}
 	if !bytes.Contains(arr.AfterExtra, []byte("\n")) {
-		arr.AfterExtra = append(trimRightSpace(arr.AfterExtra), e.nl+base...)
+		arr.AfterExtra = append(trimRightSpace(arr.AfterExtra), e.nl+base()...)
 	}
 	arr.AfterExtra = e.fixNewlines(arr.AfterExtra)
 	return nil
@@ -176,21 +202,29 @@ func (p *planner) ownedID(g *hujson.Value) string {
 	if hv == nil {
 		return ""
 	}
-	arr, ok := hv.Value.(*hujson.Array)
-	if !ok || len(arr.Elements) != 1 {
+	if arr, ok := hv.Value.(*hujson.Array); !ok || len(arr.Elements) != 1 {
 		return ""
 	}
-	var f handlerFields
-	if json.Unmarshal(standardJSON(&arr.Elements[0]), &f) != nil {
-		return ""
-	}
+	field := "/hooks/0/command"
 	if handlerFormats[p.to.Protocol].named {
-		if strings.HasPrefix(f.Name, OwnedPrefix) {
-			return f.Name
+		field = "/hooks/0/name"
+	}
+	f := g.Find(field)
+	if f == nil {
+		return ""
+	}
+	lit, ok := f.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		return ""
+	}
+	s := lit.String()
+	if handlerFormats[p.to.Protocol].named {
+		if strings.HasPrefix(s, OwnedPrefix) {
+			return s
 		}
 		return ""
 	}
-	return claudeMarker(f.Command)
+	return claudeMarker(s)
 }
 
 // slot is an id without its hash: the same source position.
@@ -225,7 +259,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 	allOwned := map[string]bool{}
 	for i := range hooks.Members {
 		m := &hooks.Members[i]
-		name := m.Name.Value.(hujson.Literal).String()
+		name := litString(m.Name.Value.(hujson.Literal))
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
 			continue
@@ -233,7 +267,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		allOwned[name] = len(arr.Elements) > 0
 		for j := range arr.Elements {
 			if id := p.ownedID(&arr.Elements[j]); id != "" {
-				existing[name] = append(existing[name], ownedEntry{idx: j, id: id, std: compact(standardJSON(&arr.Elements[j]))})
+				existing[name] = append(existing[name], ownedEntry{idx: j, id: id, std: minimal(&arr.Elements[j])})
 			} else {
 				allOwned[name] = false
 			}
@@ -300,12 +334,14 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 				return nil, nil, err
 			}
 		}
+		var adds []any
 		for _, i := range want[ev] {
 			if entries[i].Change == "add" {
-				if err := e.appendElem(arrPtr, json.RawMessage(entries[i].group)); err != nil {
-					return nil, nil, err
-				}
+				adds = append(adds, json.RawMessage(entries[i].group))
 			}
+		}
+		if err := e.appendElems(arrPtr, adds); err != nil {
+			return nil, nil, err
 		}
 		// An event list that only ever held hookx entries goes with them.
 		if arr := e.root.Find(arrPtr).Value.(*hujson.Array); len(arr.Elements) == 0 && allOwned[ev] {

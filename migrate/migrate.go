@@ -232,8 +232,8 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if err == nil {
 		err = p.acceptable(check)
 	}
-	if err == nil {
-		_, err = check.readHooks()
+	if err == nil && target.Data == nil {
+		_, err = check.readHooks() // a new file: check the shape we wrote
 	}
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s would not load: %w", target.Path, err)

@@ -77,7 +77,7 @@ func (d *doc) checkDuplicates(v *hujson.Value, ptr string) error {
 	case *hujson.Object:
 		seen := map[string]bool{}
 		for i := range c.Members {
-			name := c.Members[i].Name.Value.(hujson.Literal).String()
+			name := litString(c.Members[i].Name.Value.(hujson.Literal))
 			if seen[name] {
 				return d.errAt(c.Members[i].Name.StartOffset, "duplicate key %q in %s (agents keep only one of them)", name, orRoot(ptr))
 			}
@@ -168,6 +168,13 @@ func standardJSON(v *hujson.Value) []byte {
 	return c.Pack()
 }
 
+// minimal returns v as compact standard JSON.
+func minimal(v *hujson.Value) []byte {
+	c := v.Clone()
+	c.Minimize()
+	return c.Pack()
+}
+
 // group is one matcher group of a settings file.
 type group struct {
 	matcher    *string
@@ -223,7 +230,7 @@ func (d *doc) readHooks() ([]event, error) {
 	var evs []event
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		name := m.Name.Value.(hujson.Literal).String()
+		name := litString(m.Name.Value.(hujson.Literal))
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
 			return nil, d.errAt(m.Value.StartOffset, "hooks.%s must be an array of matcher groups", name)
@@ -250,7 +257,7 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 	var hooks *hujson.Value
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		switch key := m.Name.Value.(hujson.Literal).String(); key {
+		switch key := litString(m.Name.Value.(hujson.Literal)); key {
 		case "matcher":
 			lit, ok := m.Value.Value.(hujson.Literal)
 			if !ok || lit.Kind() != '"' {
@@ -282,12 +289,10 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 		if !ok {
 			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d] must be an object", ev, j, k)
 		}
-		raw := standardJSON(h)
-		var buf bytes.Buffer
-		_ = json.Compact(&buf, raw)
-		rh := rawHandler{off: h.StartOffset, raw: buf.Bytes()}
+		raw := minimal(h)
+		rh := rawHandler{off: h.StartOffset, raw: raw}
 		for i := range hobj.Members {
-			rh.keys = append(rh.keys, hobj.Members[i].Name.Value.(hujson.Literal).String())
+			rh.keys = append(rh.keys, litString(hobj.Members[i].Name.Value.(hujson.Literal)))
 		}
 		if err := json.Unmarshal(raw, &rh.fields); err != nil {
 			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d]: %v", ev, j, k, err)
@@ -298,4 +303,13 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 		g.handlers = append(g.handlers, rh)
 	}
 	return g, nil
+}
+
+// litString is Literal.String with a fast path for names without escapes,
+// which is nearly all of them.
+func litString(l hujson.Literal) string {
+	if len(l) >= 2 && l[0] == '"' && bytes.IndexByte(l, '\\') < 0 {
+		return string(l[1 : len(l)-1])
+	}
+	return l.String()
 }
