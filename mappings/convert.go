@@ -170,6 +170,9 @@ type ToolResult struct {
 	Failed    bool   // the call failed (a non-zero shell exit or a tool error)
 	Error     string // the tool's own error message
 	ErrorType string
+	// DisplayJSON is Display's JSON encoding as the agent sent it, when it
+	// was a string: a converter can copy it instead of re-encoding megabytes.
+	DisplayJSON json.RawMessage
 }
 
 // ResponseConverter converts a tool_response between a dialect's form and a
@@ -190,14 +193,17 @@ var responseConverters = map[string]*ResponseConverter{
 		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
 			var r ToolResult
 			if resp != nil {
-				var b struct {
-					Stdout, Stderr string
-				}
-				if err := json.Unmarshal(resp, &b); err != nil {
+				_, fields, err := SplitObject(resp)
+				if err != nil {
 					return r, fmt.Errorf("tool_response: %w", err)
 				}
-				r.Stdout, r.Stderr = b.Stdout, b.Stderr
-				r.Output = joinLines(b.Stdout, b.Stderr)
+				if r.Stdout, err = stringValue(fields["stdout"]); err != nil {
+					return r, fmt.Errorf("tool_response.stdout: %w", err)
+				}
+				if r.Stderr, err = stringValue(fields["stderr"]); err != nil {
+					return r, fmt.Errorf("tool_response.stderr: %w", err)
+				}
+				r.Output = joinLines(r.Stdout, r.Stderr)
 				r.Display = r.Output
 				zero := 0
 				r.ExitCode = &zero
@@ -223,11 +229,14 @@ var responseConverters = map[string]*ResponseConverter{
 				}
 				return nil, firstNonEmpty(r.Error, r.Output)
 			}
-			stdout, stderr := r.Stdout, r.Stderr
-			if stdout == "" && stderr == "" {
+			var stdout any = r.Stdout
+			if r.Stdout == "" && r.Stderr == "" {
 				stdout = firstNonEmpty(r.Display, r.Output)
+				if r.DisplayJSON != nil && r.Display != "" {
+					stdout = r.DisplayJSON
+				}
 			}
-			return map[string]any{"stdout": stdout, "stderr": stderr, "interrupted": false, "isImage": false}, ""
+			return map[string]any{"stdout": stdout, "stderr": r.Stderr, "interrupted": false, "isImage": false}, ""
 		},
 	},
 	"claudeRead": {
@@ -408,23 +417,34 @@ func geminiToCanonical(resp json.RawMessage) (ToolResult, error) {
 	if resp == nil {
 		return r, nil
 	}
-	var g struct {
-		LLMContent    json.RawMessage `json:"llmContent"`
-		ReturnDisplay json.RawMessage `json:"returnDisplay"`
-		Error         *struct {
-			Message string `json:"message"`
-			Type    string `json:"type"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(resp, &g); err != nil {
+	_, fields, err := SplitObject(resp)
+	if err != nil {
 		return r, fmt.Errorf("tool_response: %w", err)
 	}
-	r.Output = partsText(g.LLMContent)
-	r.Display = partsText(g.ReturnDisplay)
-	if g.Error != nil {
-		r.Failed, r.Error, r.ErrorType = true, g.Error.Message, g.Error.Type
+	r.Output = partsText(fields["llmContent"])
+	r.Display = partsText(fields["returnDisplay"])
+	if d := fields["returnDisplay"]; len(d) > 0 && d[0] == '"' {
+		r.DisplayJSON = d
+	}
+	if e := fields["error"]; e != nil && string(e) != "null" {
+		var ge struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+		}
+		if json.Unmarshal(e, &ge) != nil {
+			ge.Message = partsText(e) // an error that is not the usual object
+		}
+		r.Failed, r.Error, r.ErrorType = true, ge.Message, ge.Type
 	}
 	return r, nil
+}
+
+// stringValue decodes a JSON string; absent or null is "".
+func stringValue(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	return UnquoteString(raw)
 }
 
 // partsText returns the text of a string, or of an array of Gemini parts, or
@@ -433,9 +453,10 @@ func partsText(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	if raw[0] == '"' {
+		if s, err := UnquoteString(raw); err == nil {
+			return s
+		}
 	}
 	var parts []struct {
 		Text *string `json:"text"`
@@ -454,17 +475,28 @@ func partsText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-var exitCodeRE = regexp.MustCompile(`(?m)^Exit Code: (-?\d+)$`)
-
 // lastExitCode finds the last "Exit Code: N" line Gemini adds after a shell
 // command's output; the command can print a look-alike line itself (T§3.2).
 func lastExitCode(llm string) (int, bool) {
-	m := exitCodeRE.FindAllStringSubmatch(llm, -1)
-	if len(m) == 0 {
-		return 0, false
+	const marker = "\nExit Code: "
+	// Gemini writes the line near the end, before the process group line and
+	// the closing tag; a look-alike further up is the command's own output.
+	if len(llm) > 4096 {
+		llm = llm[len(llm)-4096:]
 	}
-	n, err := strconv.Atoi(m[len(m)-1][1])
-	return n, err == nil
+	for end := len(llm); end > 0; {
+		i := strings.LastIndex(llm[:end], marker)
+		if i < 0 {
+			return 0, false
+		}
+		rest := llm[i+len(marker):]
+		line, _, _ := strings.Cut(rest, "\n")
+		if n, err := strconv.Atoi(line); err == nil {
+			return n, true
+		}
+		end = i
+	}
+	return 0, false
 }
 
 func joinLines(a, b string) string {
@@ -556,17 +588,15 @@ var eventConverters = map[string]*EventConverter{
 
 // Router picks which canonical event a payload carries, for a dialect event
 // that carries several.
-type Router func(p map[string]json.RawMessage, tool *Tool, resp *ResponseConverter) string
+// It is given the payload's tool result in canonical form.
+type Router func(r ToolResult) string
 
 var routers = map[string]Router{
 	// A Gemini AfterTool is a failure when tool_response.error is present, or
-	// when a shell command's last "Exit Code: N" line has N ≠ 0 (T§3.2).
-	"geminiAfterTool": func(p map[string]json.RawMessage, _ *Tool, resp *ResponseConverter) string {
-		if resp == nil {
-			resp = responseConverters["geminiText"]
-		}
-		r, err := resp.ToCanonical(p["tool_response"], "")
-		if err == nil && r.Failed {
+	// when a shell command's last "Exit Code: N" line has N ≠ 0 (T§3.2); the
+	// geminiShell converter reads both into Failed.
+	"geminiAfterTool": func(r ToolResult) string {
+		if r.Failed {
 			return "tool.failed"
 		}
 		return "tool.after"
@@ -578,9 +608,9 @@ func RouterByName(name string) Router { return routers[name] }
 
 // DeriveContext is what a deriver may look at.
 type DeriveContext struct {
-	Payload   map[string]json.RawMessage // the payload being built, in the target form
-	Canonical string                     // the canonical event
-	MCPServer string                     // set for MCP tools
+	Field     func(name string) []byte // a field of the payload being built, as JSON
+	Canonical string                   // the canonical event
+	MCPServer string                   // set for MCP tools
 	MCPTool   string
 	Now       func() time.Time
 }
@@ -600,9 +630,9 @@ var derivers = map[string]Deriver{
 			return nil, false
 		}
 		h := sha256.New()
-		h.Write(c.Payload["session_id"])
-		h.Write(c.Payload["tool_name"])
-		h.Write(c.Payload["tool_input"])
+		h.Write(c.Field("session_id"))
+		h.Write(c.Field("tool_name"))
+		h.Write(c.Field("tool_input"))
 		return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24], true
 	},
 	"mcpContext": func(c DeriveContext) (any, bool) {

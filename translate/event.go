@@ -3,8 +3,8 @@ package translate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 
@@ -32,9 +32,9 @@ const responseField = "tool_response"
 // are derived where they can be. It returns an error naming the problem when
 // the payload is not a JSON object or its event is unknown.
 func (tr *Translator) Event(payload []byte) (*EventResult, error) {
-	order, raw, err := parseObject(payload)
+	order, raw, err := mappings.SplitObject(payload)
 	if err != nil {
-		return nil, fmt.Errorf("event payload: %w", err)
+		return nil, fmt.Errorf("event payload: %w", describeJSONError(payload, err))
 	}
 	var name string
 	if err := json.Unmarshal(raw["hook_event_name"], &name); err != nil || name == "" {
@@ -54,8 +54,20 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		srcTool = tr.From.Tool(toolName)
 		srcResp = tr.responseConverter(tr.From, srcTool)
 	}
+	// The tool's result, read once: the router needs it, and so does the
+	// conversion below.
+	var result mappings.ToolResult
+	hasResult := false
+	if srcResp != nil && (raw[responseField] != nil || raw["error"] != nil) {
+		errText := stringField(raw, "error")
+		r, err := srcResp.ToCanonical(raw[responseField], errText)
+		if err != nil {
+			return nil, fmt.Errorf("event payload: %w", err)
+		}
+		result, hasResult = r, true
+	}
 	if src.Route != "" {
-		canonical = mappings.RouterByName(src.Route)(raw, srcTool, srcResp)
+		canonical = mappings.RouterByName(src.Route)(result)
 	}
 	dst, reason := tr.To.EventFor(canonical)
 	res := &EventResult{Canonical: canonical}
@@ -143,12 +155,8 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && dstTool != nil {
 			p["tool_input"] = convertInput(input, srcTool, dstTool, true, &fs)
 		}
-		if canonical == "tool.after" || canonical == "tool.failed" {
-			errText, _ := p["error"].(string)
-			r, err := srcResp.ToCanonical(raw[responseField], errText)
-			if err != nil {
-				return nil, fmt.Errorf("event payload: %w", err)
-			}
+		if hasResult && (canonical == "tool.after" || canonical == "tool.failed") {
+			r := result
 			if canonical == "tool.failed" {
 				r.Failed = true
 			}
@@ -176,14 +184,12 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 	}
 
 	// Fields the target's hooks expect that the source does not send.
-	ctx := mappings.DeriveContext{Canonical: canonical, MCPServer: mcpServer, MCPTool: mcpTool, Now: tr.now}
+	ctx := mappings.DeriveContext{Canonical: canonical, MCPServer: mcpServer, MCPTool: mcpTool, Now: tr.now,
+		Field: func(name string) []byte { b, _ := json.Marshal(p[name]); return b }}
 	derived := slices.Sorted(maps.Keys(tr.To.Derive))
 	for _, field := range derived {
 		if _, ok := p[field]; ok {
 			continue
-		}
-		if ctx.Payload == nil {
-			ctx.Payload = rawOf(p)
 		}
 		if v, ok := mappings.DeriverByName(tr.To.Derive[field])(ctx); ok {
 			p[field] = v
@@ -306,47 +312,6 @@ func renameKeys(p map[string]any, order []string, renames map[string]string) {
 	maps.Copy(p, moved)
 }
 
-// parseObject decodes a JSON object one level deep, keeping its key order.
-// It names the line and column of a syntax error.
-func parseObject(data []byte) ([]string, map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	fail := func(err error) ([]string, map[string]json.RawMessage, error) {
-		return nil, nil, describeJSONError(data, err)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return fail(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("not a JSON object")
-	}
-	var order []string
-	raw := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fail(err)
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return fail(err)
-		}
-		if _, dup := raw[key]; dup {
-			return nil, nil, fmt.Errorf("duplicate key %q", key)
-		}
-		order = append(order, key)
-		raw[key] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return fail(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, fmt.Errorf("trailing data after the JSON object")
-	}
-	return order, raw, nil
-}
-
 func invert(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
@@ -361,15 +326,6 @@ func stringField(raw map[string]json.RawMessage, key string) string {
 		_ = json.Unmarshal(v, &s)
 	}
 	return s
-}
-
-func rawOf(p map[string]any) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(p))
-	for k, v := range p {
-		b, _ := json.Marshal(v)
-		out[k] = b
-	}
-	return out
 }
 
 // marshalPayload writes p as compact JSON in the source's key order, with
@@ -433,20 +389,12 @@ func marshalPayload(order []string, p map[string]any, resp any, hasResp bool) ([
 
 // describeJSONError adds the line and column of a syntax error.
 func describeJSONError(data []byte, err error) error {
-	var se *json.SyntaxError
-	if ok := asSyntax(err, &se); ok {
-		line, col := lineCol(data, int(se.Offset))
-		return fmt.Errorf("line %d, column %d: %w", line, col, err)
+	var oe *mappings.OffsetError
+	if errors.As(err, &oe) {
+		line, col := lineCol(data, oe.Offset)
+		return fmt.Errorf("line %d, column %d: %s", line, col, oe.Msg)
 	}
 	return err
-}
-
-func asSyntax(err error, target **json.SyntaxError) bool {
-	se, ok := err.(*json.SyntaxError)
-	if ok {
-		*target = se
-	}
-	return ok
 }
 
 func lineCol(data []byte, off int) (line, col int) {

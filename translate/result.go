@@ -126,6 +126,9 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	}
 	switch {
+	case out.ExitCode == 2 && ev.Output.Block == "none" && ev.Output.SystemMessage != "discarded" && stderr != "":
+		// Events that cannot block show a failing hook's stderr to the user.
+		v.SystemMessage = stderr
 	case out.ExitCode == 2:
 		// Exit 2 blocks whatever the JSON says (CC§2.2).
 		v.Block, v.Allow = true, false
@@ -147,6 +150,9 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 	default:
 		// Any other exit code is a non-blocking error: the action goes ahead.
 		first, _, _ := strings.Cut(stderr, "\n")
+		if ev.Output.Block == "none" && ev.Output.SystemMessage != "discarded" && stderr != "" {
+			v.SystemMessage = stderr // shown to the user as a hook error
+		}
 		v.Failure = fmt.Sprintf("exited %d", out.ExitCode)
 		if first != "" {
 			v.Failure += ": " + first

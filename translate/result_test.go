@@ -119,6 +119,8 @@ var resultCases = []resultCase{
 	{name: "C→G SessionStart plain stdout is context", hook: "claude", host: "gemini", event: "SessionStart", stdout: "rules", want: `{"hookSpecificOutput":{"additionalContext":"rules"}}`},
 	{name: "C→G SessionStart additionalContext", hook: "claude", host: "gemini", event: "SessionStart", stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}`, want: `{"hookSpecificOutput":{"additionalContext":"c"}}`},
 	{name: "C→G SessionStart block ignored", hook: "claude", host: "gemini", event: "SessionStart", stdout: `{"decision":"block","reason":"r"}`, want: `{}`},
+	{name: "C→G SessionStart exit 1 shows stderr", hook: "claude", host: "gemini", event: "SessionStart", exit: 1, stderr: "no notes.md", want: `{"systemMessage":"no notes.md"}`},
+	{name: "C→G SessionStart exit 2 shows stderr", hook: "claude", host: "gemini", event: "SessionStart", exit: 2, stderr: "no notes.md", want: `{"systemMessage":"no notes.md"}`},
 	{name: "C→G PreCompact block cannot block", hook: "claude", host: "gemini", event: "PreCompact", exit: 2, stderr: "not now", want: `{"systemMessage":"not now"}`, wantFind: "cannot block"},
 	{name: "C→G Notification anything", hook: "claude", host: "gemini", event: "Notification", exit: 2, stderr: "x", want: `{}`},
 
