@@ -22,11 +22,15 @@ import (
 type InputConverter struct {
 	ToCanonical   func(args map[string]any) []string
 	FromCanonical func(args map[string]any) []string
+	// Args are the dialect's own arguments the converter reads and writes,
+	// beyond the tool's plain renames.
+	Args []string
 }
 
 var inputConverters = map[string]*InputConverter{
 	// Claude Read: offset (1-based, 0 read as 1) and limit ⇄ start_line/end_line (T§6.2, S5).
 	"offsetLimit": {
+		Args: []string{"offset", "limit"},
 		ToCanonical: func(a map[string]any) []string {
 			off, hasOff := intArg(a, "offset")
 			lim, hasLim := intArg(a, "limit")

@@ -215,10 +215,21 @@ var (
 	defaultErr   error
 )
 
-// Default returns the embedded table, loaded once. It panics if the embedded
-// data is invalid, which the package's tests rule out.
+// generated is the table as a Go literal (table_gen.go), set at init.
+var generated *Table
+
+// Default returns the embedded table, validated and indexed once. It is built
+// from table_gen.go, the data files compiled to Go (go generate ./mappings),
+// or from the data files when that is absent. It panics if the data is
+// invalid, which the package's tests rule out.
 func Default() *Table {
-	defaultOnce.Do(func() { defaultTable, defaultErr = Load(dataFS, "data") })
+	defaultOnce.Do(func() {
+		if generated == nil {
+			defaultTable, defaultErr = Load(dataFS, "data")
+			return
+		}
+		defaultTable, defaultErr = generated, generated.index()
+	})
 	if defaultErr != nil {
 		panic("hookx: embedded mapping table: " + defaultErr.Error())
 	}
@@ -254,6 +265,9 @@ func Load(fsys fs.FS, dir string) (*Table, error) {
 	return t, nil
 }
 
+// init prepares an empty table for indexing.
+func (t *Table) reset() { t.byName = map[string]*Dialect{} }
+
 func decodeFile(fsys fs.FS, name string, v any) error {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
@@ -273,6 +287,7 @@ func decodeFile(fsys fs.FS, name string, v any) error {
 
 // index builds the lookup maps and validates the table.
 func (t *Table) index() error {
+	t.reset()
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
@@ -608,8 +609,12 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 			out[k] = v
 		}
 	}
+	var convArgs []string
+	if c := mappings.InputConverterByName(hostTool.Convert); c != nil {
+		convArgs = c.Args
+	}
 	for k, v := range converted {
-		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 {
+		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 && !slices.Contains(convArgs, k) {
 			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; dropped from the rewrite", p.ToolName)
 			continue
 		}
