@@ -1,0 +1,23 @@
+package main
+
+// Exit codes are part of hookx's API: scripts and CI depend on them. They are
+// listed in the README and in `hookx --help`.
+const (
+	// exitOK: success. `wrap` always exits 0 once it has an answer for the
+	// host: the decision travels in the JSON it prints, never in its status.
+	exitOK = 0
+	// exitChanges: `migrate --check` found the target out of date, or
+	// `migrate --strict` found something it cannot carry over exactly.
+	exitChanges = 1
+	// exitBadInput: bad usage or input hookx cannot read (malformed JSON, an
+	// unknown dialect or event, a settings file that does not parse).
+	exitBadInput = 2
+	// exitInternal: an I/O or internal error.
+	exitInternal = 3
+)
+
+const exitCodesHelp = `Exit codes:
+  0  success (wrap: always, once it has answered the host)
+  1  migrate --check: target out of date; migrate --strict: items not carried exactly
+  2  bad usage or unreadable input (malformed JSON, unknown dialect or event, bad settings)
+  3  I/O or internal error`

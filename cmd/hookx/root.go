@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// streams are the standard streams a command reads and writes; tests pass
+// buffers.
+type streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// exitError carries an exit code out of a command's RunE.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode wraps err so that run exits with code.
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// silentExit makes run exit with code without printing anything.
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
+
+func newRootCmd(s streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hookx",
+		Short: "Make agent hooks portable between Claude Code and Gemini CLI",
+		Long: `hookx runs a hook written for one agent under the other (wrap), migrates
+hook settings between .claude and .gemini (migrate), and translates single
+payloads (translate), all driven by one mapping table (mappings).
+
+` + exitCodesHelp,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.AddCommand(
+		newVersionCmd(s),
+		newMappingsCmd(s, nil),
+		newTranslateCmd(s),
+	)
+	for _, add := range extraCommands {
+		root.AddCommand(add(s))
+	}
+	return root
+}
+
+// extraCommands lets each command file register itself, so that commands
+// developed side by side do not edit one list.
+var extraCommands []func(streams) *cobra.Command
+
+// run executes hookx with args and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(streams{In: stdin, Out: stdout, Err: stderr})
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var silent silentExit
+	if errors.As(err, &silent) {
+		return int(silent)
+	}
+	fmt.Fprintf(stderr, "hookx: %v\n", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	// Errors from flag parsing and argument checks are usage errors.
+	return exitBadInput
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary run as hookx, and as the fake hook programs
+// the wrap scripts run, inside the scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hookx":    func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"fakehook": fakehook,
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script, one behaviour
+// per script, named <command>_<behaviour>.txtar.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			// wrap's stop-loop counters stay inside the script's work dir.
+			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits":    cmdExits,
+			"crlf":     cmdCRLF,
+			"allcrlf":  cmdAllCRLF,
+			"dead":     cmdDead,
+			"kill-pid": cmdKillPid,
+		},
+		RequireUniqueNames: true,
+	})
+}
+
+// exits CODE PROGRAM [ARGS...] runs a program and asserts its exact exit
+// code; stdout and stderr are then available as after exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// crlf FILE rewrites a file's line endings to CRLF.
+func cmdCRLF(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: crlf FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
+}
+
+// allcrlf FILE asserts that every line of a file ends in CRLF.
+func cmdAllCRLF(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: allcrlf FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	lf := bytes.Count(b, []byte("\n"))
+	crlf := bytes.Count(b, []byte("\r\n"))
+	if (lf == crlf) == neg {
+		ts.Fatalf("%s: %d of %d line endings are CRLF", args[0], crlf, lf)
+	}
+}
+
+// cmdDead checks that the process whose pid is in each file is gone:
+//
+//	dead PIDFILE...
+func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: dead PIDFILE...")
+	}
+	for _, f := range args {
+		b, err := os.ReadFile(ts.MkAbs(f))
+		ts.Check(err)
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		ts.Check(err)
+		// A killed process may take a moment to be reaped by init.
+		alive := true
+		for range 50 {
+			if syscall.Kill(pid, 0) != nil || zombie(pid) {
+				alive = false
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive != neg {
+			ts.Fatalf("process %d alive: %v", pid, alive)
+		}
+	}
+}
+
+// cmdKillPid kills the process whose pid is in each file:
+//
+//	kill-pid PIDFILE...
+func cmdKillPid(ts *testscript.TestScript, neg bool, args []string) {
+	for _, f := range args {
+		b, err := os.ReadFile(ts.MkAbs(f))
+		ts.Check(err)
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		ts.Check(err)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && len(s) > i+2 && s[i+2] == 'Z'
+}
+
+// fakehook is a hook program with scripted behaviour, in this order: save
+// stdin and the environment, print, start a grandchild, close stdout, sleep,
+// crash, exit.
+//
+//	-stdin FILE      write what stdin held to FILE
+//	-env FILE        write the environment, sorted, to FILE
+//	-out S, -outfile F   print S (or F's content) on stdout
+//	-err S, -errfile F   print S (or F's content) on stderr
+//	-big N           print N MiB on stdout
+//	-grandchild D    leave a background process holding stdout and stderr for D
+//	-pidfile FILE    write the pid (of the grandchild, with -grandchild) to FILE
+//	-closeout        close stdout and stderr, then go on
+//	-sleep D         sleep D
+//	-ignoreterm      ignore SIGTERM
+//	-crash SIG       kill itself with signal SIG (a number)
+//	-exit N          exit with status N
+func fakehook() {
+	fl := flag.NewFlagSet("fakehook", flag.ExitOnError)
+	stdinFile := fl.String("stdin", "", "")
+	envFile := fl.String("env", "", "")
+	out := fl.String("out", "", "")
+	outFile := fl.String("outfile", "", "")
+	errS := fl.String("err", "", "")
+	errFile := fl.String("errfile", "", "")
+	big := fl.Int("big", 0, "")
+	grandchild := fl.Duration("grandchild", 0, "")
+	pidFile := fl.String("pidfile", "", "")
+	closeOut := fl.Bool("closeout", false, "")
+	sleep := fl.Duration("sleep", 0, "")
+	ignoreTerm := fl.Bool("ignoreterm", false, "")
+	crash := fl.Int("crash", 0, "")
+	exit := fl.Int("exit", 0, "")
+	fl.Parse(os.Args[1:])
+
+	if *ignoreTerm {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if *stdinFile != "" {
+		b, _ := io.ReadAll(os.Stdin)
+		must(os.WriteFile(*stdinFile, b, 0o644))
+	}
+	if *envFile != "" {
+		env := os.Environ()
+		slices.Sort(env)
+		must(os.WriteFile(*envFile, []byte(strings.Join(env, "\n")+"\n"), 0o644))
+	}
+	print := func(w io.Writer, s, file string) {
+		if file != "" {
+			b, err := os.ReadFile(file)
+			must(err)
+			w.Write(b)
+		}
+		io.WriteString(w, s)
+	}
+	print(os.Stdout, *out, *outFile)
+	print(os.Stderr, *errS, *errFile)
+	if *big > 0 {
+		w := bufio.NewWriterSize(os.Stdout, 1<<16)
+		line := []byte(strings.Repeat("x", 1023) + "\n")
+		for range *big * 1024 {
+			w.Write(line)
+		}
+		w.Flush()
+	}
+	if *grandchild > 0 {
+		exe, err := os.Executable()
+		must(err)
+		c := exec.Command(exe, "-sleep", grandchild.String())
+		c.Args[0] = "fakehook"
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		must(c.Start())
+		if *pidFile != "" {
+			must(os.WriteFile(*pidFile, []byte(strconv.Itoa(c.Process.Pid)), 0o644))
+		}
+	} else if *pidFile != "" {
+		must(os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644))
+	}
+	if *closeOut {
+		os.Stdout.Close()
+		os.Stderr.Close()
+	}
+	time.Sleep(*sleep)
+	if *crash > 0 {
+		// The Go runtime turns most signals into a traceback and exit 2;
+		// a shell dies of them.
+		must(syscall.Exec("/bin/sh", []string{"sh", "-c", fmt.Sprintf("kill -%d $$", *crash)}, os.Environ()))
+	}
+	os.Exit(*exit)
+}
+
+func must(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakehook:", err)
+		os.Exit(99)
+	}
+}

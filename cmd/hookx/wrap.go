@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/wrap"
+	"github.com/spf13/cobra"
+)
+
+type wrapOptions struct {
+	s          streams
+	from       string
+	host       string
+	timeout    time.Duration
+	failClosed bool
+	ask        string
+	trace      string
+	command    []string
+}
+
+func init() {
+	extraCommands = append(extraCommands, func(s streams) *cobra.Command { return newWrapCmd(s, nil) })
+}
+
+func newWrapCmd(s streams, runF func(*wrapOptions) error) *cobra.Command {
+	opts := &wrapOptions{s: s}
+	cmd := &cobra.Command{
+		Use:   "wrap --from DIALECT [flags] -- COMMAND [ARG...]",
+		Short: "Run a hook written for one agent under the other",
+		Long: `wrap runs a hook written for one agent (--from) under another (the host).
+It translates the host's event on stdin into the hook's dialect, runs the
+hook, and translates the hook's stdout, stderr and exit status into what the
+host must receive: always exit 0, with the decision in the JSON on stdout.
+Findings (what could not be carried exactly) go to stderr as "hookx: ...".
+
+When the host speaks the hook's own dialect, the hook runs untouched: stdin,
+stdout, stderr and its exit status pass straight through.
+
+One argument after -- is a shell string, run the way the hook's own agent
+runs it (Claude Code: sh -c; Gemini CLI: bash -c). Several arguments are run
+directly, with no shell.
+
+The hook gets the host's environment plus the variables its own agent sets
+(CLAUDE_PROJECT_DIR, CLAUDE_CODE_SESSION_ID, CLAUDECODE=1 for a Claude hook;
+GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID for a Gemini hook), never
+replacing one the host set, and runs in the host's working directory.
+
+A Claude Stop hook on a Gemini host keeps Claude's cap of 8 consecutive
+blocks per session; the count lives in $XDG_STATE_HOME/hookx/stop
+(default ~/.local/state/hookx/stop).
+
+If hookx itself fails (unreadable event, unknown event), it blocks on the
+events that guard an action (PreToolUse/BeforeTool, UserPromptSubmit/
+BeforeAgent) and warns elsewhere.
+
+` + exitCodesHelp + `
+  wrap, translating: always 0 once it has answered the host; 128+n when
+  stopped by signal n. Pass-through: the hook's own status (2 with
+  --fail-closed when the hook failed).`,
+		Example: `  hookx wrap --from claude -- '"${GEMINI_PROJECT_DIR}"/.claude/hooks/guard.sh'
+  hookx wrap --from gemini --timeout 30s -- python3 hooks/check.py`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return errors.New("wrap needs the hook's command after --")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.command = args
+			table := loadTable()
+			if _, err := table.Dialect(opts.from); err != nil {
+				return withCode(exitBadInput, fmt.Errorf("--from: %w", err))
+			}
+			if opts.host != "auto" {
+				if _, err := table.Dialect(opts.host); err != nil {
+					return withCode(exitBadInput, fmt.Errorf("--host: %w", err))
+				}
+			}
+			if !slices.Contains([]string{"deny", "ask"}, opts.ask) {
+				return withCode(exitBadInput, fmt.Errorf("--ask: %q is neither deny nor ask", opts.ask))
+			}
+			if opts.timeout < 0 {
+				return withCode(exitBadInput, fmt.Errorf("--timeout: %v is negative", opts.timeout))
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return wrapRun(opts)
+		},
+	}
+	cmd.Flags().SetInterspersed(false) // everything after the command is the hook's
+	cmd.Flags().StringVar(&opts.from, "from", "", "the dialect the hook was written for: claude or gemini (required)")
+	cmd.Flags().StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the event), claude or gemini")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
+	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
+	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
+	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
+	_ = cmd.MarkFlagRequired("from")
+	return cmd
+}
+
+// loadTable loads the mapping table with the collector paused: wrap is on
+// the host's critical path for every hook call, the load makes only
+// short-lived garbage, and collecting it mid-load cost about 1 ms.
+func loadTable() *mappings.Table {
+	old := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(old)
+	return mappings.Default()
+}
+
+func wrapRun(opts *wrapOptions) error {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+
+	code := wrap.Run(wrap.Options{
+		Table:       mappings.Default(),
+		Translation: translation{table: mappings.Default()},
+		From:        opts.from,
+		Host:        opts.host,
+		Command:     opts.command,
+		Timeout:     opts.timeout,
+		FailClosed:  opts.failClosed,
+		Ask:         opts.ask,
+		TracePath:   opts.trace,
+		StateDir:    stopStateDir(),
+		Stdin:       opts.s.In,
+		Stdout:      opts.s.Out,
+		Stderr:      opts.s.Err,
+		Environ:     os.Environ(),
+		Signals:     sigs,
+	})
+	if code != 0 {
+		return silentExit(code)
+	}
+	return nil
+}
+
+// stopStateDir is where the stop-loop counters live: under
+// $XDG_STATE_HOME, or its default ~/.local/state, or the user cache dir.
+func stopStateDir() string {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		if home, err := os.UserHomeDir(); err == nil {
+			base = filepath.Join(home, ".local", "state")
+		} else if cache, err := os.UserCacheDir(); err == nil {
+			base = cache
+		} else {
+			return filepath.Join(os.TempDir(), "hookx-"+strings.TrimSpace(fmt.Sprint(os.Getuid())), "stop")
+		}
+	}
+	return filepath.Join(base, "hookx", "stop")
+}

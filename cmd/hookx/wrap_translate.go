@@ -1,0 +1,59 @@
+package main
+
+import (
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
+	"github.com/hookx-dev/hookx/wrap"
+)
+
+// translation binds wrap's Translation interface to package translate.
+type translation struct{ table *mappings.Table }
+
+func (t translation) New(host, hook string) (wrap.Translator, error) {
+	in, err := translate.New(t.table, host, hook)
+	if err != nil {
+		return nil, err
+	}
+	out, err := translate.New(t.table, hook, host)
+	if err != nil {
+		return nil, err
+	}
+	return translator{in: in, out: out}, nil
+}
+
+func (t translation) DetectHost(payload []byte, getenv func(string) string) (string, error) {
+	return translate.DetectHost(t.table, payload, getenv)
+}
+
+func (t translation) Failure(host *mappings.Dialect, hostEvent string, err error) wrap.Output {
+	return wrap.Output(translate.FailureOutput(host, hostEvent, err))
+}
+
+// translator holds both directions: the event goes host → hook, the result
+// hook → host.
+type translator struct{ in, out *translate.Translator }
+
+func (t translator) Event(payload []byte) (*wrap.Event, error) {
+	ev, err := t.in.Event(payload)
+	if err != nil {
+		return nil, err
+	}
+	return &wrap.Event{
+		Payload: ev.Payload, Name: ev.Event,
+		Skip: ev.Skip, SkipReason: ev.SkipReason,
+		Findings: findingStrings(ev.Findings),
+	}, nil
+}
+
+func (t translator) Result(ctx wrap.ResultContext, out wrap.Output) (wrap.Output, []string) {
+	res, fs := t.out.Result(translate.ResultContext(ctx), translate.Output(out))
+	return wrap.Output(res), findingStrings(fs)
+}
+
+func findingStrings(fs []translate.Finding) []string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = f.String()
+	}
+	return s
+}

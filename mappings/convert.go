@@ -1,0 +1,691 @@
+package mappings
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The conversions the data cannot express as renames: small named functions
+// the table refers to by name. Each converts between a dialect's form and the
+// canonical form; a dialect that reuses another's conventions names the same
+// functions.
+
+// InputConverter converts a tool's arguments between a dialect's form and
+// the canonical form, in place. Both directions return notes on anything
+// that did not carry exactly.
+type InputConverter struct {
+	ToCanonical   func(args map[string]any) []string
+	FromCanonical func(args map[string]any) []string
+	// Args are the dialect's own arguments the converter reads and writes,
+	// beyond the tool's plain renames.
+	Args []string
+}
+
+var inputConverters = map[string]*InputConverter{
+	// Claude Read: offset (1-based, 0 read as 1) and limit ⇄ start_line/end_line (T§6.2, S5).
+	"offsetLimit": {
+		Args: []string{"offset", "limit"},
+		ToCanonical: func(a map[string]any) []string {
+			off, hasOff := intArg(a, "offset")
+			lim, hasLim := intArg(a, "limit")
+			delete(a, "offset")
+			delete(a, "limit")
+			if !hasOff && !hasLim {
+				return nil
+			}
+			if off < 1 {
+				off = 1
+			}
+			a["start_line"] = off
+			if hasLim {
+				a["end_line"] = off + lim - 1
+			}
+			return nil
+		},
+		FromCanonical: func(a map[string]any) []string {
+			start, hasStart := intArg(a, "start_line")
+			end, hasEnd := intArg(a, "end_line")
+			delete(a, "start_line")
+			delete(a, "end_line")
+			if !hasStart && !hasEnd {
+				return nil
+			}
+			if !hasStart || start < 1 {
+				start = 1
+			}
+			a["offset"] = start
+			if hasEnd && end >= start {
+				a["limit"] = end - start + 1
+			}
+			return nil
+		},
+	},
+	// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
+	"urlInPrompt": {
+		ToCanonical: func(a map[string]any) []string {
+			p, _ := a["prompt"].(string)
+			if u := urlRE.FindString(p); u != "" {
+				a["url"] = u
+				return nil
+			}
+			return []string{"web_fetch prompt holds no URL"}
+		},
+		FromCanonical: func(a map[string]any) []string {
+			u, _ := a["url"].(string)
+			delete(a, "url")
+			p, _ := a["prompt"].(string)
+			if u != "" && !strings.Contains(p, u) {
+				a["prompt"] = strings.TrimSpace(u + "\n" + p)
+			}
+			return nil
+		},
+	},
+	// Claude todos: {content, status, activeForm} (T§6.2).
+	"claudeTodos": {
+		ToCanonical: func(a map[string]any) []string {
+			mapTodos(a, func(t map[string]any) {
+				if v, ok := t["activeForm"]; ok {
+					t["active_form"] = v
+					delete(t, "activeForm")
+				}
+			})
+			return nil
+		},
+		FromCanonical: func(a map[string]any) []string {
+			var notes []string
+			mapTodos(a, func(t map[string]any) {
+				if v, ok := t["active_form"]; ok {
+					t["activeForm"] = v
+					delete(t, "active_form")
+				} else if _, ok := t["activeForm"]; !ok {
+					t["activeForm"] = t["content"]
+				}
+				if s, _ := t["status"].(string); s == "cancelled" || s == "blocked" {
+					notes = append(notes, fmt.Sprintf("todo status %q has no counterpart; left as is", s))
+				}
+			})
+			return notes
+		},
+	},
+	// Gemini todos: {description, status} (T§6.2).
+	"geminiTodos": {
+		ToCanonical: func(a map[string]any) []string {
+			mapTodos(a, func(t map[string]any) {
+				if v, ok := t["description"]; ok {
+					t["content"] = v
+					delete(t, "description")
+				}
+			})
+			return nil
+		},
+		FromCanonical: func(a map[string]any) []string {
+			mapTodos(a, func(t map[string]any) {
+				if v, ok := t["content"]; ok {
+					t["description"] = v
+					delete(t, "content")
+				}
+				delete(t, "active_form")
+			})
+			return nil
+		},
+	},
+}
+
+// InputConverterByName returns a named converter, or nil.
+func InputConverterByName(name string) *InputConverter { return inputConverters[name] }
+
+var urlRE = regexp.MustCompile(`https?://[^\s"'<>]+`)
+
+func mapTodos(a map[string]any, f func(map[string]any)) {
+	list, _ := a["todos"].([]any)
+	for _, item := range list {
+		if t, ok := item.(map[string]any); ok {
+			f(t)
+		}
+	}
+}
+
+func intArg(a map[string]any, key string) (int, bool) {
+	switch v := a[key].(type) {
+	case float64:
+		return int(v), true
+	case int:
+		return v, true
+	case json.Number:
+		n, err := v.Int64()
+		return int(n), err == nil
+	}
+	return 0, false
+}
+
+// ToolResult is a tool's result in canonical form.
+type ToolResult struct {
+	Output    string // the text the model sees (stdout and stderr merged, for a shell)
+	Stdout    string // shell only, when known apart from stderr
+	Stderr    string
+	Display   string // the short text shown to the user
+	ExitCode  *int   // shell only, when known
+	Failed    bool   // the call failed (a non-zero shell exit or a tool error)
+	Error     string // the tool's own error message
+	ErrorType string
+	// DisplayJSON is Display's JSON encoding as the agent sent it, when it
+	// was a string: a converter can copy it instead of re-encoding megabytes.
+	DisplayJSON json.RawMessage
+}
+
+// ResponseConverter converts a tool_response between a dialect's form and a
+// ToolResult. ToCanonical receives the raw tool_response (nil when the event
+// has none) and the event's error text; FromCanonical returns the
+// tool_response to send (nil for none) and the error text for failure events.
+type ResponseConverter struct {
+	ToCanonical   func(resp json.RawMessage, errText string) (ToolResult, error)
+	FromCanonical func(r ToolResult, input map[string]any) (resp any, errText string)
+	Exact         bool // the conversion is faithful both ways
+}
+
+// ResponseConverterByName returns a named converter, or nil.
+func ResponseConverterByName(name string) *ResponseConverter { return responseConverters[name] }
+
+var responseConverters = map[string]*ResponseConverter{
+	"claudeBash": {
+		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+			var r ToolResult
+			if resp != nil {
+				_, fields, err := SplitObject(resp)
+				if err != nil {
+					return r, fmt.Errorf("tool_response: %w", err)
+				}
+				if r.Stdout, err = stringValue(fields["stdout"]); err != nil {
+					return r, fmt.Errorf("tool_response.stdout: %w", err)
+				}
+				if r.Stderr, err = stringValue(fields["stderr"]); err != nil {
+					return r, fmt.Errorf("tool_response.stderr: %w", err)
+				}
+				r.Output = joinLines(r.Stdout, r.Stderr)
+				r.Display = r.Output
+				zero := 0
+				r.ExitCode = &zero
+			}
+			if errText != "" {
+				r.Failed = true
+				first, rest, _ := strings.Cut(errText, "\n")
+				if n, ok := strings.CutPrefix(first, "Exit code "); ok {
+					if code, err := strconv.Atoi(n); err == nil {
+						r.ExitCode = &code
+						r.Output, r.Display = rest, rest
+						return r, nil
+					}
+				}
+				r.Error, r.Output, r.Display = errText, errText, errText
+			}
+			return r, nil
+		},
+		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			if r.Failed {
+				if r.ExitCode != nil {
+					return nil, strings.TrimRight(fmt.Sprintf("Exit code %d\n%s", *r.ExitCode, r.Output), "\n")
+				}
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			var stdout any = r.Stdout
+			if r.Stdout == "" && r.Stderr == "" {
+				stdout = firstNonEmpty(r.Display, r.Output)
+				if r.DisplayJSON != nil && r.Display != "" {
+					stdout = r.DisplayJSON
+				}
+			}
+			return map[string]any{"stdout": stdout, "stderr": r.Stderr, "interrupted": false, "isImage": false}, ""
+		},
+	},
+	"claudeRead": {
+		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+			if f, ok := m["file"].(map[string]any); ok {
+				s, _ := f["content"].(string)
+				return s
+			}
+			return ""
+		}),
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed {
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			content := r.Output
+			n := strings.Count(content, "\n")
+			if content != "" && !strings.HasSuffix(content, "\n") {
+				n++
+			}
+			start, ok := intArg(input, "offset")
+			if !ok || start < 1 {
+				start = 1
+			}
+			return map[string]any{"type": "text", "file": map[string]any{
+				"filePath": input["file_path"], "content": content,
+				"numLines": n, "startLine": start, "totalLines": start - 1 + n,
+			}}, ""
+		},
+	},
+	"claudeWrite": {
+		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+			p, _ := m["filePath"].(string)
+			return "Successfully wrote to " + p
+		}),
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed {
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			return map[string]any{"type": "update", "filePath": input["file_path"], "content": input["content"],
+				"structuredPatch": []any{}, "originalFile": nil}, ""
+		},
+	},
+	"claudeEdit": {
+		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+			p, _ := m["filePath"].(string)
+			return "Successfully modified file: " + p
+		}),
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed {
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			replaceAll, _ := input["replace_all"].(bool)
+			return map[string]any{"filePath": input["file_path"], "oldString": input["old_string"],
+				"newString": input["new_string"], "replaceAll": replaceAll, "structuredPatch": []any{},
+				"userModified": false, "originalFile": nil}, ""
+		},
+	},
+	"claudeGlob": {
+		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+			return strings.Join(stringList(m["filenames"]), "\n")
+		}),
+		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			if r.Failed {
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			files := nonEmptyLines(r.Output)
+			return map[string]any{"filenames": files, "numFiles": len(files), "truncated": false, "durationMs": 0}, ""
+		},
+	},
+	"claudeGrep": {
+		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+			if c, ok := m["content"].(string); ok {
+				return c
+			}
+			return strings.Join(stringList(m["filenames"]), "\n")
+		}),
+		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			if r.Failed {
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			return map[string]any{"mode": "content", "content": r.Output, "numFiles": 0, "filenames": []any{},
+				"numLines": len(nonEmptyLines(r.Output))}, ""
+		},
+	},
+	// claudeGeneric is used for Claude tools without a converter of their own:
+	// the structured response travels as its JSON text.
+	"claudeGeneric": {
+		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+			r := ToolResult{Error: errText, Failed: errText != ""}
+			var s string
+			if resp != nil && json.Unmarshal(resp, &s) == nil {
+				r.Output = s
+			} else if resp != nil {
+				r.Output = string(resp)
+			} else {
+				r.Output = errText
+			}
+			r.Display = r.Output
+			return r, nil
+		},
+		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			if r.Failed {
+				return nil, firstNonEmpty(r.Error, r.Output)
+			}
+			return r.Output, ""
+		},
+	},
+	"geminiShell": {
+		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
+			r, err := geminiToCanonical(resp)
+			if err != nil {
+				return r, err
+			}
+			if code, ok := lastExitCode(r.Output); ok {
+				r.ExitCode = &code
+				r.Failed = r.Failed || code != 0
+			} else if !r.Failed {
+				zero := 0
+				r.ExitCode = &zero
+			}
+			// The merged output is what returnDisplay shows (live, T§8).
+			r.Output = r.Display
+			return r, nil
+		},
+		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			var b strings.Builder
+			b.WriteString("<untrusted_context>\nOutput: ")
+			out := firstNonEmpty(r.Output, r.Display)
+			if out == "" {
+				out = "(empty)"
+			}
+			b.WriteString(out)
+			if r.ExitCode != nil && *r.ExitCode != 0 {
+				fmt.Fprintf(&b, "\nExit Code: %d", *r.ExitCode)
+			}
+			b.WriteString("\n</untrusted_context>")
+			resp := map[string]any{"llmContent": b.String(), "returnDisplay": firstNonEmpty(r.Display, r.Output)}
+			if r.Failed && r.ExitCode == nil {
+				resp["error"] = map[string]any{"message": firstNonEmpty(r.Error, r.Output), "type": firstNonEmpty(r.ErrorType, "unknown")}
+			}
+			return resp, ""
+		},
+	},
+	"geminiText": {
+		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			resp := map[string]any{"llmContent": r.Output, "returnDisplay": firstNonEmpty(r.Display, r.Output)}
+			if r.Failed {
+				resp["error"] = map[string]any{"message": firstNonEmpty(r.Error, r.Output), "type": firstNonEmpty(r.ErrorType, "unknown")}
+			}
+			return resp, ""
+		},
+	},
+}
+
+func claudeObjectToCanonical(text func(map[string]any) string) func(json.RawMessage, string) (ToolResult, error) {
+	return func(resp json.RawMessage, errText string) (ToolResult, error) {
+		if errText != "" {
+			return ToolResult{Failed: true, Error: errText, Output: errText, Display: errText}, nil
+		}
+		var m map[string]any
+		if resp != nil {
+			if err := json.Unmarshal(resp, &m); err != nil {
+				var s string
+				if json.Unmarshal(resp, &s) == nil {
+					return ToolResult{Output: s, Display: s}, nil
+				}
+				return ToolResult{}, fmt.Errorf("tool_response: %w", err)
+			}
+		}
+		out := text(m)
+		return ToolResult{Output: out, Display: out}, nil
+	}
+}
+
+func geminiToCanonical(resp json.RawMessage) (ToolResult, error) {
+	var r ToolResult
+	if resp == nil {
+		return r, nil
+	}
+	_, fields, err := SplitObject(resp)
+	if err != nil {
+		return r, fmt.Errorf("tool_response: %w", err)
+	}
+	r.Output = partsText(fields["llmContent"])
+	r.Display = partsText(fields["returnDisplay"])
+	if d := fields["returnDisplay"]; len(d) > 0 && d[0] == '"' {
+		r.DisplayJSON = d
+	}
+	if e := fields["error"]; e != nil && string(e) != "null" {
+		var ge struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+		}
+		if json.Unmarshal(e, &ge) != nil {
+			ge.Message = partsText(e) // an error that is not the usual object
+		}
+		r.Failed, r.Error, r.ErrorType = true, ge.Message, ge.Type
+	}
+	return r, nil
+}
+
+// stringValue decodes a JSON string; absent or null is "".
+func stringValue(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	return UnquoteString(raw)
+}
+
+// partsText returns the text of a string, or of an array of Gemini parts, or
+// the JSON itself for anything else.
+func partsText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	if raw[0] == '"' {
+		if s, err := UnquoteString(raw); err == nil {
+			return s
+		}
+	}
+	var parts []struct {
+		Text *string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var texts []string
+		for _, p := range parts {
+			if p.Text != nil {
+				texts = append(texts, *p.Text)
+			}
+		}
+		if len(texts) > 0 {
+			return strings.Join(texts, "\n")
+		}
+	}
+	return string(raw)
+}
+
+// lastExitCode finds the last "Exit Code: N" line Gemini adds after a shell
+// command's output; the command can print a look-alike line itself (T§3.2).
+func lastExitCode(llm string) (int, bool) {
+	const marker = "\nExit Code: "
+	// Gemini writes the line near the end, before the process group line and
+	// the closing tag; a look-alike further up is the command's own output.
+	if len(llm) > 4096 {
+		llm = llm[len(llm)-4096:]
+	}
+	for end := len(llm); end > 0; {
+		i := strings.LastIndex(llm[:end], marker)
+		if i < 0 {
+			return 0, false
+		}
+		rest := llm[i+len(marker):]
+		line, _, _ := strings.Cut(rest, "\n")
+		if n, err := strconv.Atoi(line); err == nil {
+			return n, true
+		}
+		end = i
+	}
+	return 0, false
+}
+
+func joinLines(a, b string) string {
+	if b == "" {
+		return a
+	}
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// EventConverter adjusts an event's top-level payload fields between a
+// dialect's form and the canonical form, in place.
+type EventConverter struct {
+	ToCanonical   func(p map[string]any)
+	FromCanonical func(p map[string]any)
+}
+
+// EventConverterByName returns a named converter, or nil.
+func EventConverterByName(name string) *EventConverter { return eventConverters[name] }
+
+// noResponseText is what Gemini sends when the turn produced no text.
+const noResponseText = "[no response text]"
+
+var eventConverters = map[string]*EventConverter{
+	"geminiAfterAgent": {
+		ToCanonical: func(p map[string]any) {
+			if p["response"] == noResponseText {
+				delete(p, "response")
+			}
+		},
+		FromCanonical: func(p map[string]any) {
+			if s, _ := p["response"].(string); s == "" {
+				p["response"] = noResponseText
+			}
+		},
+	},
+	"geminiNotification": {
+		ToCanonical: func(p map[string]any) {
+			if d, ok := p["details"].(map[string]any); ok {
+				if t, ok := d["title"]; ok {
+					p["title"] = t
+				}
+			}
+		},
+		FromCanonical: func(p map[string]any) {
+			if _, ok := p["details"]; !ok {
+				d := map[string]any{}
+				if t, ok := p["title"]; ok {
+					d["title"] = t
+				}
+				p["details"] = d
+			}
+			delete(p, "title")
+		},
+	},
+}
+
+// Router picks which canonical event a payload carries, for a dialect event
+// that carries several.
+// It is given the payload's tool result in canonical form.
+type Router func(r ToolResult) string
+
+var routers = map[string]Router{
+	// A Gemini AfterTool is a failure when tool_response.error is present, or
+	// when a shell command's last "Exit Code: N" line has N ≠ 0 (T§3.2); the
+	// geminiShell converter reads both into Failed.
+	"geminiAfterTool": func(r ToolResult) string {
+		if r.Failed {
+			return "tool.failed"
+		}
+		return "tool.after"
+	},
+}
+
+// RouterByName returns a named router, or nil.
+func RouterByName(name string) Router { return routers[name] }
+
+// DeriveContext is what a deriver may look at.
+type DeriveContext struct {
+	Field     func(name string) []byte // a field of the payload being built, as JSON
+	Canonical string                   // the canonical event
+	MCPServer string                   // set for MCP tools
+	MCPTool   string
+	Now       func() time.Time
+}
+
+// Deriver computes a field the target dialect's hooks expect and the source
+// dialect does not send. It returns false when the field does not apply.
+type Deriver func(c DeriveContext) (any, bool)
+
+var derivers = map[string]Deriver{
+	"timestamp": func(c DeriveContext) (any, bool) {
+		return c.Now().UTC().Format("2006-01-02T15:04:05.000Z"), true
+	},
+	// toolUseID makes a stable id from the session and the tool call, so a
+	// PreToolUse and its PostToolUse get the same id when their input matches.
+	"toolUseID": func(c DeriveContext) (any, bool) {
+		if !strings.HasPrefix(c.Canonical, "tool.") {
+			return nil, false
+		}
+		h := sha256.New()
+		h.Write(c.Field("session_id"))
+		h.Write(c.Field("tool_name"))
+		h.Write(c.Field("tool_input"))
+		return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24], true
+	},
+	"mcpContext": func(c DeriveContext) (any, bool) {
+		if c.MCPServer == "" || !strings.HasPrefix(c.Canonical, "tool.") {
+			return nil, false
+		}
+		return map[string]any{"server_name": c.MCPServer, "tool_name": c.MCPTool}, true
+	},
+}
+
+// DeriverByName returns a named deriver, or nil.
+func DeriverByName(name string) Deriver { return derivers[name] }
+
+// SplitMCP splits an MCP tool name into server and tool. known lists server
+// names to prefer when the split is ambiguous; nil splits at the first
+// separator, as Gemini does.
+func (d *Dialect) SplitMCP(name string, known []string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, d.MCP.Prefix)
+	if !ok || d.MCP.Prefix == "" {
+		return "", "", false
+	}
+	for _, k := range known {
+		if t, ok := strings.CutPrefix(rest, k+d.MCP.Separator); ok && t != "" {
+			return k, t, true
+		}
+	}
+	server, tool, ok = strings.Cut(rest, d.MCP.Separator)
+	if !ok || server == "" || tool == "" {
+		return "", "", false
+	}
+	return server, tool, true
+}
+
+var mcpUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_\-.:]`)
+
+// MCPName builds the dialect's name for an MCP tool. exact is false when the
+// name had to be sanitised or shortened (T§7).
+func (d *Dialect) MCPName(server, tool string) (name string, exact bool) {
+	body := server + d.MCP.Separator + tool
+	exact = true
+	if d.MCP.Sanitize {
+		clean := mcpUnsafe.ReplaceAllString(body, "_")
+		exact = clean == body
+		body = clean
+	}
+	name = d.MCP.Prefix + body
+	if d.MCP.MaxLength > 0 && len(name) > d.MCP.MaxLength {
+		name = name[:30] + "..." + name[len(name)-30:]
+		exact = false
+	}
+	return name, exact
+}

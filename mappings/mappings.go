@@ -1,0 +1,704 @@
+// Package mappings holds hookx's mapping table: how the events, tools, tool
+// arguments, values and output contracts of each agent's hook protocol
+// correspond. The table is data (JSONC files embedded from data/), loaded
+// strictly and validated as a whole.
+//
+// Each dialect maps its names onto a canonical vocabulary (data/canonical.jsonc),
+// so adding a dialect is one data file: a Gemini fork can reuse Gemini's
+// protocol rules and converters by name.
+package mappings
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tailscale/hujson"
+)
+
+//go:embed data/*.jsonc
+var dataFS embed.FS
+
+// Mark says how faithfully a mapping carries a thing across.
+type Mark string
+
+// The three marks of translation.md §0.
+const (
+	Exact       Mark = "exact"       // same observable effect
+	Approximate Mark = "approximate" // close, with a stated difference
+	None        Mark = "none"        // cannot be expressed
+)
+
+// worse returns the less faithful of two marks.
+func worse(a, b Mark) Mark {
+	rank := map[Mark]int{"": 0, Exact: 0, Approximate: 1, None: 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	if a == "" {
+		return Exact
+	}
+	return a
+}
+
+// Concept is one entry of the canonical vocabulary.
+type Concept struct {
+	ID  string `json:"id"`
+	Doc string `json:"doc"`
+}
+
+// Canonical is the shared vocabulary every dialect maps onto.
+type Canonical struct {
+	Events []Concept `json:"events"`
+	Tools  []Concept `json:"tools"`
+}
+
+// Dialect is one agent's hook protocol.
+type Dialect struct {
+	Name     string            `json:"name"`
+	Agent    string            `json:"agent"`
+	Version  string            `json:"version"`
+	Protocol string            `json:"protocol"` // "claude" or "gemini": output and exit-code rules
+	Shell    string            `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
+	Settings Settings          `json:"settings"`
+	Timeout  Timeout           `json:"timeout"`
+	Env      Env               `json:"env"`
+	MCP      MCPStyle          `json:"mcp"`
+	Derive   map[string]string `json:"derive"` // payload field -> named deriver
+	// Signature lists payload fields only this agent sends: they tell which
+	// agent is the host.
+	Signature []string `json:"signature"`
+	// DefaultResponse names the response converter for tools without one.
+	DefaultResponse string   `json:"defaultResponse"`
+	Events          []*Event `json:"events"`
+	Tools           []*Tool  `json:"tools"`
+	Lacks           Lacks    `json:"lacks"`
+
+	eventByName     map[string]*Event
+	eventByCanon    map[string]*Event
+	toolByName      map[string]*Tool
+	toolByCanon     map[string]*Tool
+	alternateEvents map[string]*Event // canonical ids carried by an event's "also"
+}
+
+// Settings says where a dialect keeps its settings and how strict they are.
+type Settings struct {
+	Project    string `json:"project"`
+	Local      string `json:"local"`
+	User       string `json:"user"`
+	StrictJSON bool   `json:"strictJSON"`
+}
+
+// Timeout gives a dialect's timeout unit and defaults.
+type Timeout struct {
+	Unit     string             `json:"unit"` // "s" or "ms"
+	Default  float64            `json:"default"`
+	PerEvent map[string]float64 `json:"perEvent"`
+}
+
+// Env names the environment variables a dialect gives its hooks.
+type Env struct {
+	ProjectDir string            `json:"projectDir"`
+	SessionID  string            `json:"sessionID"`
+	Cwd        string            `json:"cwd"`
+	Set        map[string]string `json:"set"`
+}
+
+// MCPStyle says how a dialect names MCP tools.
+type MCPStyle struct {
+	Prefix    string `json:"prefix"`
+	Separator string `json:"separator"`
+	Sanitize  bool   `json:"sanitize"`
+	MaxLength int    `json:"maxLength"`
+}
+
+// Lacks lists canonical ids a dialect has no counterpart for, with the reason.
+type Lacks struct {
+	Events map[string]string `json:"events"`
+	Tools  map[string]string `json:"tools"`
+}
+
+// Event is one hook event of a dialect.
+type Event struct {
+	Name         string             `json:"name"`
+	Canonical    string             `json:"canonical"`
+	Also         []string           `json:"also"`
+	Mark         Mark               `json:"mark"`
+	Note         string             `json:"note"`
+	Matcher      string             `json:"matcher"` // "tool", "value", "exact" or "ignored"
+	MatcherField string             `json:"matcherField"`
+	Route        string             `json:"route"`   // named router choosing among canonical+also
+	Convert      string             `json:"convert"` // named payload converter
+	Fields       map[string]string  `json:"fields"`  // dialect field -> canonical field
+	Values       map[string][]Value `json:"values"`  // dialect field -> value map
+	Defaults     map[string]any     `json:"defaults"`
+	Output       Output             `json:"output"`
+	// Live is set when the event's payload and output handling were seen in
+	// a real run of the agent; anything else is a reading of docs or source.
+	Live bool `json:"live"`
+}
+
+// Value maps one enumerated payload value.
+type Value struct {
+	Value     string `json:"value"`
+	Canonical string `json:"canonical"`
+	Mark      Mark   `json:"mark"`
+	Note      string `json:"note"`
+}
+
+// Output is what a dialect's host does with a hook's answer on one event.
+type Output struct {
+	// Block is what a block does: "deny" (the action does not happen, the
+	// reason reaches the model or user), "feedback" (the reason reaches the
+	// model, the action stands), "hide_output" (the tool result is replaced
+	// by the reason), "continue" (the reason starts another turn) or "none".
+	Block string `json:"block"`
+	// Context is where additionalContext goes: "model", "continue" (keeps the
+	// turn going) or "none".
+	Context string `json:"context"`
+	// PlainText is what plain stdout at exit 0 becomes: "context",
+	// "systemMessage" or "ignored".
+	PlainText string `json:"plainText"`
+	// SystemMessage is "shown" (the default) or "discarded".
+	SystemMessage string `json:"systemMessage"`
+	Ask           bool   `json:"ask"`   // the event can ask the user to confirm
+	Allow         string `json:"allow"` // "skips_prompt" or "none"
+	RewriteInput  bool   `json:"rewriteInput"`
+	ReplaceOutput bool   `json:"replaceOutput"`
+	Stop          bool   `json:"stop"`     // continue:false stops the agent
+	BlockCap      int    `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+}
+
+// Tool is one built-in tool of a dialect.
+type Tool struct {
+	Name      string            `json:"name"`
+	Canonical string            `json:"canonical"`
+	Only      string            `json:"only"` // the reason this tool has no canonical concept
+	Aliases   []string          `json:"aliases"`
+	Legacy    bool              `json:"legacy"` // accepted on input, never emitted
+	Mark      Mark              `json:"mark"`
+	Note      string            `json:"note"`
+	Fields    map[string]string `json:"fields"` // dialect argument -> canonical argument
+	Convert   string            `json:"convert"`
+	Response  string            `json:"response"`
+	Required  []string          `json:"required"`
+	Defaults  map[string]any    `json:"defaults"`
+	Live      bool              `json:"live"` // seen in a real run of the agent
+
+	canonField map[string]string // canonical argument -> dialect argument
+}
+
+// ArgFor returns the dialect's argument name for a canonical argument.
+func (t *Tool) ArgFor(canonical string) (string, bool) {
+	s, ok := t.canonField[canonical]
+	return s, ok
+}
+
+// Table is the whole mapping table.
+type Table struct {
+	Canonical Canonical
+	Dialects  []*Dialect
+
+	byName map[string]*Dialect
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultTable *Table
+	defaultErr   error
+)
+
+// generated is the table as a Go literal (table_gen.go), set at init.
+var generated *Table
+
+// Default returns the embedded table, validated and indexed once. It is built
+// from table_gen.go, the data files compiled to Go (go generate ./mappings),
+// or from the data files when that is absent. It panics if the data is
+// invalid, which the package's tests rule out.
+func Default() *Table {
+	defaultOnce.Do(func() {
+		if generated == nil {
+			defaultTable, defaultErr = Load(dataFS, "data")
+			return
+		}
+		defaultTable, defaultErr = generated, generated.index()
+	})
+	if defaultErr != nil {
+		panic("hookx: embedded mapping table: " + defaultErr.Error())
+	}
+	return defaultTable
+}
+
+// Load reads canonical.jsonc and every other *.jsonc in dir of fsys as a
+// dialect, decodes each strictly (unknown keys are errors) and validates the
+// whole table, returning every problem found joined into one error.
+func Load(fsys fs.FS, dir string) (*Table, error) {
+	t := &Table{byName: map[string]*Dialect{}}
+	if err := decodeFile(fsys, path.Join(dir, "canonical.jsonc"), &t.Canonical); err != nil {
+		return nil, err
+	}
+	names, err := fs.Glob(fsys, path.Join(dir, "*.jsonc"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if path.Base(name) == "canonical.jsonc" {
+			continue
+		}
+		d := new(Dialect)
+		if err := decodeFile(fsys, name, d); err != nil {
+			return nil, err
+		}
+		t.Dialects = append(t.Dialects, d)
+	}
+	if err := t.index(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// init prepares an empty table for indexing.
+func (t *Table) reset() { t.byName = map[string]*Dialect{} }
+
+func decodeFile(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	std, err := hujson.Standardize(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(std))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// index builds the lookup maps and validates the table.
+func (t *Table) index() error {
+	t.reset()
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	canonEvents := map[string]bool{}
+	for _, c := range t.Canonical.Events {
+		if canonEvents[c.ID] {
+			bad("canonical: event %q listed twice", c.ID)
+		}
+		canonEvents[c.ID] = true
+	}
+	canonTools := map[string]bool{}
+	for _, c := range t.Canonical.Tools {
+		if canonTools[c.ID] {
+			bad("canonical: tool %q listed twice", c.ID)
+		}
+		canonTools[c.ID] = true
+	}
+
+	for _, d := range t.Dialects {
+		if _, dup := t.byName[d.Name]; dup {
+			bad("dialect %q defined twice", d.Name)
+		}
+		t.byName[d.Name] = d
+		if d.Protocol != "claude" && d.Protocol != "gemini" {
+			bad("%s: unknown protocol %q", d.Name, d.Protocol)
+		}
+		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
+			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
+		}
+		if responseConverters[d.DefaultResponse] == nil {
+			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)
+		}
+		for field, name := range d.Derive {
+			if _, ok := derivers[name]; !ok {
+				bad("%s: derive %s: unknown deriver %q", d.Name, field, name)
+			}
+		}
+		d.eventByName = map[string]*Event{}
+		d.eventByCanon = map[string]*Event{}
+		d.alternateEvents = map[string]*Event{}
+		for _, e := range d.Events {
+			if _, dup := d.eventByName[e.Name]; dup {
+				bad("%s: event %q listed twice", d.Name, e.Name)
+			}
+			d.eventByName[e.Name] = e
+			if !canonEvents[e.Canonical] {
+				bad("%s: event %s: unknown canonical event %q", d.Name, e.Name, e.Canonical)
+			}
+			if other, dup := d.eventByCanon[e.Canonical]; dup {
+				bad("%s: events %s and %s both map to %q", d.Name, other.Name, e.Name, e.Canonical)
+			}
+			d.eventByCanon[e.Canonical] = e
+			for _, a := range e.Also {
+				if !canonEvents[a] {
+					bad("%s: event %s: unknown canonical event %q in also", d.Name, e.Name, a)
+				}
+				d.alternateEvents[a] = e
+			}
+			if _, lacked := d.Lacks.Events[e.Canonical]; lacked {
+				bad("%s: event %s maps to %q, which the dialect says it lacks", d.Name, e.Name, e.Canonical)
+			}
+			if !slices.Contains([]string{"tool", "value", "exact", "ignored"}, e.Matcher) {
+				bad("%s: event %s: matcher kind %q is not tool, value, exact or ignored", d.Name, e.Name, e.Matcher)
+			}
+			if (e.Matcher == "value" || e.Matcher == "exact") && e.MatcherField == "" {
+				bad("%s: event %s: a %s matcher needs matcherField", d.Name, e.Name, e.Matcher)
+			}
+			if e.Convert != "" && eventConverters[e.Convert] == nil {
+				bad("%s: event %s: unknown converter %q", d.Name, e.Name, e.Convert)
+			}
+			if e.Route != "" && routers[e.Route] == nil {
+				bad("%s: event %s: unknown router %q", d.Name, e.Name, e.Route)
+			}
+			if len(e.Also) > 0 && e.Route == "" {
+				bad("%s: event %s carries several canonical events but names no router", d.Name, e.Name)
+			}
+			errs = append(errs, e.Output.validate(d.Name+": event "+e.Name))
+			for field, vals := range e.Values {
+				seen := map[string]bool{}
+				primary := map[string]int{}
+				for _, v := range vals {
+					if seen[v.Value] {
+						bad("%s: event %s: %s value %q listed twice", d.Name, e.Name, field, v.Value)
+					}
+					seen[v.Value] = true
+					if v.Mark == "" || v.Mark == Exact {
+						primary[v.Canonical]++
+					} else if v.Note == "" {
+						bad("%s: event %s: %s value %q is %s without a note", d.Name, e.Name, field, v.Value, v.Mark)
+					}
+				}
+				for c, n := range primary {
+					if n > 1 {
+						bad("%s: event %s: %d exact %s values map to %q", d.Name, e.Name, n, field, c)
+					}
+				}
+			}
+		}
+		for id, reason := range d.Lacks.Events {
+			if !canonEvents[id] {
+				bad("%s: lacks unknown canonical event %q", d.Name, id)
+			}
+			if strings.TrimSpace(reason) == "" {
+				bad("%s: lacks event %q without a reason", d.Name, id)
+			}
+		}
+		for _, c := range t.Canonical.Events {
+			_, has := d.eventByCanon[c.ID]
+			_, alt := d.alternateEvents[c.ID]
+			_, lacked := d.Lacks.Events[c.ID]
+			if !has && !alt && !lacked {
+				bad("%s: canonical event %q is neither mapped nor listed under lacks", d.Name, c.ID)
+			}
+		}
+
+		d.toolByName = map[string]*Tool{}
+		d.toolByCanon = map[string]*Tool{}
+		for _, tool := range d.Tools {
+			for _, n := range append([]string{tool.Name}, tool.Aliases...) {
+				if _, dup := d.toolByName[n]; dup {
+					bad("%s: tool name %q listed twice", d.Name, n)
+				}
+				d.toolByName[n] = tool
+			}
+			if tool.Canonical == "" {
+				if strings.TrimSpace(tool.Only) == "" {
+					bad("%s: tool %s has neither a canonical id nor an \"only\" reason", d.Name, tool.Name)
+				}
+				continue
+			}
+			if !canonTools[tool.Canonical] {
+				bad("%s: tool %s: unknown canonical tool %q", d.Name, tool.Name, tool.Canonical)
+			}
+			if _, lacked := d.Lacks.Tools[tool.Canonical]; lacked && !tool.Legacy {
+				bad("%s: tool %s maps to %q, which the dialect says it lacks", d.Name, tool.Name, tool.Canonical)
+			}
+			if !tool.Legacy {
+				if other, dup := d.toolByCanon[tool.Canonical]; dup {
+					bad("%s: tools %s and %s are both the primary %q tool", d.Name, other.Name, tool.Name, tool.Canonical)
+				}
+				d.toolByCanon[tool.Canonical] = tool
+			}
+			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
+				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
+			}
+			if tool.Response != "" && responseConverters[tool.Response] == nil {
+				bad("%s: tool %s: unknown response converter %q", d.Name, tool.Name, tool.Response)
+			}
+			if tool.Mark != "" && tool.Mark != Exact && tool.Mark != Approximate {
+				bad("%s: tool %s: mark %q", d.Name, tool.Name, tool.Mark)
+			}
+			tool.canonField = map[string]string{}
+			for arg, c := range tool.Fields {
+				if prev, dup := tool.canonField[c]; dup {
+					bad("%s: tool %s: arguments %s and %s both map to %q", d.Name, tool.Name, prev, arg, c)
+				}
+				tool.canonField[c] = arg
+			}
+			for _, r := range tool.Required {
+				if _, ok := tool.Fields[r]; !ok {
+					bad("%s: tool %s: required argument %q is not in fields", d.Name, tool.Name, r)
+				}
+			}
+		}
+		for _, c := range t.Canonical.Tools {
+			_, has := d.toolByCanon[c.ID]
+			_, lacked := d.Lacks.Tools[c.ID]
+			legacyOnly := false
+			for _, tool := range d.Tools {
+				if tool.Canonical == c.ID && tool.Legacy {
+					legacyOnly = true
+				}
+			}
+			if has && lacked {
+				bad("%s: canonical tool %q is both mapped and listed under lacks", d.Name, c.ID)
+			}
+			if !has && !lacked {
+				if legacyOnly {
+					bad("%s: canonical tool %q has only legacy tools; list it under lacks too", d.Name, c.ID)
+				} else {
+					bad("%s: canonical tool %q is neither mapped nor listed under lacks", d.Name, c.ID)
+				}
+			}
+		}
+		for id, reason := range d.Lacks.Tools {
+			if !canonTools[id] {
+				bad("%s: lacks unknown canonical tool %q", d.Name, id)
+			}
+			if strings.TrimSpace(reason) == "" {
+				bad("%s: lacks tool %q without a reason", d.Name, id)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (o Output) validate(where string) error {
+	var errs []error
+	check := func(field, v string, allowed ...string) {
+		if v != "" && !slices.Contains(allowed, v) {
+			errs = append(errs, fmt.Errorf("%s: output.%s %q is not one of %s", where, field, v, strings.Join(allowed, ", ")))
+		}
+	}
+	check("block", o.Block, "deny", "feedback", "hide_output", "continue", "none")
+	check("context", o.Context, "model", "continue", "none")
+	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
+	check("systemMessage", o.SystemMessage, "shown", "discarded")
+	check("allow", o.Allow, "skips_prompt", "none")
+	return errors.Join(errs...)
+}
+
+// Dialect returns the named dialect.
+func (t *Table) Dialect(name string) (*Dialect, error) {
+	d, ok := t.byName[name]
+	if !ok {
+		names := make([]string, 0, len(t.Dialects))
+		for _, d := range t.Dialects {
+			names = append(names, d.Name)
+		}
+		return nil, fmt.Errorf("unknown dialect %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	return d, nil
+}
+
+// Event returns the dialect's event of that name, or nil.
+func (d *Dialect) Event(name string) *Event { return d.eventByName[name] }
+
+// EventFor returns the dialect's event for a canonical event id: the event
+// mapped to it, or the event that also carries it. It returns nil when the
+// dialect has none, with the reason from its lacks list.
+func (d *Dialect) EventFor(canonical string) (*Event, string) {
+	if e := d.eventByCanon[canonical]; e != nil {
+		return e, ""
+	}
+	if e := d.alternateEvents[canonical]; e != nil {
+		return e, ""
+	}
+	return nil, d.Lacks.Events[canonical]
+}
+
+// Tool returns the dialect's tool of that name or alias, or nil.
+func (d *Dialect) Tool(name string) *Tool { return d.toolByName[name] }
+
+// ToolFor returns the dialect's primary tool for a canonical tool id, or nil
+// and the reason it has none.
+func (d *Dialect) ToolFor(canonical string) (*Tool, string) {
+	if t := d.toolByCanon[canonical]; t != nil {
+		return t, ""
+	}
+	if r, ok := d.Lacks.Tools[canonical]; ok {
+		return nil, r
+	}
+	return nil, d.Agent + " has no counterpart"
+}
+
+// EventMapping is how one event of a source dialect lands in a target dialect.
+type EventMapping struct {
+	From, To *Event
+	Mark     Mark
+	Note     string // why it is approximate or impossible
+	Live     bool   // both sides were seen in real runs
+}
+
+// MapEvent maps an event name from one dialect to another. An event without
+// a counterpart comes back with To nil, Mark None and the reason.
+func (t *Table) MapEvent(from, to *Dialect, name string) (EventMapping, error) {
+	e := from.Event(name)
+	if e == nil {
+		return EventMapping{}, fmt.Errorf("unknown %s event %q", from.Agent, name)
+	}
+	m := EventMapping{From: e}
+	target, reason := to.EventFor(e.Canonical)
+	if target == nil {
+		m.Mark, m.Note = None, reason
+		return m, nil
+	}
+	m.To = target
+	m.Live = e.Live && target.Live
+	m.Mark = worse(e.Mark, target.Mark)
+	m.Note = joinNotes(e.Note, target.Note)
+	if target.Canonical != e.Canonical { // reached through "also"
+		m.Mark = worse(m.Mark, Approximate)
+		m.Note = joinNotes(fmt.Sprintf("%s also fires %s for this", to.Agent, target.Name), m.Note)
+	}
+	return m, nil
+}
+
+// ToolMapping is how one tool name of a source dialect lands in a target.
+type ToolMapping struct {
+	From, To *Tool
+	Name     string // the target name (for MCP tools, built from the source name)
+	Mark     Mark
+	Note     string
+	Live     bool // both sides were seen in real runs
+}
+
+// MapTool maps a tool name, MCP names included. A tool without a counterpart
+// comes back with an empty Name, Mark None and the reason; an unknown name is
+// an error.
+func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
+	if server, tool, ok := from.SplitMCP(name, nil); ok {
+		n, exact := to.MCPName(server, tool)
+		m := ToolMapping{Name: n, Mark: Exact, Live: true}
+		if !exact {
+			m.Mark, m.Note = Approximate, "the MCP name is sanitised or shortened on the target"
+		}
+		if from.MCP.Separator == "_" && strings.Contains(server+tool, "_") {
+			m.Mark, m.Note = Approximate, "the MCP server/tool split is ambiguous without mcp_context"
+		}
+		return m, nil
+	}
+	src := from.Tool(name)
+	if src == nil {
+		return ToolMapping{}, fmt.Errorf("unknown %s tool %q", from.Agent, name)
+	}
+	m := ToolMapping{From: src}
+	if src.Canonical == "" {
+		m.Mark, m.Note = None, src.Only
+		return m, nil
+	}
+	dst, reason := to.ToolFor(src.Canonical)
+	if dst == nil {
+		m.Mark, m.Note = None, reason
+		return m, nil
+	}
+	m.To, m.Name = dst, dst.Name
+	m.Live = src.Live && dst.Live
+	m.Mark = worse(src.Mark, dst.Mark)
+	m.Note = joinNotes(src.Note, dst.Note)
+	return m, nil
+}
+
+// ValueMapping is how one enumerated value lands in a target dialect.
+type ValueMapping struct {
+	Value string
+	Mark  Mark
+	Note  string
+}
+
+// MapValue maps an enumerated payload value of an event field. exactOnly
+// refuses approximate mappings (matchers must never be widened, T§4). A
+// field the table does not enumerate is copied unchanged.
+func (t *Table) MapValue(from, to *Event, field, value string, exactOnly bool) ValueMapping {
+	src, dst := from.Values[field], to.Values[canonFieldName(from, to, field)]
+	if src == nil && dst == nil {
+		return ValueMapping{Value: value, Mark: Exact}
+	}
+	var canon string
+	mark := Exact
+	note := ""
+	found := false
+	for _, v := range src {
+		if v.Value == value {
+			canon, found = v.Canonical, true
+			mark, note = worse(mark, v.Mark), v.Note
+		}
+	}
+	if !found {
+		return ValueMapping{Mark: None, Note: fmt.Sprintf("%s %q is not a known value", field, value)}
+	}
+	var best *Value
+	for i, v := range dst {
+		if v.Canonical != canon {
+			continue
+		}
+		if best == nil || (v.Mark == "" || v.Mark == Exact) {
+			best = &dst[i]
+		}
+	}
+	if best == nil {
+		return ValueMapping{Mark: None, Note: fmt.Sprintf("%s %q has no counterpart", field, value)}
+	}
+	mark = worse(mark, best.Mark)
+	note = joinNotes(note, best.Note)
+	if exactOnly && mark != Exact {
+		return ValueMapping{Mark: None, Note: fmt.Sprintf("%s %q maps only approximately (%s)", field, value, note)}
+	}
+	return ValueMapping{Value: best.Value, Mark: mark, Note: note}
+}
+
+// canonFieldName returns the target's name of an enumerated field: the same
+// name unless a field rename says otherwise.
+func canonFieldName(from, to *Event, field string) string {
+	c, ok := from.Fields[field]
+	if !ok {
+		return field
+	}
+	for f, tc := range to.Fields {
+		if tc == c {
+			return f
+		}
+	}
+	return field
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "" || a == b:
+		return a
+	}
+	return a + "; " + b
+}
+
+// MustDialect returns the named dialect and panics if there is none; for
+// names that come from the table itself.
+func (t *Table) MustDialect(name string) *Dialect {
+	d, err := t.Dialect(name)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}

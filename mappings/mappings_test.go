@@ -1,0 +1,198 @@
+package mappings
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestEmbeddedTableLoads(t *testing.T) {
+	if _, err := Load(dataFS, "data"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPairsAreInverse checks that every exact or approximate event and
+// primary tool mapping comes back to where it started.
+func TestPairsAreInverse(t *testing.T) {
+	tab := Default()
+	for _, from := range tab.Dialects {
+		for _, to := range tab.Dialects {
+			if from == to {
+				continue
+			}
+			for _, e := range from.Events {
+				m, err := tab.MapEvent(from, to, e.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.To == nil {
+					if m.Note == "" {
+						t.Errorf("%s→%s: event %s has no counterpart and no reason", from.Name, to.Name, e.Name)
+					}
+					continue
+				}
+				back, err := tab.MapEvent(to, from, m.To.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// An event reached through "also" (PostToolUseFailure →
+				// AfterTool) comes back as the primary one.
+				if back.To == nil || (back.To.Name != e.Name && m.To.Canonical == e.Canonical) {
+					t.Errorf("%s→%s: event %s → %s → %v", from.Name, to.Name, e.Name, m.To.Name, back.To)
+				}
+			}
+			for _, tool := range from.Tools {
+				m, err := tab.MapTool(from, to, tool.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.To == nil {
+					if m.Note == "" {
+						t.Errorf("%s→%s: tool %s has no counterpart and no reason", from.Name, to.Name, tool.Name)
+					}
+					continue
+				}
+				back, err := tab.MapTool(to, from, m.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !tool.Legacy && back.Name != tool.Name {
+					t.Errorf("%s→%s: tool %s → %s → %s", from.Name, to.Name, tool.Name, m.Name, back.Name)
+				}
+				for arg, canon := range tool.Fields {
+					if targetArg, ok := m.To.ArgFor(canon); ok {
+						if backArg, ok := tool.ArgFor(canon); !ok || backArg != arg {
+							t.Errorf("%s.%s → %s.%s does not come back", tool.Name, arg, m.To.Name, targetArg)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKnownFacts pins the facts the reference says must never be wrong.
+func TestKnownFacts(t *testing.T) {
+	tab := Default()
+	c, g := tab.MustDialect("claude"), tab.MustDialect("gemini")
+	tools := map[string]string{
+		"Bash": "run_shell_command", "Edit": "replace", "Grep": "grep_search", "LS": "list_directory",
+		"Read": "read_file", "Write": "write_file", "Glob": "glob", "MultiEdit": "replace", "Task": "invoke_agent",
+	}
+	for from, want := range tools {
+		m, err := tab.MapTool(c, g, from)
+		if err != nil || m.Name != want {
+			t.Errorf("%s → %q (%v), want %s", from, m.Name, err, want)
+		}
+	}
+	for from, want := range map[string]string{"search_file_content": "Grep", "list_directory": "", "mcp_tiny_echo": "mcp__tiny__echo"} {
+		m, err := tab.MapTool(g, c, from)
+		if err != nil || m.Name != want {
+			t.Errorf("%s → %q (%v), want %q", from, m.Name, err, want)
+		}
+	}
+	for _, name := range []string{"grep", "ls", "edit_file", "save_memory", "read_many_files"} {
+		if g.Tool(name) != nil {
+			t.Errorf("gemini has no tool %q in 0.61.0", name)
+		}
+	}
+	if c.Timeout.Unit != "s" || c.Timeout.Default != 600 || c.Timeout.PerEvent["UserPromptSubmit"] != 30 {
+		t.Errorf("claude timeouts: %+v", c.Timeout)
+	}
+	if g.Timeout.Unit != "ms" || g.Timeout.Default != 60000 {
+		t.Errorf("gemini timeouts: %+v", g.Timeout)
+	}
+	if got := tab.MapValue(c.Event("SessionStart"), g.Event("SessionStart"), "source", "fork", true); got.Mark != None {
+		t.Errorf("a matcher must never widen fork to resume: %+v", got)
+	}
+	if got := tab.MapValue(c.Event("SessionStart"), g.Event("SessionStart"), "source", "fork", false); got.Value != "resume" {
+		t.Errorf("payload fork → %+v, want resume", got)
+	}
+	if got := tab.MapValue(g.Event("SessionEnd"), c.Event("SessionEnd"), "reason", "exit", false); got.Value != "other" {
+		t.Errorf("exit → %+v, want other", got)
+	}
+	if g.Event("PreCompress").Output.Block != "none" {
+		t.Error("Gemini cannot block PreCompress")
+	}
+	if c.Event("Stop").Output.BlockCap != 8 {
+		t.Error("Claude honours 8 consecutive Stop blocks")
+	}
+}
+
+// TestValidationReportsEveryProblem feeds a broken table and expects one
+// error per problem, joined.
+func TestValidationReportsEveryProblem(t *testing.T) {
+	canon, _ := dataFS.ReadFile("data/canonical.jsonc")
+	fsys := fstest.MapFS{
+		"d/canonical.jsonc": {Data: canon},
+		"d/x.jsonc": {Data: []byte(`{"name":"x","protocol":"nope","timeout":{"unit":"h"},"defaultResponse":"geminiText",
+			"events":[{"name":"A","canonical":"tool.before","matcher":"tool"},{"name":"A","canonical":"no.such","matcher":"sometimes"}],
+			"tools":[{"name":"t"}]}`)},
+	}
+	_, err := Load(fsys, "d")
+	if err == nil {
+		t.Fatal("broken table loaded")
+	}
+	for _, want := range []string{`unknown protocol "nope"`, `timeout unit "h"`, `event "A" listed twice`, `unknown canonical event "no.such"`,
+		`matcher kind "sometimes"`, `tool t has neither`, `canonical event "tool.after" is neither mapped nor listed`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %q:\n%v", want, err)
+		}
+	}
+	fsys["d/x.jsonc"] = &fstest.MapFile{Data: []byte(`{"name":"x","surprise":1}`)}
+	if _, err := Load(fsys, "d"); err == nil || !strings.Contains(err.Error(), "surprise") {
+		t.Errorf("unknown key not rejected: %v", err)
+	}
+}
+
+// TestReadmeCompatibilityTable fails when the README's table is stale.
+func TestReadmeCompatibilityTable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- BEGIN hookx mappings --format markdown -->\n", "<!-- END hookx mappings -->"
+	i, j := bytes.Index(readme, []byte(begin)), bytes.Index(readme, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the %q ... %q markers", begin, end)
+	}
+	var want bytes.Buffer
+	if err := Default().WriteMarkdown(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got := readme[i+len(begin) : j]; !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("README.md's compatibility table is stale; regenerate it with:\n  go run ./scripts/readme-table")
+	}
+}
+
+// TestGeneratedTableIsFresh fails when table_gen.go no longer matches the
+// data files.
+func TestGeneratedTableIsFresh(t *testing.T) {
+	want, err := Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("table_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("table_gen.go is stale; regenerate it with: go generate ./mappings")
+	}
+	loaded, err := Load(dataFS, "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if generated == nil {
+		t.Fatal("table_gen.go did not set the generated table")
+	}
+	if diff := cmp.Diff(loaded, Default(), cmpopts.IgnoreUnexported(Table{}, Dialect{}, Tool{})); diff != "" {
+		t.Errorf("generated table differs from the data files (-data +generated):\n%s", diff)
+	}
+}

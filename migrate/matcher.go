@@ -1,0 +1,294 @@
+package migrate
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// plainList is Claude's exact-list matcher syntax (CC§6 rule 2).
+var plainList = regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`)
+
+func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '|' || r == ',' }) {
+		if f = strings.TrimSpace(f); f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isExactList reports whether a dialect reads m as a list of exact names.
+func isExactList(d *mappings.Dialect, m string) bool {
+	return d.Protocol == "claude" && plainList.MatchString(m)
+}
+
+// splitAlternatives splits a regex at its top-level '|'.
+func splitAlternatives(re string) []string {
+	var alts []string
+	depth, start, inClass := 0, 0, false
+	for i := 0; i < len(re); i++ {
+		switch c := re[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			alts = append(alts, re[start:i])
+			start = i + 1
+		}
+	}
+	return append(alts, re[start:])
+}
+
+// matchOut is one matcher of the target and the source value it came from
+// (lifecycle matchers are split into one entry per value).
+type matchOut struct {
+	matcher *string
+	value   string
+}
+
+// matcherPlan is what becomes of one source matcher.
+type matcherPlan struct {
+	outs   []matchOut // empty: the group can never fire on the target
+	drop   string     // why it was dropped
+	inert  bool       // the source entry never fires on its own host either
+	notes  []string   // for information: what a regex matched, approximate names
+	narrow []string   // what the target entry does not cover, or covers differently
+}
+
+func strp(s string) *string { return &s }
+
+func (p *planner) translateMatcher(src, dst *mappings.Event, m *string) matcherPlan {
+	switch {
+	case src.Matcher == "tool" && dst.Matcher == "tool":
+		return p.toolMatcher(m)
+	case src.Matcher == "tool" || dst.Matcher == "tool":
+		return matcherPlan{drop: fmt.Sprintf("a %s matcher cannot become a %s matcher", src.Matcher, dst.Matcher)}
+	}
+	return p.valueMatcher(src, dst, m)
+}
+
+func (p *planner) toolMatcher(m *string) matcherPlan {
+	var plan matcherPlan
+	if matchesAll(m) {
+		plan.outs = []matchOut{{}}
+		return plan
+	}
+	var names, mcp []string
+	add := func(src string) {
+		tm, err := p.tbl.MapTool(p.from, p.to, src)
+		switch {
+		case err != nil:
+			plan.narrow = append(plan.narrow, fmt.Sprintf("%q is not a %s %s tool; left out", src, p.from.Agent, p.from.Version))
+		case tm.Mark == mappings.None:
+			plan.narrow = append(plan.narrow, fmt.Sprintf("%s has no %s counterpart (%s); left out", src, p.to.Agent, tm.Note))
+		default:
+			if tm.Mark == mappings.Approximate && tm.Note != "" {
+				plan.notes = append(plan.notes, fmt.Sprintf("%s → %s is approximate: %s", src, tm.Name, tm.Note))
+			}
+			if !slices.Contains(names, tm.Name) {
+				names = append(names, tm.Name)
+			}
+		}
+	}
+	if isExactList(p.from, *m) {
+		for _, n := range splitList(*m) {
+			add(n)
+		}
+	} else {
+		var rest []string
+		for _, alt := range splitAlternatives(*m) {
+			if pat, ok := p.mcpPattern(alt); ok {
+				if _, err := regexp.Compile(pat); err != nil {
+					return matcherPlan{drop: fmt.Sprintf("the MCP pattern %q is not a regular expression Go can evaluate (%v)", alt, err)}
+				}
+				mcp = append(mcp, pat)
+				continue
+			}
+			rest = append(rest, alt)
+		}
+		if len(rest) > 0 {
+			expr := strings.Join(rest, "|")
+			re, err := regexp.Compile(expr)
+			if err != nil {
+				return matcherPlan{drop: fmt.Sprintf("the matcher %q is a regex Go's RE2 cannot evaluate (%v), so its tool set is unknown", *m, err)}
+			}
+			if re.MatchString("") {
+				plan.outs = []matchOut{{}}
+				return plan
+			}
+			if strings.Contains(expr, p.from.MCP.Prefix) {
+				plan.narrow = append(plan.narrow, fmt.Sprintf("the MCP part of %q could not be translated structurally; only built-in tools are matched", expr))
+			}
+			var hit []string
+			for _, t := range p.from.Tools {
+				if re.MatchString(t.Name) {
+					hit = append(hit, t.Name)
+				}
+			}
+			if len(hit) > 0 && (len(hit) > 1 || hit[0] != expr) {
+				plan.notes = append(plan.notes, fmt.Sprintf("regex %q matches the %s tools %s", expr, p.from.Agent, strings.Join(hit, ", ")))
+			}
+			for _, h := range hit {
+				add(h)
+			}
+		}
+	}
+	if len(names) == 0 && len(mcp) == 0 {
+		plan.drop = fmt.Sprintf("the matcher %q matches no %s tool", *m, p.to.Agent)
+		return plan
+	}
+	var out string
+	if isExactList(p.to, strings.Join(names, "|")) && len(mcp) == 0 {
+		out = strings.Join(names, "|")
+	} else {
+		alts := make([]string, 0, len(names)+len(mcp))
+		for _, n := range names {
+			alts = append(alts, regexp.QuoteMeta(n))
+		}
+		out = "^(" + strings.Join(append(alts, mcp...), "|") + ")$"
+	}
+	plan.outs = []matchOut{{matcher: &out}}
+	return plan
+}
+
+// mcpPattern translates one regex alternative that names MCP tools of the
+// source dialect into the target's naming (T§7): mcp__github__.* becomes
+// mcp_github_.*. The server part must be literal.
+func (p *planner) mcpPattern(alt string) (string, bool) {
+	a := strings.TrimPrefix(alt, "^")
+	anchored := strings.HasSuffix(a, "$") && !strings.HasSuffix(a, `\$`)
+	a = strings.TrimSuffix(a, "$")
+	rest, ok := strings.CutPrefix(a, p.from.MCP.Prefix)
+	if !ok || p.from.MCP.Prefix == "" {
+		return "", false
+	}
+	var out string
+	if server, tool, found := strings.Cut(rest, p.from.MCP.Separator); found && server != "" && regexp.QuoteMeta(server) == server {
+		out = p.to.MCP.Prefix + server + p.to.MCP.Separator + tool
+	} else {
+		out = p.to.MCP.Prefix + rest
+	}
+	if !anchored && !strings.HasSuffix(out, ".*") {
+		out += ".*" // the source regex was unanchored at the end
+	}
+	return out, true
+}
+
+func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan {
+	var plan matcherPlan
+	// The source values the matcher selects; all == true means every value.
+	all := matchesAll(m) || src.Matcher == "ignored"
+	var vals []string
+	universe := src.Values[src.MatcherField]
+	switch {
+	case all:
+	case src.Matcher == "exact":
+		vals = []string{*m}
+		known := false
+		for _, v := range universe {
+			known = known || v.Value == *m
+		}
+		if !known {
+			return matcherPlan{inert: true, drop: fmt.Sprintf("%s compares %s matchers as exact strings and never sends %s %q, so this entry never fires there either",
+				p.from.Agent, src.Name, src.MatcherField, *m)}
+		}
+	case isExactList(p.from, *m):
+		vals = splitList(*m)
+	default:
+		re, err := regexp.Compile(*m)
+		if err != nil {
+			return matcherPlan{drop: fmt.Sprintf("the matcher %q is a regex Go's RE2 cannot evaluate (%v)", *m, err)}
+		}
+		if re.MatchString("") {
+			all = true
+			break
+		}
+		for _, v := range universe {
+			if re.MatchString(v.Value) {
+				vals = append(vals, v.Value)
+			}
+		}
+		plan.notes = append(plan.notes, fmt.Sprintf("regex %q matches the %s values %s", *m, src.MatcherField, strings.Join(vals, ", ")))
+	}
+	field := src.MatcherField
+	if field == "" {
+		field = dst.MatcherField
+	}
+	mapAll := func(exactOnly bool) (out []string) {
+		for _, v := range vals {
+			vm := p.tbl.MapValue(src, dst, field, v, exactOnly)
+			if vm.Mark == mappings.None {
+				plan.narrow = append(plan.narrow, fmt.Sprintf("%s: not carried (%s)", v, vm.Note))
+				continue
+			}
+			if vm.Mark == mappings.Approximate {
+				plan.notes = append(plan.notes, fmt.Sprintf("%s %q → %q is approximate: %s", field, v, vm.Value, vm.Note))
+			}
+			if !slices.Contains(out, vm.Value) {
+				out = append(out, vm.Value)
+			}
+		}
+		return out
+	}
+	switch dst.Matcher {
+	case "ignored":
+		if !all {
+			if len(mapAll(false)) == 0 {
+				plan.drop = fmt.Sprintf("%s never sends %s %s", p.to.Agent, field, strings.Join(vals, "|"))
+				return plan
+			}
+			plan.narrow = append(plan.narrow, fmt.Sprintf("%s ignores the matcher on %s; the hook fires for every %s (wrap does not re-check it)", p.to.Agent, dst.Name, field))
+		}
+		plan.outs = []matchOut{{}}
+	case "exact":
+		if all {
+			plan.outs = []matchOut{{}}
+			return plan
+		}
+		for _, v := range mapAll(true) {
+			plan.outs = append(plan.outs, matchOut{matcher: strp(v), value: v})
+		}
+		if len(plan.outs) == 0 {
+			plan.drop = fmt.Sprintf("no %s value of %q has an exact %s counterpart", field, *m, p.to.Agent)
+		}
+	case "value":
+		if all && src.Matcher == "ignored" && len(universe) == 0 {
+			universe = src.Values[dst.MatcherField]
+			field = dst.MatcherField
+		}
+		if all && src.Matcher == "ignored" && len(universe) > 0 {
+			// The source host only ever sends these values: say so on the target.
+			for _, v := range universe {
+				vals = append(vals, v.Value)
+			}
+			all = false
+		}
+		if all {
+			plan.outs = []matchOut{{}}
+			return plan
+		}
+		out := mapAll(src.Matcher == "value") // never widen a source's value list
+		if len(out) == 0 {
+			plan.drop = fmt.Sprintf("no %s value of %q has a %s counterpart", field, strings.Join(vals, "|"), p.to.Agent)
+			return plan
+		}
+		plan.outs = []matchOut{{matcher: strp(strings.Join(out, "|")), value: strings.Join(out, "|")}}
+	}
+	return plan
+}

@@ -1,0 +1,355 @@
+package migrate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// editor makes targeted edits to a parsed settings file: the values it
+// inserts are indented like their neighbours, with the file's line ending,
+// and nothing else is touched.
+type editor struct {
+	root *hujson.Value
+	nl   string
+	unit string
+}
+
+func newEditor(d *doc) *editor {
+	e := &editor{root: &d.root, nl: "\n", unit: detectIndent(d.data)}
+	if bytes.Contains(d.data, []byte("\r\n")) {
+		e.nl = "\r\n"
+	}
+	return e
+}
+
+// detectIndent returns the whitespace of the first indented line.
+func detectIndent(b []byte) string {
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) == len(line) || len(bytes.TrimSpace(t)) == 0 {
+			continue
+		}
+		if line[0] == '\t' {
+			return "\t"
+		}
+		return string(line[:len(line)-len(t)])
+	}
+	return "  "
+}
+
+// indentAt returns the leading whitespace of the line where the value at ptr
+// starts.
+func (e *editor) indentAt(ptr string) string {
+	e.root.UpdateOffsets()
+	b := e.root.Pack()
+	v := e.root.Find(ptr)
+	start := bytes.LastIndexByte(b[:v.StartOffset], '\n') + 1
+	end := start
+	for end < len(b) && (b[end] == ' ' || b[end] == '\t') {
+		end++
+	}
+	return string(b[start:end])
+}
+
+// text renders v indented for a line that starts with ind.
+func (e *editor) text(v any, ind string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(ind, e.unit)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if e.nl != "\n" {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte(e.nl))
+	}
+	return out
+}
+
+func (e *editor) patch(op, ptr string, value []byte) error {
+	p, _ := json.Marshal(ptr)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `[{"op":%q,"path":%s`, op, p)
+	if value != nil {
+		b.WriteString(`,"value":`)
+		b.Write(value)
+	}
+	b.WriteString("}]")
+	return e.root.Patch(b.Bytes())
+}
+
+// childIndent is the indentation for a new child of the composite at ptr:
+// that of its last child when it sits on a line of its own, else one unit
+// more than the composite's line. base returns the composite's line
+// indentation; computing it packs the file, so it is done only when needed.
+func (e *editor) childIndent(ptr string, last *hujson.Extra) (base func() string, ind string) {
+	var b *string
+	base = func() string {
+		if b == nil {
+			s := e.indentAt(ptr)
+			b = &s
+		}
+		return *b
+	}
+	if last != nil {
+		if i := bytes.LastIndexByte(*last, '\n'); i >= 0 {
+			if ws := (*last)[i+1:]; len(bytes.Trim(ws, " \t")) == 0 {
+				return base, string(ws)
+			}
+		}
+	}
+	return base, base() + e.unit
+}
+
+// fixNewlines gives a lone LF the file's CRLF: hujson moves comments and
+// keeps "the" newline as a bare LF.
+func (e *editor) fixNewlines(b hujson.Extra) hujson.Extra {
+	if e.nl != "\r\n" {
+		return b
+	}
+	return bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+}
+
+func trimRightSpace(b []byte) []byte { return bytes.TrimRight(b, " \t\r\n") }
+
+// addMember adds key to the object at ptr, after its last member.
+func (e *editor) addMember(ptr, key string, v any) error {
+	obj := e.root.Find(ptr).Value.(*hujson.Object)
+	var last *hujson.Extra
+	colon := hujson.Extra(" ")
+	if n := len(obj.Members); n > 0 {
+		last = &obj.Members[n-1].Name.BeforeExtra
+		if ws := obj.Members[n-1].Value.BeforeExtra; len(bytes.Trim(ws, " \t")) == 0 {
+			colon = slices.Clone(ws)
+		}
+	}
+	base, ind := e.childIndent(ptr, last)
+	if err := e.patch("add", ptr+"/"+escapePtr(key), e.text(v, ind)); err != nil {
+		return err
+	}
+	obj = e.root.Find(ptr).Value.(*hujson.Object)
+	m := &obj.Members[len(obj.Members)-1]
+	m.Name.BeforeExtra = append(trimRightSpace(m.Name.BeforeExtra), e.nl+ind...)
+	m.Value.BeforeExtra = colon
+	if !bytes.Contains(obj.AfterExtra, []byte("\n")) {
+		obj.AfterExtra = append(trimRightSpace(obj.AfterExtra), e.nl+base()...)
+	}
+	obj.AfterExtra = e.fixNewlines(obj.AfterExtra)
+	return nil
+}
+
+// appendElems appends vs to the array at ptr, in one patch.
+func (e *editor) appendElems(ptr string, vs []any) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	arr := e.root.Find(ptr).Value.(*hujson.Array)
+	var last *hujson.Extra
+	if n := len(arr.Elements); n > 0 {
+		last = &arr.Elements[n-1].BeforeExtra
+	}
+	base, ind := e.childIndent(ptr, last)
+	p, _ := json.Marshal(ptr + "/-")
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"op":"add","path":%s,"value":`, p)
+		b.Write(e.text(v, ind))
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	if err := e.root.Patch(b.Bytes()); err != nil {
+		return err
+	}
+	arr = e.root.Find(ptr).Value.(*hujson.Array)
+	for i := len(arr.Elements) - len(vs); i < len(arr.Elements); i++ {
+		el := &arr.Elements[i]
+		el.BeforeExtra = append(trimRightSpace(el.BeforeExtra), e.nl+ind...)
+	}
+	if !bytes.Contains(arr.AfterExtra, []byte("\n")) {
+		arr.AfterExtra = append(trimRightSpace(arr.AfterExtra), e.nl+base()...)
+	}
+	arr.AfterExtra = e.fixNewlines(arr.AfterExtra)
+	return nil
+}
+
+// replaceElem replaces the array element at ptr, keeping what surrounds it.
+func (e *editor) replaceElem(ptr string, v any) error {
+	return e.patch("replace", ptr, e.text(v, e.indentAt(ptr)))
+}
+
+// ownedEntry is a hookx-owned group found in the target.
+type ownedEntry struct {
+	idx int
+	id  string
+	std []byte
+}
+
+// ownedID returns the id of a target group hookx owns: a group with exactly
+// one handler whose name (Gemini) or command marker (Claude) is hookx's.
+func (p *planner) ownedID(g *hujson.Value) string {
+	hv := g.Find("/hooks")
+	if hv == nil {
+		return ""
+	}
+	if arr, ok := hv.Value.(*hujson.Array); !ok || len(arr.Elements) != 1 {
+		return ""
+	}
+	field := "/hooks/0/command"
+	if handlerFormats[p.to.Protocol].named {
+		field = "/hooks/0/name"
+	}
+	f := g.Find(field)
+	if f == nil {
+		return ""
+	}
+	lit, ok := f.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		return ""
+	}
+	s := lit.String()
+	if handlerFormats[p.to.Protocol].named {
+		if strings.HasPrefix(s, OwnedPrefix) {
+			return s
+		}
+		return ""
+	}
+	return claudeMarker(s)
+}
+
+// slot is an id without its hash: the same source position.
+func slot(id string) string { return id[:strings.LastIndexByte(id, ':')+1] }
+
+func compact(b []byte) []byte {
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return b
+	}
+	return out.Bytes()
+}
+
+// apply puts the entries into the target: an owned entry with the same id
+// (or, failing that, the same source slot) is replaced in place when it
+// differs, stale owned entries are removed, new ones appended to their
+// event's list. It returns the packed file and the removed ids.
+func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
+	e := newEditor(d)
+	if hv := e.root.Find("/hooks"); hv == nil {
+		if len(entries) == 0 {
+			return e.root.Pack(), nil, nil
+		}
+		if err := e.addMember("", "hooks", map[string]any{}); err != nil {
+			return nil, nil, err
+		}
+	}
+	hooks := e.root.Find("/hooks").Value.(*hujson.Object)
+
+	var events []string
+	existing := map[string][]ownedEntry{}
+	allOwned := map[string]bool{}
+	for i := range hooks.Members {
+		m := &hooks.Members[i]
+		name := litString(m.Name.Value.(hujson.Literal))
+		arr, ok := m.Value.Value.(*hujson.Array)
+		if !ok {
+			continue
+		}
+		allOwned[name] = len(arr.Elements) > 0
+		for j := range arr.Elements {
+			if id := p.ownedID(&arr.Elements[j]); id != "" {
+				existing[name] = append(existing[name], ownedEntry{idx: j, id: id, std: minimal(&arr.Elements[j])})
+			} else {
+				allOwned[name] = false
+			}
+		}
+		if len(existing[name]) > 0 {
+			events = append(events, name)
+		}
+	}
+	want := map[string][]int{}
+	for i, en := range entries {
+		if _, ok := want[en.Event]; !ok && !slices.Contains(events, en.Event) {
+			events = append(events, en.Event)
+		}
+		want[en.Event] = append(want[en.Event], i)
+	}
+
+	var removed []string
+	for _, ev := range events {
+		ex := existing[ev]
+		pair := map[int]int{} // entry index -> existing index in ex
+		used := make([]bool, len(ex))
+		match := func(same func(a, b string) bool) {
+			for _, i := range want[ev] {
+				if _, done := pair[i]; done {
+					continue
+				}
+				for k := range ex {
+					if !used[k] && same(ex[k].id, entries[i].ID) {
+						pair[i], used[k] = k, true
+						break
+					}
+				}
+			}
+		}
+		match(func(a, b string) bool { return a == b })
+		match(func(a, b string) bool { return slot(a) == slot(b) })
+
+		arrPtr := "/hooks/" + escapePtr(ev)
+		for _, i := range want[ev] {
+			k, ok := pair[i]
+			switch {
+			case !ok:
+				entries[i].Change = "add"
+			case bytes.Equal(ex[k].std, compact(entries[i].group)):
+				entries[i].Change = "unchanged"
+			default:
+				entries[i].Change = "update"
+				if err := e.replaceElem(arrPtr+"/"+strconv.Itoa(ex[k].idx), json.RawMessage(entries[i].group)); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		for k := len(ex) - 1; k >= 0; k-- {
+			if used[k] {
+				continue
+			}
+			removed = append(removed, ex[k].id)
+			if err := e.patch("remove", arrPtr+"/"+strconv.Itoa(ex[k].idx), nil); err != nil {
+				return nil, nil, err
+			}
+		}
+		if e.root.Find(arrPtr) == nil {
+			if err := e.addMember("/hooks", ev, []any{}); err != nil {
+				return nil, nil, err
+			}
+		}
+		var adds []any
+		for _, i := range want[ev] {
+			if entries[i].Change == "add" {
+				adds = append(adds, json.RawMessage(entries[i].group))
+			}
+		}
+		if err := e.appendElems(arrPtr, adds); err != nil {
+			return nil, nil, err
+		}
+		// An event list that only ever held hookx entries goes with them.
+		if arr := e.root.Find(arrPtr).Value.(*hujson.Array); len(arr.Elements) == 0 && allOwned[ev] {
+			if err := e.patch("remove", arrPtr, nil); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	slices.Reverse(removed)
+	return e.root.Pack(), removed, nil
+}

@@ -1,0 +1,641 @@
+// Package migrate moves hook settings from one agent's settings file to
+// another's (Claude Code ⇄ Gemini CLI), driven by the mapping table in
+// package mappings.
+//
+// Plan reads the source settings (bytes, JSONC accepted), translates every
+// hook it can (events, matchers, timeouts, environment references, handler
+// fields), wraps each command in `hookx wrap` unless told not to, and edits
+// the target settings in place: only the entries hookx owns are added,
+// replaced or removed; every other byte of the target is kept. Everything it
+// cannot carry, or carries only approximately, is listed in the Result's
+// report. Plan is pure: it reads and returns bytes. WriteFile and
+// UnifiedDiff do the rest.
+package migrate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// Level says how much of an item reached the target.
+type Level string
+
+// The report levels. Only NotCarried makes --strict fail.
+const (
+	NotCarried  Level = "not-carried" // lost on the target; --strict refuses the run
+	Approximate Level = "approximate" // carried with a stated difference
+	Warning     Level = "warning"     // carried, but something the user should check
+	Note        Level = "note"        // for information
+)
+
+// Item is one line of the report.
+type Item struct {
+	Level   Level  `json:"level"`
+	Source  string `json:"source,omitempty"` // file:line of the hook or file
+	Event   string `json:"event,omitempty"`
+	Matcher string `json:"matcher,omitempty"`
+	Command string `json:"command,omitempty"`
+	What    string `json:"what"`
+	Reason  string `json:"reason,omitempty"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// Source is one settings file to migrate from.
+type Source struct {
+	Path  string // as shown to the user
+	Scope string // "project", "local", "user" or "plugin"
+	Data  []byte
+}
+
+// Options configure Plan.
+type Options struct {
+	Table    *mappings.Table // nil: mappings.Default()
+	From, To string          // dialect names
+	// Wrap runs every migrated command through `hookx wrap`, so that the
+	// hook keeps its meaning on the new host.
+	Wrap bool
+	// Hookx is how the target host should invoke hookx: "hookx" when it is
+	// on PATH, otherwise an absolute path.
+	Hookx string
+	// Margin is added to a wrapped hook's own timeout, in seconds, for
+	// hookx's own work. Zero means 5.
+	Margin float64
+	// PluginRoot resolves the source's plugin-root variable (a plugin's
+	// hooks.json); empty when the sources are no plugin.
+	PluginRoot string
+}
+
+// Entry is one hookx-owned target entry that Plan wants in the target.
+type Entry struct {
+	Event       string  `json:"event"`
+	ID          string  `json:"id"`
+	Source      string  `json:"source"`
+	SourceEvent string  `json:"sourceEvent"`
+	Matcher     *string `json:"matcher,omitempty"`
+	Command     string  `json:"command"`
+	Timeout     int64   `json:"timeout"`
+	// Change is "add", "update" or "unchanged".
+	Change string `json:"change"`
+
+	group []byte // the JSON object to write, indented with two spaces
+}
+
+// SourceSummary says what was read from one source.
+type SourceSummary struct {
+	Path     string `json:"path"`
+	Scope    string `json:"scope"`
+	Handlers int    `json:"handlers"`
+}
+
+// Result is a planned migration.
+type Result struct {
+	From    string          `json:"from"`
+	To      string          `json:"to"`
+	Sources []SourceSummary `json:"sources"`
+	Target  string          `json:"target"`
+	Created bool            `json:"created"` // the target did not exist
+	Wrapped bool            `json:"wrapped"` // commands run through hookx wrap
+	Entries []Entry         `json:"entries"`
+	Removed []string        `json:"removed"` // ids of stale hookx entries removed
+	Items   []Item          `json:"items"`
+	Before  []byte          `json:"-"`
+	After   []byte          `json:"-"`
+}
+
+// Changed reports whether the target would change.
+func (r *Result) Changed() bool { return r.Created || !bytes.Equal(r.Before, r.After) }
+
+// Count returns the number of report items of a level.
+func (r *Result) Count(l Level) int {
+	n := 0
+	for _, it := range r.Items {
+		if it.Level == l {
+			n++
+		}
+	}
+	return n
+}
+
+// OwnedPrefix starts the name (Gemini) or command marker (Claude) of every
+// entry hookx owns.
+const OwnedPrefix = "hookx:"
+
+// handlerFormat is what a dialect's handler objects can hold; the table has
+// no handler-field data, so it lives here, keyed by protocol.
+type handlerFormat struct {
+	named      bool   // handlers have a name field (hookx marks ownership with it)
+	label      string // the field for the text shown while the hook runs
+	shellField bool   // handlers can choose their shell
+	sequential bool   // groups can run their handlers in order
+	env        bool   // handlers can set environment variables
+}
+
+var handlerFormats = map[string]handlerFormat{
+	"gemini": {named: true, label: "description", sequential: true, env: true},
+	"claude": {label: "statusMessage", shellField: true},
+}
+
+// knownHandlerKeys are the handler fields Plan reads; others are reported.
+var knownHandlerKeys = []string{"type", "command", "args", "shell", "if", "timeout", "async", "asyncRewake",
+	"statusMessage", "description", "name", "env", "onFailure", "once"}
+
+type planner struct {
+	opts     Options
+	tbl      *mappings.Table
+	from, to *mappings.Dialect
+	items    []Item
+	seenEv   map[string]bool
+}
+
+func (p *planner) add(it Item) { p.items = append(p.items, it) }
+
+// srcHandler is one handler of the merged sources.
+type srcHandler struct {
+	where   string
+	event   string
+	ordinal int // its position among the handlers of its event
+	matcher *string
+	seq     *bool
+	h       rawHandler
+}
+
+// Plan plans the migration of sources into target (target.Data nil: the
+// file does not exist). It returns an *InputError for input it refuses
+// (unparsable, duplicate keys, a shape the agents reject, a target the
+// target agent would not load). Planning twice with the same inputs gives
+// the same bytes; planning against its own output gives no change.
+func Plan(opts Options, sources []Source, target Source) (*Result, error) {
+	p := &planner{opts: opts, tbl: opts.Table, seenEv: map[string]bool{}}
+	if p.tbl == nil {
+		p.tbl = mappings.Default()
+	}
+	if p.opts.Margin == 0 {
+		p.opts.Margin = 5
+	}
+	var err error
+	if p.from, err = p.tbl.Dialect(opts.From); err != nil {
+		return nil, err
+	}
+	if p.to, err = p.tbl.Dialect(opts.To); err != nil {
+		return nil, err
+	}
+	if p.opts.Wrap && p.opts.Hookx == "" {
+		return nil, errors.New("migrate: Options.Hookx is empty")
+	}
+	res := &Result{From: p.from.Agent + " " + p.from.Version, To: p.to.Agent + " " + p.to.Version, Target: target.Path, Wrapped: opts.Wrap}
+
+	handlers, err := p.readSources(sources, res)
+	if err != nil {
+		return nil, err
+	}
+	for _, sh := range handlers {
+		res.Entries = append(res.Entries, p.translate(sh)...)
+	}
+
+	res.Before = target.Data
+	base := target.Data
+	if base == nil && len(res.Entries) == 0 {
+		res.Items = p.items
+		return res, nil // nothing to write, and no file to create
+	}
+	if base == nil {
+		res.Created = true
+		base = []byte("{\n}\n")
+	}
+	tdoc, err := parseDoc(target.Path, base)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.acceptable(tdoc); err != nil {
+		return nil, err
+	}
+	if _, err := tdoc.readHooks(); err != nil && target.Data != nil {
+		return nil, err
+	}
+	after, removed, err := p.apply(tdoc, res.Entries)
+	if err != nil {
+		return nil, err
+	}
+	res.After, res.Removed = after, removed
+	// Validate what would be written exactly as the target agent reads it.
+	check, err := parseDoc(target.Path, after)
+	if err == nil {
+		err = p.acceptable(check)
+	}
+	if err == nil && target.Data == nil {
+		_, err = check.readHooks() // a new file: check the shape we wrote
+	}
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the edited %s would not load: %w", target.Path, err)
+	}
+	res.Items = p.items
+	return res, nil
+}
+
+// acceptable refuses a file the target agent would not load.
+func (p *planner) acceptable(d *doc) error {
+	if p.to.Settings.StrictJSON && hasComments(&d.root) {
+		return &InputError{Path: d.path, Msg: fmt.Sprintf("has comments, which %s rejects (its settings are strict JSON); remove them first", p.to.Agent)}
+	}
+	if off := trailingComma(&d.root); off >= 0 {
+		return d.errAt(off, "trailing comma, which %s rejects; remove it first", p.to.Agent)
+	}
+	return nil
+}
+
+func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, error) {
+	type evHandlers struct {
+		name string
+		list []srcHandler
+	}
+	var order []*evHandlers
+	byEvent := map[string]*evHandlers{}
+	seen := map[string]string{}
+	for _, s := range sources {
+		d, err := parseDoc(s.Path, s.Data)
+		if err != nil {
+			return nil, err
+		}
+		if p.from.Settings.StrictJSON && hasComments(&d.root) {
+			p.add(Item{Level: Warning, Source: s.Path, What: "comments in the source file",
+				Reason: fmt.Sprintf("%s's settings are strict JSON, so %s itself rejects this file; hookx read it anyway", p.from.Agent, p.from.Agent),
+				Fix:    "remove the comments so that " + p.from.Agent + " loads the file"})
+		}
+		if off := trailingComma(&d.root); off >= 0 {
+			line, _ := lineCol(d.data, off)
+			p.add(Item{Level: Warning, Source: fmt.Sprintf("%s:%d", s.Path, line), What: "trailing comma in the source file",
+				Reason: p.from.Agent + " rejects trailing commas; hookx read the file anyway", Fix: "remove the trailing comma"})
+		}
+		disabled := map[string]bool{}
+		if dv := d.root.Find("/hooksConfig/disabled"); dv != nil {
+			var list []string
+			if json.Unmarshal(standardJSON(dv), &list) == nil {
+				for _, n := range list {
+					disabled[n] = true
+				}
+			}
+		}
+		evs, err := d.readHooks()
+		if err != nil {
+			return nil, err
+		}
+		sum := SourceSummary{Path: s.Path, Scope: s.Scope}
+		for _, ev := range evs {
+			eh := byEvent[ev.name]
+			if eh == nil {
+				eh = &evHandlers{name: ev.name}
+				byEvent[ev.name] = eh
+				order = append(order, eh)
+			}
+			for _, g := range ev.groups {
+				for _, h := range g.handlers {
+					line, _ := lineCol(d.data, h.off)
+					where := fmt.Sprintf("%s:%d", s.Path, line)
+					sum.Handlers++
+					it := Item{Source: where, Event: ev.name, Matcher: deref(g.matcher), Command: h.fields.Command}
+					if owned(h.fields) {
+						it.Level, it.What = Note, "skipped a hookx-owned entry"
+						it.Reason = "it was written by an earlier hookx migrate in the other direction"
+						it.Fix = "edit the original hook and migrate again"
+						p.add(it)
+						continue
+					}
+					if disabled[h.fields.Name] || disabled[h.fields.Command] {
+						it.Level, it.What = Note, "skipped a disabled hook"
+						it.Reason = "it is listed in hooksConfig.disabled"
+						p.add(it)
+						continue
+					}
+					key := ev.name + "\x00" + deref(g.matcher) + "\x00" + string(h.raw)
+					if g.matcher == nil {
+						key = ev.name + "\x01\x00" + string(h.raw)
+					}
+					if first, dup := seen[key]; dup {
+						it.Level, it.What = Note, "identical handler merged"
+						it.Reason = fmt.Sprintf("the same handler is already defined at %s; %s runs it once", first, p.from.Agent)
+						p.add(it)
+						continue
+					}
+					seen[key] = where
+					eh.list = append(eh.list, srcHandler{where: where, event: ev.name, ordinal: len(eh.list),
+						matcher: g.matcher, seq: g.sequential, h: h})
+				}
+			}
+		}
+		res.Sources = append(res.Sources, sum)
+	}
+	var out []srcHandler
+	for _, eh := range order {
+		out = append(out, eh.list...)
+	}
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// owned reports whether a source handler was written by hookx.
+func owned(f handlerFields) bool {
+	return strings.HasPrefix(f.Name, OwnedPrefix) || claudeMarker(f.Command) != ""
+}
+
+// claudeMarker returns the owned id at the end of a command, written as a
+// trailing shell comment " # hookx:<id>", or "".
+func claudeMarker(cmd string) string {
+	i := strings.LastIndex(cmd, " # "+OwnedPrefix)
+	if i < 0 {
+		return ""
+	}
+	id := cmd[i+3:]
+	if strings.ContainsAny(id, " \t\n'\"") {
+		return ""
+	}
+	return id
+}
+
+func (p *planner) translate(sh srcHandler) []Entry {
+	f := sh.h.fields
+	base := Item{Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: f.Command}
+	note := func(l Level, what, reason string) {
+		it := base
+		it.Level, it.What, it.Reason = l, what, reason
+		p.add(it)
+	}
+	lost := func(what, reason, fix string) []Entry {
+		it := base
+		it.Level, it.What, it.Reason, it.Fix = NotCarried, what, reason, fix
+		p.add(it)
+		return nil
+	}
+	em, err := p.tbl.MapEvent(p.from, p.to, sh.event)
+	if err != nil {
+		return lost("the "+sh.event+" hook", fmt.Sprintf("%s is not a %s %s event", sh.event, p.from.Agent, p.from.Version),
+			"check the event name: "+p.from.Agent+" ignores it too")
+	}
+	if em.To == nil {
+		return lost("the "+sh.event+" hook", em.Note, "no "+p.to.Agent+" event fires at this point; keep this hook in "+p.from.Agent+" only")
+	}
+	if em.Mark != mappings.Exact && em.Note != "" && !p.seenEv[sh.event] {
+		p.seenEv[sh.event] = true
+		p.add(Item{Level: Approximate, Event: sh.event, What: fmt.Sprintf("%s → %s", sh.event, em.To.Name), Reason: em.Note})
+	}
+	if f.Type != "command" {
+		return lost(fmt.Sprintf("a %q handler", f.Type), p.to.Agent+" runs only command hooks from settings",
+			"rewrite it as a command hook that does the same work, then migrate again")
+	}
+	if f.Async || f.AsyncRewake {
+		return lost("an async hook", p.to.Agent+" runs hooks synchronously; an async hook can never block or delay "+p.from.Agent+", a synchronous copy could",
+			"make the command detach itself (e.g. end it with &) and drop async, then migrate again")
+	}
+	if f.If != "" {
+		return lost(fmt.Sprintf("the if condition %q", f.If),
+			p.to.Agent+" cannot express it and hookx wrap does not evaluate it; without it the hook would fire on more calls (and a guard would block more)",
+			"fold the condition into the matcher or the script, remove if, and migrate again")
+	}
+	if f.Shell != "" && f.Shell != "bash" && f.Shell != "sh" {
+		return lost(fmt.Sprintf("a %s hook", f.Shell), p.to.Agent+" runs hook commands with "+p.to.Shell, "port the command to "+p.to.Shell)
+	}
+	if strings.TrimSpace(f.Command) == "" {
+		return lost("a command hook without a command", "there is nothing to run", "")
+	}
+	for _, k := range sh.h.keys {
+		if !slices.Contains(knownHandlerKeys, k) {
+			note(Note, "field "+k+" not carried", "hookx does not know this "+p.from.Agent+" handler field")
+		}
+	}
+	if f.Once {
+		note(Note, "once not carried", "once is honoured only in skill frontmatter, not in settings")
+	}
+
+	mp := p.translateMatcher(em.From, em.To, sh.matcher)
+	if len(mp.outs) == 0 && mp.inert {
+		note(Note, "skipped an entry that never fires", mp.drop)
+		return nil
+	}
+	if len(mp.outs) == 0 {
+		return lost("the matcher "+strconv.Quote(deref(sh.matcher)), mp.drop, "the hook could never fire on "+p.to.Agent)
+	}
+	if len(mp.narrow) > 0 {
+		note(Approximate, "matcher "+strconv.Quote(deref(sh.matcher))+" narrowed", strings.Join(mp.narrow, "; "))
+	}
+	if len(mp.notes) > 0 {
+		note(Note, "matcher "+strconv.Quote(deref(sh.matcher)), strings.Join(mp.notes, "; "))
+	}
+
+	// The command itself.
+	cmd := f.Command
+	if len(f.Args) > 0 {
+		parts := []string{ShellQuote(cmd)}
+		for _, a := range f.Args {
+			parts = append(parts, ShellQuote(a))
+		}
+		cmd = strings.Join(parts, " ")
+		note(Approximate, "exec-form args", "written as one shell command with every argument quoted")
+	}
+	cmd, missing := rewriteEnv(cmd, p.envRules(), p.isSourceVar)
+	for _, v := range slices.Compact(missing) {
+		note(NotCarried, "$"+v, fmt.Sprintf("%s gives hooks no counterpart of %s; the command will see it unset", p.to.Agent, v))
+	}
+	tf := handlerFormats[p.to.Protocol]
+	if len(f.Env) > 0 && !tf.env {
+		keys := make([]string, 0, len(f.Env))
+		for k := range f.Env {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var pre strings.Builder
+		for _, k := range keys {
+			fmt.Fprintf(&pre, "export %s=%s; ", k, ShellQuote(f.Env[k]))
+		}
+		cmd = pre.String() + cmd
+		note(Approximate, "env", "set by an export prefix on the command: "+p.to.Agent+" handlers have no env field")
+	}
+	if sh.seq != nil && *sh.seq && !tf.sequential {
+		note(Approximate, "sequential", p.to.Agent+" runs the hooks of a group in parallel")
+	}
+	if f.Name != "" && !tf.named {
+		note(Note, "name "+strconv.Quote(f.Name), p.to.Agent+" handlers have no name")
+	}
+
+	// Timeouts: the hook keeps the time it had (T§11).
+	inner := p.from.Timeout.Default
+	if d, ok := p.from.Timeout.PerEvent[sh.event]; ok {
+		inner = d
+	}
+	if f.Timeout != nil && *f.Timeout > 0 {
+		inner = *f.Timeout
+	}
+	innerSec := inner
+	if p.from.Timeout.Unit == "ms" {
+		innerSec = inner / 1000
+	}
+	hostSec := innerSec
+	failClosed := f.OnFailure == "block"
+	if p.opts.Wrap {
+		hostSec += p.opts.Margin
+		var w strings.Builder
+		fmt.Fprintf(&w, "%s wrap --from %s --timeout %ss", ShellQuote(p.opts.Hookx), p.from.Name, strconv.FormatFloat(innerSec, 'f', -1, 64))
+		if failClosed {
+			w.WriteString(" --fail-closed")
+		}
+		w.WriteString(" -- " + ShellQuote(cmd))
+		cmd = w.String()
+	} else {
+		if failClosed {
+			note(NotCarried, "onFailure \"block\"", p.to.Agent+" cannot fail closed; the hook fails open when it errors or times out")
+		}
+		if f.Shell == "" && tf.shellField && p.from.Shell == "bash" {
+			f.Shell = "bash"
+		}
+		p.idiomWarning(base, em)
+	}
+	host := hostSec
+	if p.to.Timeout.Unit == "ms" {
+		host = hostSec * 1000
+	}
+	timeout := int64(math.Ceil(host - 1e-9))
+
+	label := f.StatusMessage
+	if label == "" {
+		label = f.Description
+	}
+
+	var out []Entry
+	for _, mo := range mp.outs {
+		sum := sha256.Sum256([]byte(sh.event + "\x00" + deref(sh.matcher) + "\x00" + string(sh.h.raw) + "\x00" + mo.value))
+		id := fmt.Sprintf("%s%s:%d:%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8])
+		h := outHandler{Type: "command", Command: cmd, Timeout: timeout}
+		if tf.named {
+			h.Name = id
+		} else {
+			h.Command += " # " + id
+		}
+		if tf.label == "description" {
+			h.Description = label
+		} else {
+			h.StatusMessage = label
+		}
+		if tf.shellField && !p.opts.Wrap {
+			h.Shell = f.Shell
+		}
+		g := outGroup{Matcher: mo.matcher, Hooks: []outHandler{h}}
+		if tf.sequential && sh.seq != nil && *sh.seq {
+			g.Sequential = sh.seq
+		}
+		out = append(out, Entry{Event: em.To.Name, ID: id, Source: sh.where, SourceEvent: sh.event,
+			Matcher: mo.matcher, Command: h.Command, Timeout: timeout, group: compact(marshal(g))})
+	}
+	return out
+}
+
+// idiomWarning tells, for an unwrapped hook, which of its output idioms the
+// target host reads differently (from the table's output contracts).
+func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
+	var diffs []string
+	if p.from.Protocol != p.to.Protocol {
+		diffs = append(diffs, fmt.Sprintf("exit codes and JSON decisions are read by %s's rules, not %s's", p.to.Agent, p.from.Agent))
+	}
+	so, do := em.From.Output, em.To.Output
+	if so.PlainText != do.PlainText && so.PlainText != "" && do.PlainText != "" {
+		diffs = append(diffs, fmt.Sprintf("plain stdout becomes %s (was %s)", do.PlainText, so.PlainText))
+	}
+	if so.Block != do.Block && so.Block != "" && do.Block != "" {
+		diffs = append(diffs, fmt.Sprintf("a block means %s (was %s)", do.Block, so.Block))
+	}
+	if em.From.Matcher == "tool" {
+		diffs = append(diffs, fmt.Sprintf("the hook receives %s tool names and arguments", p.to.Agent))
+	}
+	if len(diffs) == 0 {
+		return
+	}
+	base.Level, base.What = Warning, "unwrapped hook"
+	base.Reason = strings.Join(diffs, "; ")
+	base.Fix = "run without --no-wrap unless the command already speaks " + p.to.Agent + "'s protocol"
+	p.add(base)
+}
+
+// envRules maps the source's variables to the target's (T§12).
+func (p *planner) envRules() map[string]envRule {
+	r := map[string]envRule{}
+	fe, te := p.from.Env, p.to.Env
+	if fe.ProjectDir != "" && te.ProjectDir != "" {
+		r[fe.ProjectDir] = envRule{to: te.ProjectDir, quote: true}
+	}
+	if fe.Cwd != "" {
+		to := te.Cwd
+		if to == "" {
+			to = te.ProjectDir
+		}
+		r[fe.Cwd] = envRule{to: to, quote: true}
+	}
+	if fe.SessionID != "" && te.SessionID != "" {
+		r[fe.SessionID] = envRule{to: te.SessionID}
+	}
+	for _, v := range pluginRootVars[p.from.Name] {
+		if p.opts.PluginRoot != "" {
+			r[v] = envRule{literal: p.opts.PluginRoot}
+		}
+	}
+	return r
+}
+
+// pluginRootVars name the variables that hold a plugin's directory.
+var pluginRootVars = map[string][]string{"claude": {"CLAUDE_PLUGIN_ROOT"}}
+
+// isSourceVar reports a variable the source agent sets for its hooks that the
+// rules do not carry: one with the source's prefix (CLAUDE_, GEMINI_).
+func (p *planner) isSourceVar(name string) bool {
+	prefix, _, ok := strings.Cut(p.from.Env.ProjectDir, "_")
+	if !ok || !strings.HasPrefix(name, prefix+"_") {
+		return false
+	}
+	if _, set := p.from.Env.Set[name]; set {
+		return false
+	}
+	// The target exports some of the source's names itself (Gemini sets
+	// CLAUDE_PROJECT_DIR); those are fine.
+	return name != p.to.Env.ProjectDir
+}
+
+type outGroup struct {
+	Matcher    *string      `json:"matcher,omitempty"`
+	Sequential *bool        `json:"sequential,omitempty"`
+	Hooks      []outHandler `json:"hooks"`
+}
+
+type outHandler struct {
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	Command       string `json:"command"`
+	Shell         string `json:"shell,omitempty"`
+	Timeout       int64  `json:"timeout"`
+	Description   string `json:"description,omitempty"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+}
+
+// marshal encodes v indented by two spaces, without HTML escaping (hook
+// commands are full of & and >).
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}

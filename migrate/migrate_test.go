@@ -1,0 +1,188 @@
+package migrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func planOne(t testing.TB, from, to, event string, matcher *string, handler map[string]any) *Result {
+	t.Helper()
+	g := map[string]any{"hooks": []any{handler}}
+	if matcher != nil {
+		g["matcher"] = *matcher
+	}
+	src, _ := json.Marshal(map[string]any{"hooks": map[string]any{event: []any{g}}})
+	res, err := Plan(Options{From: from, To: to, Wrap: false}, []Source{{Path: "src.json", Data: src}}, Source{Path: "dst.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// matchers returns event=matcher for each planned entry.
+func matchers(res *Result) []string {
+	out := []string{}
+	for _, e := range res.Entries {
+		m := "(all)"
+		if e.Matcher != nil {
+			m = *e.Matcher
+		}
+		out = append(out, e.Event+"="+m)
+	}
+	return out
+}
+
+func TestMatchers(t *testing.T) {
+	cmd := map[string]any{"type": "command", "command": "./h.sh"}
+	tests := []struct {
+		from, to, event string
+		matcher         *string
+		want            []string
+	}{
+		{"claude", "gemini", "PreToolUse", nil, []string{"BeforeTool=(all)"}},
+		{"claude", "gemini", "PreToolUse", strp("*"), []string{"BeforeTool=(all)"}},
+		{"claude", "gemini", "PreToolUse", strp(".*"), []string{"BeforeTool=(all)"}},
+		{"claude", "gemini", "PreToolUse", strp("Edit|Write"), []string{"BeforeTool=^(replace|write_file)$"}},
+		{"claude", "gemini", "PreToolUse", strp("Edit, MultiEdit ,Write"), []string{"BeforeTool=^(replace|write_file)$"}},
+		{"claude", "gemini", "PreToolUse", strp("Grep|LS"), []string{"BeforeTool=^(grep_search|list_directory)$"}},
+		{"claude", "gemini", "PreToolUse", strp("Task"), []string{"BeforeTool=^(invoke_agent)$"}},
+		{"claude", "gemini", "PreToolUse", strp("mcp__memory__create_entities"), []string{"BeforeTool=^(mcp_memory_create_entities)$"}},
+		{"claude", "gemini", "PreToolUse", strp("mcp__github__.*"), []string{"BeforeTool=^(mcp_github_.*)$"}},
+		{"claude", "gemini", "PreToolUse", strp("Bash|mcp__.*"), []string{"BeforeTool=^(run_shell_command|mcp_.*)$"}},
+		{"claude", "gemini", "PreToolUse", strp("Web.*"), []string{"BeforeTool=^(web_fetch|google_web_search)$"}},
+		{"claude", "gemini", "PreToolUse", strp("^Read$"), []string{"BeforeTool=^(read_file)$"}},
+		{"claude", "gemini", "PreToolUse", strp("(?!Bash)"), nil},
+		{"claude", "gemini", "PreToolUse", strp("NotebookEdit"), nil},
+		{"claude", "gemini", "SessionStart", strp("startup|resume"), []string{"SessionStart=startup", "SessionStart=resume"}},
+		{"claude", "gemini", "SessionStart", strp("start.*"), []string{"SessionStart=startup"}},
+		{"claude", "gemini", "SessionStart", strp("compact|fork"), nil},
+		{"claude", "gemini", "SessionEnd", strp("resume"), nil},
+		{"claude", "gemini", "PreCompact", strp("manual"), []string{"PreCompress=manual"}},
+		{"claude", "gemini", "Notification", strp("permission_prompt|idle_prompt"), []string{"Notification=(all)"}},
+		{"claude", "gemini", "Notification", strp("idle_prompt"), nil},
+		{"claude", "gemini", "UserPromptSubmit", strp("ignored"), []string{"BeforeAgent=(all)"}},
+		{"gemini", "claude", "BeforeTool", strp("write_.*|replace"), []string{"PreToolUse=Write|Edit|TodoWrite"}},
+		{"gemini", "claude", "BeforeTool", strp("grep"), []string{"PreToolUse=Grep"}},
+		{"gemini", "claude", "BeforeTool", strp("^(run_shell_command)$"), []string{"PreToolUse=Bash"}},
+		{"gemini", "claude", "BeforeTool", strp("mcp_github_.*"), []string{"PreToolUse=^(mcp__github__.*)$"}},
+		{"gemini", "claude", "BeforeTool", strp("list_directory"), nil},
+		{"gemini", "claude", "SessionEnd", strp("exit"), []string{"SessionEnd=other"}},
+		{"gemini", "claude", "SessionStart", strp("startup|resume"), nil},
+		{"gemini", "claude", "Notification", nil, []string{"Notification=permission_prompt"}},
+		{"gemini", "claude", "AfterAgent", strp("x"), []string{"Stop=(all)"}},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%s %s %s", tt.from, tt.event, deref(tt.matcher))
+		t.Run(name, func(t *testing.T) {
+			got := matchers(planOne(t, tt.from, tt.to, tt.event, tt.matcher, cmd))
+			if tt.want == nil {
+				tt.want = []string{}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTimeouts(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	tests := []struct {
+		from, to, event string
+		timeout         *float64
+		wrap            bool
+		want            int64
+	}{
+		{"claude", "gemini", "PreToolUse", f(30), false, 30000},
+		{"claude", "gemini", "PreToolUse", nil, false, 600000},
+		{"claude", "gemini", "UserPromptSubmit", nil, false, 30000},
+		{"claude", "gemini", "SessionEnd", nil, false, 1500},
+		{"claude", "gemini", "PreToolUse", f(30), true, 35000},
+		{"gemini", "claude", "BeforeTool", f(2500), false, 3},
+		{"gemini", "claude", "BeforeTool", nil, false, 60},
+		{"gemini", "claude", "BeforeTool", f(30000), true, 35},
+	}
+	for _, tt := range tests {
+		h := map[string]any{"type": "command", "command": "./h.sh"}
+		if tt.timeout != nil {
+			h["timeout"] = *tt.timeout
+		}
+		src, _ := json.Marshal(map[string]any{"hooks": map[string]any{tt.event: []any{map[string]any{"hooks": []any{h}}}}})
+		res, err := Plan(Options{From: tt.from, To: tt.to, Wrap: tt.wrap, Hookx: "hookx"}, []Source{{Path: "s", Data: src}}, Source{Path: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Entries[0].Timeout; got != tt.want {
+			t.Errorf("%s %s timeout %v wrap %v: got %d, want %d", tt.from, tt.event, deref2(tt.timeout), tt.wrap, got, tt.want)
+		}
+	}
+}
+
+func deref2(f *float64) any {
+	if f == nil {
+		return "none"
+	}
+	return *f
+}
+
+// TestIdempotent plans against its own output and expects no change.
+func TestIdempotent(t *testing.T) {
+	src := fiftyHooks()
+	for _, target := range []string{"", "{\r\n  // c\r\n  \"ui\": {}\r\n}\r\n", "{\n\t\"hooks\": {\n\t\t\"BeforeTool\": []\n\t}\n}\n"} {
+		var data []byte
+		if target != "" {
+			data = []byte(target)
+		}
+		opts := Options{From: "claude", To: "gemini", Wrap: true, Hookx: "/usr/local/bin/hookx"}
+		first, err := Plan(opts, []Source{{Path: "s", Data: src}}, Source{Path: "t", Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := Plan(opts, []Source{{Path: "s", Data: src}}, Source{Path: "t", Data: first.After})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if second.Changed() {
+			t.Errorf("second run changed the file:\n%s", UnifiedDiff("a", "b", first.After, second.After))
+		}
+		if strings.Contains(target, "\r\n") && strings.Count(string(first.After), "\n") != strings.Count(string(first.After), "\r\n") {
+			t.Errorf("CRLF file got LF lines")
+		}
+	}
+}
+
+func fiftyHooks() []byte {
+	events := []string{"PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop"}
+	matcher := map[string]string{"PreToolUse": "Bash|Edit|Write", "PostToolUse": "Web.*|mcp__github__.*", "SessionStart": "startup|resume"}
+	hooks := map[string][]any{}
+	for i := range 50 {
+		ev := events[i%len(events)]
+		g := map[string]any{"hooks": []any{map[string]any{"type": "command", "timeout": 10 + i,
+			"command": fmt.Sprintf(`"$CLAUDE_PROJECT_DIR"/.claude/hooks/h%d.sh --flag 'x'`, i)}}}
+		if m, ok := matcher[ev]; ok {
+			g["matcher"] = m
+		}
+		hooks[ev] = append(hooks[ev], g)
+	}
+	b, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	return b
+}
+
+// BenchmarkPlan50 migrates a settings file with 50 hooks into an existing
+// Gemini settings file (the target is under 5 ms per run).
+func BenchmarkPlan50(b *testing.B) {
+	src := fiftyHooks()
+	target := []byte("{\n  // mine\n  \"model\": {\"name\": \"gemini-2.5-pro\"}\n}\n")
+	opts := Options{From: "claude", To: "gemini", Wrap: true, Hookx: "hookx"}
+	for b.Loop() {
+		res, err := Plan(opts, []Source{{Path: "s", Data: src}}, Source{Path: "t", Data: target})
+		if err != nil || len(res.Entries) < 50 {
+			b.Fatal(err, len(res.Entries))
+		}
+		_ = UnifiedDiff("a/t", "b/t", res.Before, res.After)
+	}
+}

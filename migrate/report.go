@@ -1,0 +1,123 @@
+package migrate
+
+import (
+	"fmt"
+	"strings"
+)
+
+var levelTitles = []struct {
+	level Level
+	title string
+}{
+	{NotCarried, "Not carried"},
+	{Approximate, "Approximate"},
+	{Warning, "Warnings"},
+	{Note, "Notes"},
+}
+
+// FormatReport renders the report for people. written says whether the
+// target was written; dry whether the run was only a look (--dry-run,
+// --check).
+func FormatReport(r *Result, written, dry bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "hookx migrate: %s → %s\n", r.From, r.To)
+	for _, s := range r.Sources {
+		fmt.Fprintf(&b, "  read   %s (%s, %d handler%s)\n", s.Path, s.Scope, s.Handlers, plural(s.Handlers))
+	}
+	state := ""
+	if r.Created {
+		state = " (new file)"
+	}
+	fmt.Fprintf(&b, "  target %s%s\n", r.Target, state)
+
+	how := "each runs through hookx wrap"
+	if !r.Wrapped {
+		how = "commands copied as they are (--no-wrap)"
+	}
+	fmt.Fprintf(&b, "\nEntries hookx owns in the target (%d; %s):\n", len(r.Entries), how)
+	counts := map[string]int{}
+	for _, e := range r.Entries {
+		counts[e.Change]++
+		m := "(all)"
+		if e.Matcher != nil {
+			m = *e.Matcher
+		}
+		fmt.Fprintf(&b, "  %-9s %s %s  ← %s %s  [%s]\n", e.Change, e.Event, m, e.SourceEvent, e.Source, e.ID)
+	}
+	for _, id := range r.Removed {
+		fmt.Fprintf(&b, "  %-9s %s\n", "removed", id)
+	}
+
+	for _, lt := range levelTitles {
+		n := r.Count(lt.level)
+		if n == 0 {
+			continue
+		}
+		if lt.level == NotCarried {
+			fmt.Fprintf(&b, "\n%s (%d; --strict refuses these):\n", lt.title, n)
+		} else {
+			fmt.Fprintf(&b, "\n%s (%d):\n", lt.title, n)
+		}
+		for _, it := range r.Items {
+			if it.Level != lt.level {
+				continue
+			}
+			var head []string
+			for _, s := range []string{it.Source, it.Event} {
+				if s != "" {
+					head = append(head, s)
+				}
+			}
+			if it.Matcher != "" {
+				head = append(head, "matcher "+it.Matcher)
+			}
+			if len(head) > 0 {
+				fmt.Fprintf(&b, "  %s: %s\n", strings.Join(head, " "), it.What)
+			} else {
+				fmt.Fprintf(&b, "  %s\n", it.What)
+			}
+			if it.Command != "" {
+				fmt.Fprintf(&b, "      command: %s\n", it.Command)
+			}
+			if it.Reason != "" {
+				fmt.Fprintf(&b, "      why: %s\n", it.Reason)
+			}
+			if it.Fix != "" {
+				fmt.Fprintf(&b, "      fix: %s\n", it.Fix)
+			}
+		}
+	}
+
+	fmt.Fprintf(&b, "\nSummary: %d entr%s (%d added, %d updated, %d unchanged, %d removed); %d not carried, %d approximate, %d warning%s.",
+		len(r.Entries), pluralY(len(r.Entries)), counts["add"], counts["update"], counts["unchanged"], len(r.Removed),
+		r.Count(NotCarried), r.Count(Approximate), r.Count(Warning), plural(r.Count(Warning)))
+	switch {
+	case !r.Changed():
+		b.WriteString(" The target is up to date.\n")
+	case written:
+		fmt.Fprintf(&b, " Wrote %s", r.Target)
+		if !r.Created {
+			fmt.Fprintf(&b, " (previous version in %s%s)", r.Target, BackupSuffix)
+		}
+		b.WriteString(".\n")
+	case dry:
+		b.WriteString(" Nothing written.\n")
+	default:
+		b.WriteString(" Nothing written.\n")
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func pluralY(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
+}

@@ -1,0 +1,315 @@
+package migrate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// InputError is a settings file hookx refuses to read or edit. It names the
+// file and, when known, the line and column of the problem.
+type InputError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *InputError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// doc is one parsed settings file.
+type doc struct {
+	path string
+	data []byte
+	root hujson.Value
+}
+
+func (d *doc) errAt(off int, format string, args ...any) *InputError {
+	line, col := lineCol(d.data, off)
+	return &InputError{Path: d.path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func lineCol(b []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(b))
+	line = 1 + bytes.Count(b[:off], []byte("\n"))
+	col = 1 + off - (bytes.LastIndexByte(b[:off], '\n') + 1)
+	return line, col
+}
+
+var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+
+// parseDoc parses a JSONC settings file and refuses what no agent would read:
+// an empty file, a syntax error, a root that is not an object, duplicate keys.
+func parseDoc(path string, data []byte) (*doc, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &InputError{Path: path, Msg: "file is empty (an agent reads it as invalid JSON); delete it or write {}"}
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			col, _ := strconv.Atoi(m[2])
+			return nil, &InputError{Path: path, Line: line, Col: col, Msg: "does not parse: " + m[3]}
+		}
+		return nil, &InputError{Path: path, Msg: "does not parse: " + err.Error()}
+	}
+	d := &doc{path: path, data: data, root: v}
+	if _, ok := v.Value.(*hujson.Object); !ok {
+		return nil, d.errAt(v.StartOffset, "the top level must be a JSON object")
+	}
+	if err := d.checkDuplicates(&d.root, ""); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *doc) checkDuplicates(v *hujson.Value, ptr string) error {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		seen := map[string]bool{}
+		for i := range c.Members {
+			name := litString(c.Members[i].Name.Value.(hujson.Literal))
+			if seen[name] {
+				return d.errAt(c.Members[i].Name.StartOffset, "duplicate key %q in %s (agents keep only one of them)", name, orRoot(ptr))
+			}
+			seen[name] = true
+			if err := d.checkDuplicates(&c.Members[i].Value, ptr+"/"+escapePtr(name)); err != nil {
+				return err
+			}
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			if err := d.checkDuplicates(&c.Elements[i], ptr+"/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func orRoot(ptr string) string {
+	if ptr == "" {
+		return "the top-level object"
+	}
+	return ptr
+}
+
+// escapePtr escapes one JSON-pointer token (RFC 6901).
+func escapePtr(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// hasComments reports whether the file has comments.
+func hasComments(v *hujson.Value) bool {
+	if !v.BeforeExtra.IsStandard() || !v.AfterExtra.IsStandard() {
+		return true
+	}
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		if !c.AfterExtra.IsStandard() {
+			return true
+		}
+		for i := range c.Members {
+			if hasComments(&c.Members[i].Name) || hasComments(&c.Members[i].Value) {
+				return true
+			}
+		}
+	case *hujson.Array:
+		if !c.AfterExtra.IsStandard() {
+			return true
+		}
+		for i := range c.Elements {
+			if hasComments(&c.Elements[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// trailingComma returns the offset of the first trailing comma, or -1.
+func trailingComma(v *hujson.Value) int {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		for i := range c.Members {
+			if off := trailingComma(&c.Members[i].Value); off >= 0 {
+				return off
+			}
+		}
+		if n := len(c.Members); n > 0 && c.Members[n-1].Value.AfterExtra != nil {
+			return c.Members[n-1].Value.EndOffset
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			if off := trailingComma(&c.Elements[i]); off >= 0 {
+				return off
+			}
+		}
+		if n := len(c.Elements); n > 0 && c.Elements[n-1].AfterExtra != nil {
+			return c.Elements[n-1].EndOffset
+		}
+	}
+	return -1
+}
+
+// standardJSON returns v as plain JSON.
+func standardJSON(v *hujson.Value) []byte {
+	c := v.Clone()
+	c.Standardize()
+	return c.Pack()
+}
+
+// minimal returns v as compact standard JSON.
+func minimal(v *hujson.Value) []byte {
+	c := v.Clone()
+	c.Minimize()
+	return c.Pack()
+}
+
+// group is one matcher group of a settings file.
+type group struct {
+	matcher    *string
+	sequential *bool
+	off        int
+	handlers   []rawHandler
+}
+
+// rawHandler is one handler as written, with its known fields decoded.
+type rawHandler struct {
+	off    int
+	raw    json.RawMessage // compact standard JSON, for identity
+	keys   []string
+	fields handlerFields
+}
+
+// handlerFields are the handler fields of either dialect that migrate reads.
+type handlerFields struct {
+	Type          string            `json:"type"`
+	Command       string            `json:"command"`
+	Args          []string          `json:"args"`
+	Shell         string            `json:"shell"`
+	If            string            `json:"if"`
+	Timeout       *float64          `json:"timeout"`
+	Async         bool              `json:"async"`
+	AsyncRewake   bool              `json:"asyncRewake"`
+	StatusMessage string            `json:"statusMessage"`
+	Description   string            `json:"description"`
+	Name          string            `json:"name"`
+	Env           map[string]string `json:"env"`
+	OnFailure     string            `json:"onFailure"`
+	Once          bool              `json:"once"`
+}
+
+// event is one event key of a settings file's hooks object.
+type event struct {
+	name   string
+	off    int
+	groups []group
+}
+
+// readHooks reads the hooks object of a settings file, refusing shapes no
+// agent accepts. An absent hooks key gives no events.
+func (d *doc) readHooks() ([]event, error) {
+	hv := d.root.Find("/hooks")
+	if hv == nil {
+		return nil, nil
+	}
+	obj, ok := hv.Value.(*hujson.Object)
+	if !ok {
+		return nil, d.errAt(hv.StartOffset, "hooks must be an object of event names")
+	}
+	var evs []event
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name := litString(m.Name.Value.(hujson.Literal))
+		arr, ok := m.Value.Value.(*hujson.Array)
+		if !ok {
+			return nil, d.errAt(m.Value.StartOffset, "hooks.%s must be an array of matcher groups", name)
+		}
+		ev := event{name: name, off: m.Name.StartOffset}
+		for j := range arr.Elements {
+			g, err := d.readGroup(name, j, &arr.Elements[j])
+			if err != nil {
+				return nil, err
+			}
+			ev.groups = append(ev.groups, g)
+		}
+		evs = append(evs, ev)
+	}
+	return evs, nil
+}
+
+func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
+	g := group{off: v.StartOffset}
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return g, d.errAt(v.StartOffset, "hooks.%s[%d] must be an object", ev, j)
+	}
+	var hooks *hujson.Value
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		switch key := litString(m.Name.Value.(hujson.Literal)); key {
+		case "matcher":
+			lit, ok := m.Value.Value.(hujson.Literal)
+			if !ok || lit.Kind() != '"' {
+				return g, d.errAt(m.Value.StartOffset, "hooks.%s[%d].matcher must be a string", ev, j)
+			}
+			s := lit.String()
+			g.matcher = &s
+		case "sequential":
+			lit, ok := m.Value.Value.(hujson.Literal)
+			if !ok || (lit.Kind() != 't' && lit.Kind() != 'f') {
+				return g, d.errAt(m.Value.StartOffset, "hooks.%s[%d].sequential must be true or false", ev, j)
+			}
+			b := lit.Bool()
+			g.sequential = &b
+		case "hooks":
+			hooks = &m.Value
+		}
+	}
+	if hooks == nil {
+		return g, d.errAt(v.StartOffset, "hooks.%s[%d] has no nested \"hooks\" array (both agents discard such an entry)", ev, j)
+	}
+	arr, ok := hooks.Value.(*hujson.Array)
+	if !ok {
+		return g, d.errAt(hooks.StartOffset, "hooks.%s[%d].hooks must be an array", ev, j)
+	}
+	for k := range arr.Elements {
+		h := &arr.Elements[k]
+		hobj, ok := h.Value.(*hujson.Object)
+		if !ok {
+			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d] must be an object", ev, j, k)
+		}
+		raw := minimal(h)
+		rh := rawHandler{off: h.StartOffset, raw: raw}
+		for i := range hobj.Members {
+			rh.keys = append(rh.keys, litString(hobj.Members[i].Name.Value.(hujson.Literal)))
+		}
+		if err := json.Unmarshal(raw, &rh.fields); err != nil {
+			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d]: %v", ev, j, k, err)
+		}
+		if rh.fields.Type == "" {
+			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d] has no \"type\"", ev, j, k)
+		}
+		g.handlers = append(g.handlers, rh)
+	}
+	return g, nil
+}
+
+// litString is Literal.String with a fast path for names without escapes,
+// which is nearly all of them.
+func litString(l hujson.Literal) string {
+	if len(l) >= 2 && l[0] == '"' && bytes.IndexByte(l, '\\') < 0 {
+		return string(l[1 : len(l)-1])
+	}
+	return l.String()
+}

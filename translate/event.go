@@ -1,0 +1,407 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// EventResult is a payload translated into the target dialect.
+type EventResult struct {
+	Payload   []byte // the translated payload; nil when Skip
+	Event     string // the target event name
+	Canonical string
+	// Skip is set when the target dialect has no such event, or no such
+	// value of the field its matcher reads: a hook of that dialect would
+	// never have run.
+	Skip       bool
+	SkipReason string
+	Findings   []Finding
+}
+
+// bigFields are passed through as raw JSON unless a converter needs them.
+const responseField = "tool_response"
+
+// Event translates a hook payload (a hook's stdin) from tr.From into tr.To.
+// Fields the target does not know are kept; fields the target's hooks expect
+// are derived where they can be. It returns an error naming the problem when
+// the payload is not a JSON object or its event is unknown.
+func (tr *Translator) Event(payload []byte) (*EventResult, error) {
+	order, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		return nil, fmt.Errorf("event payload: %w", describeJSONError(payload, err))
+	}
+	var name string
+	if err := json.Unmarshal(raw["hook_event_name"], &name); err != nil || name == "" {
+		return nil, fmt.Errorf("event payload: hook_event_name missing or not a string")
+	}
+	src := tr.From.Event(name)
+	if src == nil {
+		return nil, fmt.Errorf("event payload: unknown %s event %q", tr.From.Agent, name)
+	}
+
+	var fs findings
+	canonical := src.Canonical
+	var srcTool *mappings.Tool
+	var srcResp *mappings.ResponseConverter
+	toolName := stringField(raw, "tool_name")
+	if toolName != "" {
+		srcTool = tr.From.Tool(toolName)
+		srcResp = tr.responseConverter(tr.From, srcTool)
+	}
+	// The tool's result, read once: the router needs it, and so does the
+	// conversion below.
+	var result mappings.ToolResult
+	hasResult := false
+	if srcResp != nil && (raw[responseField] != nil || raw["error"] != nil) {
+		errText := stringField(raw, "error")
+		r, err := srcResp.ToCanonical(raw[responseField], errText)
+		if err != nil {
+			return nil, fmt.Errorf("event payload: %w", err)
+		}
+		result, hasResult = r, true
+	}
+	if src.Route != "" {
+		canonical = mappings.RouterByName(src.Route)(result)
+	}
+	dst, reason := tr.To.EventFor(canonical)
+	res := &EventResult{Canonical: canonical}
+	if dst == nil {
+		res.Skip, res.SkipReason = true, fmt.Sprintf("%s has no %s event: %s", tr.To.Agent, name, reason)
+		return res, nil
+	}
+	res.Event = dst.Name
+	if m, _ := tr.Table.MapEvent(tr.From, tr.To, name); m.Mark == mappings.Approximate {
+		fs.add(mappings.Approximate, "event "+name+" → "+dst.Name, "%s", m.Note)
+	}
+
+	// Everything but tool_response is small: decode it to work on.
+	p := make(map[string]any, len(raw)+2)
+	for k, v := range raw {
+		if k == responseField {
+			continue
+		}
+		var x any
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		if err := dec.Decode(&x); err != nil {
+			return nil, fmt.Errorf("event payload: %s: %w", k, err)
+		}
+		p[k] = x
+	}
+	p["hook_event_name"] = dst.Name
+
+	// Enumerated values first: a value the target lacks on its matcher field
+	// means the hook would never have fired.
+	for field, vals := range src.Values {
+		v, ok := p[field].(string)
+		if !ok || vals == nil {
+			continue
+		}
+		vm := tr.Table.MapValue(src, dst, field, v, false)
+		if vm.Mark == mappings.None {
+			if field == dst.MatcherField || field == src.MatcherField {
+				res.Skip = true
+				res.SkipReason = fmt.Sprintf("%s %s %q has no %s counterpart", name, field, v, tr.To.Agent)
+				return res, nil
+			}
+			fs.add(mappings.None, field, "%s", vm.Note)
+			continue
+		}
+		if vm.Mark == mappings.Approximate {
+			fs.add(mappings.Approximate, fmt.Sprintf("%s %q → %q", field, v, vm.Value), "%s", vm.Note)
+		}
+		p[field] = vm.Value
+	}
+
+	// Field renames and converters, through the canonical form.
+	renameKeys(p, order, src.Fields)
+	if c := mappings.EventConverterByName(src.Convert); c != nil {
+		c.ToCanonical(p)
+	}
+	if c := mappings.EventConverterByName(dst.Convert); c != nil {
+		c.FromCanonical(p)
+	}
+	renameKeys(p, order, invert(dst.Fields))
+	for k, v := range dst.Defaults {
+		if _, ok := p[k]; !ok {
+			p[k] = v
+		}
+	}
+
+	// Tool events.
+	var respOut any
+	hasResp := false
+	var mcpServer, mcpTool string
+	if toolName != "" {
+		tm, err := tr.mapToolName(raw, toolName)
+		if err != nil {
+			fs.add(mappings.None, "tool "+toolName, "%v; passed on unchanged", err)
+		} else if tm.Mark == mappings.None {
+			fs.add(mappings.None, "tool "+toolName, "%s; passed on unchanged", tm.Note)
+		} else {
+			p["tool_name"] = tm.Name
+			if tm.Mark == mappings.Approximate {
+				fs.add(mappings.Approximate, "tool "+toolName+" → "+tm.Name, "%s", tm.Note)
+			}
+			mcpServer, mcpTool = tm.mcpServer, tm.mcpTool
+		}
+		dstTool := tm.To
+		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && dstTool != nil {
+			p["tool_input"] = convertInput(input, srcTool, dstTool, true, &fs)
+		}
+		if hasResult && (canonical == "tool.after" || canonical == "tool.failed") {
+			r := result
+			if canonical == "tool.failed" {
+				r.Failed = true
+			}
+			input, _ := p["tool_input"].(map[string]any)
+			resp, dstErr := tr.responseConverter(tr.To, dstTool).FromCanonical(r, input)
+			// Every reshaping is approximate (T§8): the two agents' result
+			// objects carry different details.
+			if dstTool == nil || srcTool == nil || srcTool.Response == "" || dstTool.Response == "" {
+				fs.add(mappings.Approximate, "tool_response", "no per-tool shape for %s; carried as text", toolName)
+			} else {
+				fs.add(mappings.Approximate, "tool_response", "reshaped from %s's %s result", tr.From.Agent, toolName)
+			}
+			delete(p, "error")
+			delete(p, "is_interrupt")
+			if resp != nil {
+				respOut, hasResp = resp, true
+			}
+			if dstErr != "" {
+				p["error"] = dstErr
+				p["is_interrupt"] = false
+			}
+		}
+	} else if raw[responseField] != nil {
+		respOut, hasResp = raw[responseField], true
+	}
+
+	// Fields the target's hooks expect that the source does not send.
+	ctx := mappings.DeriveContext{Canonical: canonical, MCPServer: mcpServer, MCPTool: mcpTool, Now: tr.now,
+		Field: func(name string) []byte { b, _ := json.Marshal(p[name]); return b }}
+	derived := slices.Sorted(maps.Keys(tr.To.Derive))
+	for _, field := range derived {
+		if _, ok := p[field]; ok {
+			continue
+		}
+		if v, ok := mappings.DeriverByName(tr.To.Derive[field])(ctx); ok {
+			p[field] = v
+		}
+	}
+
+	out, err := marshalPayload(order, p, respOut, hasResp)
+	if err != nil {
+		return nil, err
+	}
+	res.Payload = out
+	res.Findings = fs
+	return res, nil
+}
+
+type toolMapping struct {
+	mappings.ToolMapping
+	mcpServer, mcpTool string
+}
+
+// mapToolName maps tool_name, using Gemini's mcp_context to split MCP names
+// exactly when it is there (T§7).
+func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (toolMapping, error) {
+	var ctx struct {
+		Server string `json:"server_name"`
+		Tool   string `json:"tool_name"`
+	}
+	if c := raw["mcp_context"]; c != nil && json.Unmarshal(c, &ctx) == nil && ctx.Server != "" && ctx.Tool != "" {
+		n, exact := tr.To.MCPName(ctx.Server, ctx.Tool)
+		m := toolMapping{ToolMapping: mappings.ToolMapping{Name: n, Mark: mappings.Exact}, mcpServer: ctx.Server, mcpTool: ctx.Tool}
+		if !exact {
+			m.Mark, m.Note = mappings.Approximate, "the MCP name is sanitised or shortened on the target"
+		}
+		return m, nil
+	}
+	tm, err := tr.Table.MapTool(tr.From, tr.To, name)
+	if err != nil {
+		return toolMapping{}, err
+	}
+	m := toolMapping{ToolMapping: tm}
+	if server, tool, ok := tr.From.SplitMCP(name, nil); ok {
+		m.mcpServer, m.mcpTool = server, tool
+	}
+	return m, nil
+}
+
+func (tr *Translator) responseConverter(d *mappings.Dialect, t *mappings.Tool) *mappings.ResponseConverter {
+	if t != nil && t.Response != "" {
+		return mappings.ResponseConverterByName(t.Response)
+	}
+	return mappings.ResponseConverterByName(d.DefaultResponse)
+}
+
+// convertInput converts tool arguments from src's names to dst's, through the
+// canonical names. Arguments without a counterpart are kept under their own
+// name. withDefaults supplies dst's required placeholders (for a hook's
+// stdin); a rewrite instead takes them from the host's original input.
+func convertInput(in map[string]any, src, dst *mappings.Tool, withDefaults bool, fs *findings) map[string]any {
+	a := make(map[string]any, len(in))
+	for k, v := range in {
+		a[k] = v
+	}
+	if c := mappings.InputConverterByName(src.Convert); c != nil {
+		for _, n := range c.ToCanonical(a) {
+			fs.add(mappings.Approximate, "tool_input", "%s", n)
+		}
+	}
+	out := make(map[string]any, len(a))
+	for k, v := range a {
+		canon, known := src.Fields[k]
+		if !known {
+			canon = k // converter output or an argument the table does not list
+		}
+		out[canon] = v
+	}
+	if c := mappings.InputConverterByName(dst.Convert); c != nil {
+		for _, n := range c.FromCanonical(out) {
+			fs.add(mappings.Approximate, "tool_input", "%s", n)
+		}
+	}
+	final := make(map[string]any, len(out))
+	for canon, v := range out {
+		if arg, ok := dst.ArgFor(canon); ok {
+			final[arg] = v
+			continue
+		}
+		// No counterpart: keep it under the source's own name.
+		name := canon
+		if orig, ok := invert(src.Fields)[canon]; ok {
+			name = orig
+		}
+		final[name] = v
+	}
+	if withDefaults {
+		for k, v := range dst.Defaults {
+			if _, ok := final[k]; !ok {
+				final[k] = v
+				fs.add(mappings.Approximate, "tool_input."+k, "%s has no such argument; a placeholder was supplied", src.Name)
+			}
+		}
+	}
+	return final
+}
+
+// renameKeys renames keys of p, keeping each renamed key's place in order.
+func renameKeys(p map[string]any, order []string, renames map[string]string) {
+	if len(renames) == 0 {
+		return
+	}
+	moved := map[string]any{}
+	for from, to := range renames {
+		if v, ok := p[from]; ok && from != to {
+			delete(p, from)
+			moved[to] = v
+			if i := slices.Index(order, from); i >= 0 {
+				order[i] = to
+			}
+		}
+	}
+	maps.Copy(p, moved)
+}
+
+func invert(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[v] = k
+	}
+	return out
+}
+
+func stringField(raw map[string]json.RawMessage, key string) string {
+	var s string
+	if v, ok := raw[key]; ok {
+		_ = json.Unmarshal(v, &s)
+	}
+	return s
+}
+
+// marshalPayload writes p as compact JSON in the source's key order, with
+// new keys after hook_event_name (where Gemini puts its timestamp) or at the
+// end, and tool_response (raw or converted) last, as both agents send it.
+func marshalPayload(order []string, p map[string]any, resp any, hasResp bool) ([]byte, error) {
+	var added []string
+	for k := range p {
+		if !slices.Contains(order, k) {
+			added = append(added, k)
+		}
+	}
+	slices.Sort(added)
+	keys := make([]string, 0, len(p))
+	for _, k := range order {
+		if _, ok := p[k]; !ok {
+			continue
+		}
+		keys = append(keys, k)
+		if k == "hook_event_name" && slices.Contains(added, "timestamp") {
+			keys = append(keys, "timestamp")
+			added = slices.DeleteFunc(added, func(s string) bool { return s == "timestamp" })
+		}
+	}
+	keys = append(keys, added...)
+
+	var b bytes.Buffer
+	b.WriteByte('{')
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	write := func(k string, v any) error {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		if r, ok := v.(json.RawMessage); ok {
+			b.Write(r)
+			return nil
+		}
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("encoding %s: %w", k, err)
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		return nil
+	}
+	for _, k := range keys {
+		if err := write(k, p[k]); err != nil {
+			return nil, err
+		}
+	}
+	if hasResp {
+		if err := write(responseField, resp); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// describeJSONError adds the line and column of a syntax error.
+func describeJSONError(data []byte, err error) error {
+	var oe *mappings.OffsetError
+	if errors.As(err, &oe) {
+		line, col := lineCol(data, oe.Offset)
+		return fmt.Errorf("line %d, column %d: %s", line, col, oe.Msg)
+	}
+	return err
+}
+
+func lineCol(data []byte, off int) (line, col int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	line = 1 + bytes.Count(data[:off], []byte("\n"))
+	col = off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}

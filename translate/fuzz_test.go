@@ -1,0 +1,84 @@
+package translate
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// FuzzEvent: no payload makes Event panic, and every translation it returns
+// is one JSON object carrying a target event name.
+func FuzzEvent(f *testing.F) {
+	// Seed with every payload captured from the real agents.
+	files, _ := filepath.Glob(filepath.Join("testdata", "events", "*.txtar"))
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(ar.Files[0].Data, ar.Files[0].Name == "claude.json")
+	}
+	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), true)
+	f.Add([]byte(`{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_response":{"llmContent":[{"text":"Exit Code: 3"}]}}`), false)
+	f.Fuzz(func(t *testing.T, payload []byte, fromClaude bool) {
+		from, to := "gemini", "claude"
+		if fromClaude {
+			from, to = to, from
+		}
+		tr := newTr(t, from, to)
+		res, err := tr.Event(payload)
+		if err != nil || res.Skip {
+			return
+		}
+		var m map[string]any
+		if err := json.Unmarshal(res.Payload, &m); err != nil {
+			t.Fatalf("translation is not JSON: %v\n%s", err, res.Payload)
+		}
+		if name, _ := m["hook_event_name"].(string); tr.To.Event(name) == nil {
+			t.Fatalf("hook_event_name %q is not a %s event", name, to)
+		}
+	})
+}
+
+// FuzzResult checks the two invariants on arbitrary hook output: a block in
+// the hook's dialect is a block at the host, and nothing is granted.
+func FuzzResult(f *testing.F) {
+	for _, c := range resultCases {
+		f.Add(c.hook == "claude", c.event, c.stdout, c.stderr, c.exit)
+	}
+	f.Fuzz(func(t *testing.T, fromClaude bool, event, stdout, stderr string, exit int) {
+		hook, host := "gemini", "claude"
+		if fromClaude {
+			hook, host = host, hook
+		}
+		tr := newTr(t, hook, host)
+		hookEv := tr.From.Event(event)
+		if hookEv == nil {
+			return
+		}
+		m, _ := tr.Table.MapEvent(tr.From, tr.To, event)
+		if m.To == nil {
+			return
+		}
+		in := Output{Stdout: []byte(stdout), Stderr: []byte(stderr), ExitCode: exit}
+		out, _ := tr.Result(ResultContext{HookEvent: event, HostEvent: m.To.Name}, in)
+		checkHostOutput(t, tr.To, string(out.Stdout))
+
+		var fs findings
+		v := Read(tr.From, hookEv, in, &fs)
+		hostV := Read(tr.To, m.To, Output{Stdout: out.Stdout}, &fs)
+		hb, tb := hookEv.Output.Block, m.To.Output.Block
+		mustBlock := v.Block && (hb == tb || (hb == "hide_output" && tb == "feedback")) && hb != "none"
+		if (v.Ask || v.Defer) && hookEv.Output.Ask && m.To.Output.Ask && !hostV.Block && !hostV.Ask {
+			t.Fatalf("hook asked, host got neither ask nor deny: %s", out.Stdout)
+		}
+		if mustBlock && !hostV.Block {
+			t.Fatalf("deny in, no deny out: hook %s %s exit %d stdout %q stderr %q → host %s", hook, event, exit, stdout, stderr, out.Stdout)
+		}
+		if hostV.Allow {
+			t.Fatalf("host output grants: %s", out.Stdout)
+		}
+	})
+}

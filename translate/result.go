@@ -1,0 +1,756 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// Output is a hook's raw result, or what the host must receive.
+type Output struct {
+	Stdout, Stderr []byte
+	ExitCode       int
+	TimedOut       bool   // killed by hookx's own timeout
+	Failed         bool   // could not start, killed by a signal, or output over the bound
+	FailReason     string // why, when Failed or TimedOut
+}
+
+// ResultContext says where a hook result is going.
+type ResultContext struct {
+	HookEvent   string // the event name in the hook's dialect
+	HostEvent   string // the host's event name
+	HostPayload []byte // the host's original stdin, for rebuilding tool input
+	FailClosed  bool   // every failure of the hook is a block
+	// Ask is how an ask or defer renders on a host whose ask cannot be
+	// answered headless: "deny" (the default) or "ask".
+	Ask string
+}
+
+// Verdict is a hook's answer read with its own dialect's rules, before it is
+// rendered for the host.
+type Verdict struct {
+	Block         bool
+	Reason        string
+	Ask           bool
+	Defer         bool
+	AskReason     string
+	Allow         bool
+	Context       []string
+	SystemMessage string
+	Stop          bool
+	StopReason    string
+	NewInput      map[string]any  // in the hook dialect's argument names
+	NewOutput     json.RawMessage // a replacement tool result (Claude updatedToolOutput)
+	// Failure is set when the hook failed in a way its own agent ignores
+	// (fail open); it is reported and, with FailClosed, becomes a block.
+	Failure string
+}
+
+// Result translates a hook's output written for tr.From (the hook's dialect)
+// into what the host, tr.To, must receive: always exit 0, with one JSON
+// object for a Gemini host and a {-first object or nothing for a Claude host.
+// Findings list everything that was not carried exactly; none of them change
+// the decision.
+func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) {
+	var fs findings
+	hookEv := tr.From.Event(ctx.HookEvent)
+	hostEv := tr.To.Event(ctx.HostEvent)
+	if hookEv == nil || hostEv == nil {
+		err := fmt.Errorf("unknown event %q/%q", ctx.HookEvent, ctx.HostEvent)
+		return FailureOutput(tr.To, ctx.HostEvent, err), []Finding{{What: "event", Mark: mappings.None, Why: err.Error()}}
+	}
+	v := Read(tr.From, hookEv, out, &fs)
+	if v.Failure != "" {
+		if ctx.FailClosed {
+			v = Verdict{Block: true, Reason: "hook failed (fail-closed): " + v.Failure}
+		} else {
+			fs.add(mappings.Approximate, "hook failure", "%s; %s fails open, so nothing is blocked", v.Failure, tr.From.Agent)
+		}
+	}
+	stdout := tr.render(ctx, hookEv, hostEv, v, &fs)
+	return Output{Stdout: stdout}, fs
+}
+
+// Read reads a hook's output with the rules of its own dialect.
+func Read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	if out.TimedOut {
+		return Verdict{Failure: firstNonEmpty(out.FailReason, "timed out")}
+	}
+	if out.Failed {
+		return Verdict{Failure: firstNonEmpty(out.FailReason, "failed")}
+	}
+	if d.Protocol == "gemini" {
+		return readGemini(ev, out, fs)
+	}
+	return readClaude(ev, out, fs)
+}
+
+// claudeOutput is the JSON a Claude hook may print (CC§3).
+type claudeOutput struct {
+	Continue       *bool           `json:"continue"`
+	StopReason     string          `json:"stopReason"`
+	SystemMessage  string          `json:"systemMessage"`
+	Decision       string          `json:"decision"`
+	Reason         string          `json:"reason"`
+	SuppressOutput *bool           `json:"suppressOutput"`
+	HookSpecific   json.RawMessage `json:"hookSpecificOutput"`
+}
+
+type claudeSpecific struct {
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason"`
+	UpdatedInput             map[string]any  `json:"updatedInput"`
+	AdditionalContext        string          `json:"additionalContext"`
+	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
+	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+}
+
+var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decision", "reason", "suppressOutput", "hookSpecificOutput", "terminalSequence", "async", "asyncTimeout")
+
+// readClaude applies Claude Code's rules (CC§2, T§9.2).
+func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
+	var v Verdict
+	text := strings.TrimSpace(string(out.Stdout))
+	stderr := strings.TrimSpace(string(out.Stderr))
+	obj, isJSON := singleObject(text)
+	if isJSON {
+		var o claudeOutput
+		if err := json.Unmarshal(obj, &o); err != nil {
+			isJSON = false // fails the schema: plain text with a validation error
+		} else {
+			v = claudeVerdict(ev, o, obj, fs)
+		}
+	}
+	switch {
+	case out.ExitCode == 2 && ev.Output.Block == "none" && ev.Output.SystemMessage != "discarded" && stderr != "":
+		// Events that cannot block show a failing hook's stderr to the user.
+		v.SystemMessage = stderr
+	case out.ExitCode == 2:
+		// Exit 2 blocks whatever the JSON says (CC§2.2).
+		v.Block, v.Allow = true, false
+		if v.Reason == "" {
+			v.Reason = firstNonEmpty(stderr, "No stderr output")
+		}
+	case isJSON:
+		// The JSON decides, whatever the exit code.
+	case out.ExitCode == 0:
+		if text != "" {
+			if ev.Output.PlainText == "context" {
+				v.Context = append(v.Context, text)
+			} else if !strings.HasPrefix(text, "{") {
+				fs.add(mappings.Approximate, "plain stdout", "Claude Code sends it to the debug log only on %s; not passed on", ev.Name)
+			} else {
+				fs.add(mappings.None, "stdout", "starts with { but is not one valid JSON object; Claude Code would ignore it")
+			}
+		}
+	default:
+		// Any other exit code is a non-blocking error: the action goes ahead.
+		first, _, _ := strings.Cut(stderr, "\n")
+		if ev.Output.Block == "none" && ev.Output.SystemMessage != "discarded" && stderr != "" {
+			v.SystemMessage = stderr // shown to the user as a hook error
+		}
+		v.Failure = fmt.Sprintf("exited %d", out.ExitCode)
+		if first != "" {
+			v.Failure += ": " + first
+		}
+	}
+	return v
+}
+
+func claudeVerdict(ev *mappings.Event, o claudeOutput, obj []byte, fs *findings) Verdict {
+	var v Verdict
+	for _, k := range unknownKeys(obj, claudeKnownKeys) {
+		fs.add(mappings.None, "output key "+k, "not part of Claude Code's output; ignored as Claude Code would")
+	}
+	switch o.Decision {
+	case "":
+	case "block":
+		v.Block, v.Reason = true, firstNonEmpty(o.Reason, "Blocked by hook")
+	case "approve":
+		v.Allow = true
+	case "deny":
+		// Claude rejects this value and the action proceeds; the intent is
+		// plainly a deny, and reading it as one grants less (T§1 Invariant 2).
+		v.Block, v.Reason = true, firstNonEmpty(o.Reason, "Blocked by hook")
+		fs.add(mappings.Approximate, `decision "deny"`, "invalid in Claude Code (only approve or block); read as a block, the stricter reading")
+	case "ask":
+		v.Ask, v.AskReason = true, o.Reason
+		fs.add(mappings.Approximate, `decision "ask"`, "invalid in Claude Code; read as ask, the stricter reading")
+	default:
+		fs.add(mappings.None, fmt.Sprintf("decision %q", o.Decision), "invalid in Claude Code; ignored")
+	}
+	if o.Continue != nil && !*o.Continue {
+		v.Stop, v.StopReason = true, o.StopReason
+	}
+	v.SystemMessage = o.SystemMessage
+	if ev.Output.SystemMessage == "discarded" && v.SystemMessage != "" {
+		v.SystemMessage = ""
+		fs.add(mappings.None, "systemMessage", "Claude Code discards it on %s", ev.Name)
+	}
+	if len(o.HookSpecific) == 0 || string(o.HookSpecific) == "null" {
+		return v
+	}
+	var hs claudeSpecific
+	if err := json.Unmarshal(o.HookSpecific, &hs); err != nil {
+		fs.add(mappings.None, "hookSpecificOutput", "does not parse: %v", err)
+		return v
+	}
+	if hs.HookEventName != ev.Name {
+		// Claude ignores the whole object (T§15 S1). Honour a deny anyway:
+		// that grants less than native Claude would.
+		fs.add(mappings.Approximate, "hookSpecificOutput", "hookEventName %q is not %q; Claude Code would ignore it; only a deny is kept", hs.HookEventName, ev.Name)
+		if hs.PermissionDecision == "deny" {
+			v.Block, v.Reason = true, firstNonEmpty(hs.PermissionDecisionReason, "Blocked by hook")
+		}
+		return v
+	}
+	switch hs.PermissionDecision {
+	case "":
+	case "deny":
+		v.Block, v.Reason = true, firstNonEmpty(hs.PermissionDecisionReason, "Blocked by hook")
+	case "ask":
+		v.Ask, v.AskReason = true, hs.PermissionDecisionReason
+	case "defer":
+		v.Defer = true
+	case "allow":
+		v.Allow = true
+	default:
+		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", hs.PermissionDecision), "invalid; ignored")
+	}
+	if hs.UpdatedInput != nil {
+		v.NewInput = hs.UpdatedInput
+	}
+	if hs.AdditionalContext != "" {
+		v.Context = append(v.Context, hs.AdditionalContext)
+	}
+	if hs.UpdatedToolOutput != nil {
+		v.NewOutput = hs.UpdatedToolOutput
+	} else if hs.UpdatedMCPToolOutput != nil {
+		v.NewOutput = hs.UpdatedMCPToolOutput
+	}
+	return v
+}
+
+// geminiOutput is the JSON a Gemini hook may print (GC§3).
+type geminiOutput struct {
+	Decision      string          `json:"decision"`
+	Reason        string          `json:"reason"`
+	Continue      *bool           `json:"continue"`
+	StopReason    string          `json:"stopReason"`
+	SystemMessage string          `json:"systemMessage"`
+	Suppress      *bool           `json:"suppressOutput"`
+	HookSpecific  json.RawMessage `json:"hookSpecificOutput"`
+}
+
+type geminiSpecific struct {
+	AdditionalContext   string          `json:"additionalContext"`
+	ToolInput           map[string]any  `json:"tool_input"`
+	ClearContext        *bool           `json:"clearContext"`
+	TailToolCallRequest json.RawMessage `json:"tailToolCallRequest"`
+	LLMRequest          json.RawMessage `json:"llm_request"`
+	LLMResponse         json.RawMessage `json:"llm_response"`
+	ToolConfig          json.RawMessage `json:"toolConfig"`
+}
+
+var geminiKnownKeys = keySet("decision", "reason", "continue", "stopReason", "systemMessage", "suppressOutput", "hookSpecificOutput")
+
+// readGemini applies Gemini CLI's rules (GC§2, T§9.2).
+func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
+	var v Verdict
+	text := strings.TrimSpace(string(out.Stdout))
+	if text == "" {
+		text = strings.TrimSpace(string(out.Stderr))
+	}
+	if text == "" {
+		return v // no output at all: nothing blocks, whatever the exit code
+	}
+	obj, ok := geminiObject(text)
+	if !ok {
+		switch out.ExitCode {
+		case 0:
+			v.SystemMessage = text
+		case 1:
+			v.SystemMessage = "Warning: " + text
+		default:
+			v.Block, v.Reason = true, text
+		}
+		return v
+	}
+	var o geminiOutput
+	if err := json.Unmarshal(obj, &o); err != nil {
+		fs.add(mappings.None, "output", "does not match Gemini's output fields: %v", err)
+		return v
+	}
+	for _, k := range unknownKeys(obj, geminiKnownKeys) {
+		fs.add(mappings.None, "output key "+k, "not part of Gemini CLI's output; ignored as Gemini CLI would")
+	}
+	switch o.Decision {
+	case "", "allow", "approve":
+		// Gemini's allow never skips confirmation: it grants nothing.
+	case "deny", "block":
+		v.Block, v.Reason = true, firstNonEmpty(o.Reason, "Blocked by hook")
+	case "ask":
+		if ev.Output.Ask {
+			v.Ask, v.AskReason = true, firstNonEmpty(o.SystemMessage, o.Reason)
+		}
+	default:
+		fs.add(mappings.None, fmt.Sprintf("decision %q", o.Decision), "unknown to Gemini CLI; ignored")
+	}
+	if o.Continue != nil && !*o.Continue {
+		v.Stop, v.StopReason = true, firstNonEmpty(o.StopReason, o.Reason, "No reason provided")
+	}
+	v.SystemMessage = o.SystemMessage
+	if v.Ask && v.AskReason == o.SystemMessage {
+		v.SystemMessage = "" // Gemini shows it in the confirmation dialog
+	}
+	if len(o.HookSpecific) == 0 || string(o.HookSpecific) == "null" {
+		return v
+	}
+	var hs geminiSpecific
+	if err := json.Unmarshal(o.HookSpecific, &hs); err != nil {
+		fs.add(mappings.None, "hookSpecificOutput", "does not parse: %v", err)
+		return v
+	}
+	if hs.AdditionalContext != "" && ev.Output.Context != "none" {
+		v.Context = append(v.Context, hs.AdditionalContext)
+	}
+	if hs.ToolInput != nil && ev.Output.RewriteInput {
+		v.NewInput = hs.ToolInput
+	}
+	if hs.ClearContext != nil && *hs.ClearContext {
+		fs.add(mappings.None, "clearContext", "the host cannot clear the conversation from a hook")
+	}
+	if hs.TailToolCallRequest != nil {
+		fs.add(mappings.None, "tailToolCallRequest", "the host cannot run another tool in place of this one")
+	}
+	for name, raw := range map[string]json.RawMessage{"llm_request": hs.LLMRequest, "llm_response": hs.LLMResponse, "toolConfig": hs.ToolConfig} {
+		if raw != nil {
+			fs.add(mappings.None, name, "the host has no model-level hooks")
+		}
+	}
+	return v
+}
+
+// render writes the verdict in the host's dialect.
+func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, v Verdict, fs *findings) []byte {
+	ho, out := hookEv.Output, hostEv.Output
+	var r rendered
+
+	// Ask and defer: the host's ask, or a deny (never an allow).
+	if (v.Ask || v.Defer) && !v.Block {
+		reason := v.AskReason
+		what := "ask"
+		if v.Defer {
+			what = "defer"
+			reason = firstNonEmpty(reason, "The hook deferred this decision")
+		}
+		reason = firstNonEmpty(reason, "The hook asked for confirmation")
+		switch {
+		case !out.Ask:
+			fs.add(mappings.None, what, "%s cannot ask on %s", tr.To.Agent, hostEv.Name)
+		case tr.To.Protocol == "gemini" && ctx.Ask != "ask":
+			// Gemini's ask hangs a headless run for ever (T§15 S3); Claude
+			// itself denies an ask in -p. A deny never grants more.
+			v.Block, v.Reason = true, reason
+			fs.add(mappings.Approximate, what, "rendered as a deny: %s's ask never returns in a headless run (use --ask ask for interactive use)", tr.To.Agent)
+		default:
+			r.ask, r.askReason = true, reason
+			if v.Defer {
+				fs.add(mappings.Approximate, "defer", "rendered as ask, the conservative choice")
+			}
+		}
+	}
+
+	if v.Allow && !v.Block {
+		if out.Allow == "skips_prompt" {
+			// Never grant more than the hook did (T§1 Invariant 2).
+		} else if ho.Allow == "skips_prompt" {
+			fs.add(mappings.Approximate, "allow", "%s has no auto-approval; the normal confirmation still applies", tr.To.Agent)
+		}
+	}
+
+	if v.Block {
+		tr.renderBlock(ho, out, hostEv, v, &r, fs)
+	}
+
+	for _, c := range v.Context {
+		switch {
+		case ho.Context == "continue" && out.Context != "continue" && out.Block == "continue":
+			// Claude's Stop additionalContext keeps the turn going: the
+			// host's way to do that is a block with the text as the reason.
+			if !r.block {
+				r.block, r.reason = true, c
+			} else {
+				r.reason += "\n\n" + c
+			}
+		case out.Context == "model" || out.Context == "continue":
+			r.context = append(r.context, c)
+		default:
+			fs.add(mappings.None, "additionalContext", "%s ignores it on %s", tr.To.Agent, hostEv.Name)
+		}
+	}
+
+	if v.SystemMessage != "" {
+		if out.SystemMessage == "discarded" {
+			fs.add(mappings.None, "systemMessage", "%s discards it on %s", tr.To.Agent, hostEv.Name)
+		} else {
+			r.systemMessage = v.SystemMessage
+		}
+	}
+
+	if v.Stop {
+		if out.Stop {
+			r.stop, r.stopReason = true, v.StopReason
+			if ho.Block == "deny" && out.Block == "deny" && !r.block && tr.To.Protocol == "claude" {
+				// Gemini fails the tool when it stops; make sure Claude does too.
+				r.block, r.reason = true, firstNonEmpty(v.StopReason, "Stopped by hook")
+			}
+		} else {
+			fs.add(mappings.None, "continue:false", "%s cannot stop the agent from %s", tr.To.Agent, hostEv.Name)
+		}
+	}
+
+	if v.NewInput != nil {
+		switch {
+		case r.block:
+			// A deny wins; the rewrite does not matter.
+		case !out.RewriteInput:
+			fs.add(mappings.None, "input rewrite", "%s cannot rewrite tool input on %s", tr.To.Agent, hostEv.Name)
+		default:
+			if in, err := tr.rebuildInput(ctx.HostPayload, v.NewInput, fs); err != nil {
+				fs.add(mappings.None, "input rewrite", "%v", err)
+			} else {
+				r.newInput = in
+			}
+		}
+	}
+
+	if v.NewOutput != nil && !r.replaceOutput {
+		fs.add(mappings.None, "updatedToolOutput", "%s cannot replace a tool's output; the original output stays", tr.To.Agent)
+	}
+
+	if tr.To.Protocol == "gemini" {
+		return r.gemini()
+	}
+	return r.claude(hostEv.Name, tr.toolResultReplacement(ctx, r))
+}
+
+// renderBlock carries a block across, by what a block does on each side.
+func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Event, v Verdict, r *rendered, fs *findings) {
+	switch {
+	case ho.Block == "none" || ho.Block == "":
+		// The hook's own agent ignores a block here: so do we.
+	case ho.Block == out.Block:
+		r.block, r.reason = true, v.Reason
+	case ho.Block == "feedback" && out.Block == "hide_output":
+		// Claude's PostToolUse block keeps the output visible; a Gemini deny
+		// would hide it. Send the reason as context instead (T§9.3).
+		r.context = append(r.context, v.Reason)
+		fs.add(mappings.Approximate, "block", "sent as additional context: a deny on %s would hide the tool's output", hostEv.Name)
+	case ho.Block == "hide_output" && out.Block == "feedback":
+		r.block, r.reason = true, "Tool result blocked: "+v.Reason
+		if out.ReplaceOutput {
+			r.replaceOutput = true
+		} else {
+			fs.add(mappings.None, "block", "%s cannot hide the tool's output on %s; the reason is sent, the output stays visible", tr.To.Agent, hostEv.Name)
+		}
+	case out.Block == "none" || out.Block == "":
+		r.systemMessage = joinText(r.systemMessage, v.Reason)
+		fs.add(mappings.None, "block", "%s cannot block on %s; the reason is shown as a message only", tr.To.Agent, hostEv.Name)
+	default:
+		r.block, r.reason = true, v.Reason
+		fs.add(mappings.Approximate, "block", "a block means %q for the hook and %q on %s", ho.Block, out.Block, hostEv.Name)
+	}
+}
+
+// rendered is a verdict in the host's terms.
+type rendered struct {
+	block         bool
+	reason        string
+	ask           bool
+	askReason     string
+	context       []string
+	systemMessage string
+	stop          bool
+	stopReason    string
+	newInput      map[string]any
+	replaceOutput bool
+}
+
+func (r rendered) gemini() []byte {
+	o := newObject()
+	if r.block {
+		o.set("decision", "deny")
+		o.set("reason", firstNonEmpty(r.reason, "Blocked by hook"))
+	} else if r.ask {
+		o.set("decision", "ask")
+		o.set("systemMessage", joinText(r.askReason, r.systemMessage))
+		r.systemMessage = ""
+	}
+	if r.stop {
+		o.set("continue", false)
+		o.set("stopReason", firstNonEmpty(r.stopReason, "Stopped by hook"))
+	}
+	if r.systemMessage != "" {
+		o.set("systemMessage", r.systemMessage)
+	}
+	hs := newObject()
+	if len(r.context) > 0 {
+		hs.set("additionalContext", strings.Join(r.context, "\n"))
+	}
+	if r.newInput != nil && !r.block {
+		hs.set("tool_input", r.newInput)
+	}
+	if hs.len() > 0 {
+		o.set("hookSpecificOutput", hs)
+	}
+	return o.bytes()
+}
+
+func (r rendered) claude(event string, replacement any) []byte {
+	o := newObject()
+	hs := newObject()
+	if event == "PreToolUse" {
+		// PreToolUse decides through permissionDecision; never "allow".
+		switch {
+		case r.block:
+			hs.set("permissionDecision", "deny")
+			hs.set("permissionDecisionReason", firstNonEmpty(r.reason, "Blocked by hook"))
+		case r.ask:
+			hs.set("permissionDecision", "ask")
+			hs.set("permissionDecisionReason", r.askReason)
+		}
+	} else if r.block {
+		o.set("decision", "block")
+		o.set("reason", firstNonEmpty(r.reason, "Blocked by hook"))
+	}
+	if r.stop {
+		o.set("continue", false)
+		o.set("stopReason", firstNonEmpty(r.stopReason, "Stopped by hook"))
+	}
+	if r.systemMessage != "" {
+		o.set("systemMessage", r.systemMessage)
+	}
+	if len(r.context) > 0 {
+		hs.set("additionalContext", strings.Join(r.context, "\n"))
+	}
+	if r.newInput != nil && !r.block {
+		hs.set("updatedInput", r.newInput)
+	}
+	if replacement != nil {
+		hs.set("updatedToolOutput", replacement)
+	}
+	if hs.len() > 0 {
+		o.set("hookSpecificOutput", hs.withFirst("hookEventName", event))
+	}
+	if o.len() == 0 {
+		return nil
+	}
+	return o.bytes()
+}
+
+// toolResultReplacement builds the tool result that hides a tool's output on
+// Claude, shaped like the tool's own output: Claude ignores any other shape
+// and the output leaks (T§15 S2).
+func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered) any {
+	if !r.replaceOutput {
+		return nil
+	}
+	var p struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	_ = json.Unmarshal(ctx.HostPayload, &p)
+	resp := tr.responseConverter(tr.To, tr.To.Tool(p.ToolName))
+	zero := 0
+	v, _ := resp.FromCanonical(mappings.ToolResult{Output: r.reason, Stdout: r.reason, Display: r.reason, ExitCode: &zero}, p.ToolInput)
+	return v
+}
+
+// rebuildInput builds the host's complete tool input from a hook's rewrite
+// (T§6.1): start from the host's original input, take every field the hook's
+// dialect has a counterpart for from the rewrite, keep host-only fields.
+func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any, fs *findings) (map[string]any, error) {
+	var p struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	if err := json.Unmarshal(hostPayload, &p); err != nil || p.ToolName == "" {
+		return nil, fmt.Errorf("the host's payload has no tool to rewrite")
+	}
+	hostTool := tr.To.Tool(p.ToolName)
+	if hostTool == nil {
+		if _, _, ok := tr.To.SplitMCP(p.ToolName, nil); ok {
+			return hookInput, nil // MCP arguments are the server's own
+		}
+		return nil, fmt.Errorf("unknown %s tool %q", tr.To.Agent, p.ToolName)
+	}
+	if hostTool.Canonical == "" {
+		return nil, fmt.Errorf("%s has no counterpart in %s", p.ToolName, tr.From.Agent)
+	}
+	hookTool, reason := tr.From.ToolFor(hostTool.Canonical)
+	if hookTool == nil {
+		return nil, fmt.Errorf("%s has no counterpart in %s: %s", p.ToolName, tr.From.Agent, reason)
+	}
+	converted := convertInput(hookInput, hookTool, hostTool, false, fs)
+	out := make(map[string]any, len(p.ToolInput)+len(converted))
+	// Host fields the hook's dialect cannot express keep their original value.
+	for k, v := range p.ToolInput {
+		canon, known := hostTool.Fields[k]
+		if !known {
+			continue
+		}
+		if _, ok := hookTool.ArgFor(canon); !ok && !convertedBy(hookTool, canon) {
+			out[k] = v
+		}
+	}
+	var convArgs []string
+	if c := mappings.InputConverterByName(hostTool.Convert); c != nil {
+		convArgs = c.Args
+	}
+	for k, v := range converted {
+		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 && !slices.Contains(convArgs, k) {
+			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; dropped from the rewrite", p.ToolName)
+			continue
+		}
+		out[k] = v
+	}
+	for _, req := range hostTool.Required {
+		if _, ok := out[req]; !ok {
+			if v, ok := p.ToolInput[req]; ok {
+				out[req] = v
+			} else if v, ok := hostTool.Defaults[req]; ok {
+				out[req] = v
+			} else {
+				fs.add(mappings.None, "tool_input."+req, "required by %s and missing from the rewrite; %s will reject the call", p.ToolName, tr.To.Agent)
+			}
+		}
+	}
+	return out, nil
+}
+
+// convertedBy reports whether a tool's converter produces a canonical field
+// (offset/limit produce start_line/end_line).
+func convertedBy(t *mappings.Tool, canon string) bool {
+	switch t.Convert {
+	case "offsetLimit":
+		return canon == "start_line" || canon == "end_line"
+	case "urlInPrompt":
+		return canon == "url"
+	}
+	return false
+}
+
+// FailureOutput answers the host when hookx itself failed (its stdin does not
+// parse, the event is unknown, an internal error): a block on the pre-action
+// events, with the error as the reason, so a guard is never silently switched
+// off by its translator; a warning elsewhere.
+func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
+	reason := "hookx could not translate this hook call: " + err.Error()
+	ev := host.Event(hostEvent)
+	preAction := ev != nil && (ev.Canonical == "tool.before" || ev.Canonical == "prompt.submit")
+	r := rendered{}
+	if preAction {
+		r.block, r.reason = true, reason
+	} else {
+		r.systemMessage = reason
+	}
+	if host.Protocol == "gemini" {
+		return Output{Stdout: r.gemini(), Stderr: []byte("hookx: " + err.Error() + "\n")}
+	}
+	name := hostEvent
+	if ev == nil {
+		name = ""
+	}
+	if preAction {
+		return Output{Stdout: r.claude(name, nil), Stderr: []byte("hookx: " + err.Error() + "\n")}
+	}
+	return Output{Stdout: r.claude(name, nil), Stderr: []byte("hookx: " + err.Error() + "\n")}
+}
+
+// singleObject reports whether text is exactly one JSON object, the only
+// thing both agents read as JSON.
+func singleObject(text string) ([]byte, bool) {
+	if !strings.HasPrefix(text, "{") {
+		return nil, false
+	}
+	b := []byte(text)
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, false
+	}
+	if dec.More() {
+		return nil, false // several documents are plain text
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, false
+	}
+	return raw, true
+}
+
+// geminiObject parses text the way Gemini does: an object, or a JSON string
+// that holds one.
+func geminiObject(text string) ([]byte, bool) {
+	var x any
+	if err := json.Unmarshal([]byte(text), &x); err != nil {
+		return nil, false
+	}
+	switch v := x.(type) {
+	case map[string]any:
+		return []byte(text), true
+	case string:
+		var inner map[string]any
+		if json.Unmarshal([]byte(v), &inner) == nil && inner != nil {
+			return []byte(v), true
+		}
+	}
+	return nil, false
+}
+
+func keySet(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+func unknownKeys(obj []byte, known map[string]bool) []string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil {
+		return nil
+	}
+	var out []string
+	for k := range m {
+		if !known[k] {
+			out = append(out, k)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+func joinText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,55 @@
+package wrap
+
+import "github.com/hookx-dev/hookx/mappings"
+
+// The types below are the part of the translation library that wrap needs.
+// They mirror package translate, and cmd/hookx binds them to it; keeping them
+// here lets wrap be tested with a fake translator and keeps the process side
+// free of translation rules.
+
+// Output is a hook's raw result, or what the host must receive.
+type Output struct {
+	Stdout, Stderr []byte
+	ExitCode       int
+	TimedOut       bool   // killed by hookx's --timeout
+	Failed         bool   // could not start, crashed by signal, or output over the bound
+	FailReason     string // why Failed is set
+}
+
+// Event is a host payload translated into the hook's dialect.
+type Event struct {
+	Payload    []byte // the payload the hook reads; nil when Skip
+	Name       string // the event name in the hook's dialect
+	Skip       bool   // the hook's dialect has no such event or value: it would never run
+	SkipReason string
+	Findings   []string
+}
+
+// ResultContext is what the result translation needs besides the output.
+type ResultContext struct {
+	HookEvent   string // the event name in the hook's dialect
+	HostEvent   string // the host's event name
+	HostPayload []byte // the host's original stdin
+	FailClosed  bool   // every hook failure is a block
+	Ask         string // how ask/defer render on a Gemini host: "deny" or "ask"
+}
+
+// Translator translates one invocation between a host and a hook dialect.
+type Translator interface {
+	// Event translates the host's stdin into the hook's dialect.
+	Event(hostPayload []byte) (*Event, error)
+	// Result translates the hook's output into what the host must receive,
+	// with findings to report.
+	Result(ctx ResultContext, out Output) (Output, []string)
+}
+
+// Translation is the translation library as wrap uses it.
+type Translation interface {
+	// New returns a translator for a hook written for hook, run under host.
+	New(host, hook string) (Translator, error)
+	// DetectHost guesses the host dialect from its payload and environment.
+	DetectHost(payload []byte, getenv func(string) string) (string, error)
+	// Failure is the host's answer when hookx itself failed: a block on
+	// pre-action events, a warning elsewhere.
+	Failure(host *mappings.Dialect, hostEvent string, err error) Output
+}

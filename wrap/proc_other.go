@@ -1,0 +1,24 @@
+//go:build !unix
+
+package wrap
+
+import (
+	"os"
+	"syscall"
+)
+
+// Without process groups, only the hook itself can be stopped.
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+func killGroup(pid int, sig syscall.Signal) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+}
+
+func exitStatus(ps *os.ProcessState, err error) (int, string) {
+	if ps == nil {
+		return -1, ""
+	}
+	return ps.ExitCode(), ""
+}

@@ -1,0 +1,103 @@
+package wrap
+
+import (
+	"encoding/json"
+	"os"
+	"time"
+)
+
+// traceRecord is one line of the --trace file: everything needed to replay
+// or debug one invocation. Payloads can hold secrets, so the file is created
+// with mode 0600.
+type traceRecord struct {
+	Time       string          `json:"time"`
+	From       string          `json:"from"`
+	Host       string          `json:"host,omitempty"`
+	Mode       string          `json:"mode,omitempty"` // "translate" or "passthrough"
+	Command    []string        `json:"command"`
+	HostEvent  string          `json:"hostEvent,omitempty"`
+	HookEvent  string          `json:"hookEvent,omitempty"`
+	Received   json.RawMessage `json:"received,omitempty"` // the host's stdin
+	Passed     json.RawMessage `json:"passed,omitempty"`   // the hook's stdin
+	Skipped    string          `json:"skipped,omitempty"`
+	Hook       *traceHook      `json:"hook,omitempty"`     // the hook's raw result
+	Returned   *traceHook      `json:"returned,omitempty"` // what the host got
+	Findings   []string        `json:"findings,omitempty"`
+	StopCount  int             `json:"stopCount,omitempty"`
+	StopCapped bool            `json:"stopCapped,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Exit       int             `json:"exit"`
+	Timings    traceTimings    `json:"timings"`
+}
+
+type traceHook struct {
+	Stdout     string `json:"stdout,omitempty"`
+	Stderr     string `json:"stderr,omitempty"`
+	ExitCode   int    `json:"exitCode"`
+	TimedOut   bool   `json:"timedOut,omitempty"`
+	Failed     bool   `json:"failed,omitempty"`
+	FailReason string `json:"failReason,omitempty"`
+}
+
+type traceTimings struct {
+	TranslateEventMS  float64 `json:"translateEventMs,omitempty"`
+	HookMS            float64 `json:"hookMs"`
+	TranslateResultMS float64 `json:"translateResultMs,omitempty"`
+	TotalMS           float64 `json:"totalMs"`
+}
+
+// traceLimit bounds each text in a trace line; a hook that printed 16 MB
+// does not need all of it copied into the trace.
+const traceLimit = 1 << 20
+
+func traceOutput(o Output) *traceHook {
+	return &traceHook{
+		Stdout: clip(o.Stdout), Stderr: clip(o.Stderr), ExitCode: o.ExitCode,
+		TimedOut: o.TimedOut, Failed: o.Failed, FailReason: o.FailReason,
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > traceLimit {
+		return string(b[:traceLimit]) + "…[clipped]"
+	}
+	return string(b)
+}
+
+// jsonOrString keeps a payload as JSON when it is JSON, as a string when not.
+func jsonOrString(b []byte) json.RawMessage {
+	if len(b) > traceLimit {
+		b, _ = json.Marshal(clip(b))
+		return b
+	}
+	if json.Valid(b) {
+		return json.RawMessage(b)
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	s, _ := json.Marshal(string(b))
+	return s
+}
+
+func (r *runner) writeTrace() {
+	if r.TracePath == "" {
+		return
+	}
+	r.trace.Timings.TotalMS = ms(time.Since(r.start))
+	line, err := json.Marshal(r.trace)
+	if err != nil {
+		r.reportf("trace: %v", err)
+		return
+	}
+	f, err := os.OpenFile(r.TracePath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		r.reportf("trace: %v", err)
+		return
+	}
+	defer f.Close()
+	// One write per line, so concurrent hooks do not interleave.
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		r.reportf("trace: %v", err)
+	}
+}

@@ -1,0 +1,486 @@
+// Package wrap is the process side of `hookx wrap`: it runs a hook written
+// for one agent under another (the host). It reads the host's event, has it
+// translated into the hook's dialect, runs the hook in its own process group
+// with the environment that dialect gives its hooks, collects its output
+// within bounds and a timeout, and answers the host with the translated
+// result. The translation rules themselves live in package translate; wrap
+// reaches them through the Translation interface.
+//
+// When the host speaks the hook's own dialect, wrap runs the hook untouched:
+// stdin, stdout, stderr and the exit code pass straight through.
+package wrap
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// Default bounds. Past them the hook (or the host's payload) is treated as
+// failed: a truncated JSON object is never passed on.
+const (
+	DefaultMaxStdin  = 64 << 20
+	DefaultMaxOutput = 16 << 20
+	DefaultKillGrace = 2 * time.Second
+	DefaultPipeGrace = 200 * time.Millisecond
+)
+
+// Options configure one wrapped run of a hook.
+type Options struct {
+	Table       *mappings.Table
+	Translation Translation
+
+	From    string   // the hook's dialect
+	Host    string   // the host's dialect; "" or "auto" to detect it
+	Command []string // one shell string, or a program and its arguments
+
+	Timeout    time.Duration // hookx's own limit on the hook; 0: none
+	FailClosed bool          // every failure of the hook is a block
+	Ask        string        // "deny" or "ask": ask/defer on a Gemini host
+	TracePath  string        // append one JSON line per run; "" for none
+	StateDir   string        // where the stop-loop counters live; "" disables the cap
+
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Environ        []string         // the host's environment, as os.Environ
+	Signals        <-chan os.Signal // forwarded to the hook's process group
+
+	// Zero means the default.
+	MaxStdin, MaxOutput  int64
+	KillGrace, PipeGrace time.Duration
+}
+
+// Run runs the hook once and answers the host. It returns hookx's exit
+// status: 0 whenever it answered the host in translation mode (the decision
+// travels in the JSON), the hook's own status in pass-through mode, and
+// 128+n when hookx was stopped by signal n before it could answer.
+func Run(opts Options) int {
+	r := &runner{Options: opts, start: time.Now()}
+	r.defaults()
+	code := r.run()
+	r.trace.Exit = code
+	r.writeTrace()
+	return code
+}
+
+type runner struct {
+	Options
+	start       time.Time
+	hook, host  *mappings.Dialect
+	trace       traceRecord
+	hostEvent   string
+	hostPayload []byte
+}
+
+func (r *runner) defaults() {
+	if r.MaxStdin == 0 {
+		r.MaxStdin = DefaultMaxStdin
+	}
+	if r.MaxOutput == 0 {
+		r.MaxOutput = DefaultMaxOutput
+	}
+	if r.KillGrace == 0 {
+		r.KillGrace = DefaultKillGrace
+	}
+	if r.PipeGrace == 0 {
+		r.PipeGrace = DefaultPipeGrace
+	}
+	if r.Ask == "" {
+		r.Ask = "deny"
+	}
+	if r.Stdin == nil {
+		r.Stdin = strings.NewReader("")
+	}
+	r.trace = traceRecord{Time: r.start.UTC().Format(time.RFC3339Nano), From: r.From, Command: r.Command}
+}
+
+func (r *runner) run() int {
+	hook, err := r.Table.Dialect(r.From)
+	if err != nil {
+		// The command checks --from before calling Run; this is a bug.
+		r.reportf("%v", err)
+		return 3
+	}
+	r.hook = hook
+	if len(r.Command) == 0 {
+		r.reportf("no hook command")
+		return 3
+	}
+
+	// A host named up front that speaks the hook's dialect needs nothing
+	// from stdin: stream it.
+	if r.Host == r.From {
+		return r.passThrough(r.Stdin)
+	}
+
+	payload, readErr := readBounded(r.Stdin, r.MaxStdin)
+	r.hostPayload = payload
+	r.trace.Received = jsonOrString(payload)
+	r.hostEvent = eventName(payload)
+	r.trace.HostEvent = r.hostEvent
+
+	hostName := r.Host
+	var detectErr error
+	if hostName == "" || hostName == "auto" {
+		hostName, detectErr = r.Translation.DetectHost(payload, r.getenv)
+		if detectErr != nil {
+			// Answer in the dialect a wrapped hook most likely runs under:
+			// one that is not its own.
+			hostName = r.otherDialect()
+		}
+	}
+	r.trace.Host = hostName
+	if hostName == r.From && detectErr == nil && readErr == nil {
+		return r.passThrough(bytes.NewReader(payload))
+	}
+	host, err := r.Table.Dialect(hostName)
+	if err != nil {
+		r.reportf("%v", err)
+		return 3
+	}
+	r.host = host
+	r.trace.Mode = "translate"
+
+	switch {
+	case readErr != nil:
+		return r.fail(fmt.Errorf("reading the host's event: %w", readErr))
+	case detectErr != nil:
+		return r.fail(fmt.Errorf("cannot tell which agent is the host (use --host): %w", detectErr))
+	}
+
+	tr, err := r.Translation.New(hostName, r.From)
+	if err != nil {
+		return r.fail(err)
+	}
+	t0 := time.Now()
+	ev, err := tr.Event(payload)
+	r.trace.Timings.TranslateEventMS = ms(time.Since(t0))
+	if err != nil {
+		return r.fail(fmt.Errorf("translating the %s event: %w", host.Agent, err))
+	}
+	r.report(ev.Findings)
+	r.trace.HookEvent = ev.Name
+	if ev.Skip {
+		r.reportf("%s event %s not run: %s", hook.Agent, r.hostEvent, ev.SkipReason)
+		r.trace.Skipped = ev.SkipReason
+		return r.answer(nothing(host))
+	}
+	r.trace.Passed = jsonOrString(ev.Payload)
+
+	argv, shell := hookArgv(hook, r.Command)
+	stdout := &sink{limit: r.MaxOutput}
+	stderr := &sink{limit: r.MaxOutput}
+	spec := &hookSpec{
+		argv: argv, shell: shell,
+		env:    hookEnv(r.Environ, host, hook, payload),
+		stdin:  bytes.NewReader(ev.Payload),
+		stdout: stdout, stderr: stderr,
+		timeout: r.Timeout, killGrace: r.KillGrace, pipeGrace: r.PipeGrace,
+		signals: r.Signals,
+	}
+	res := spec.run()
+	r.trace.Timings.HookMS = ms(res.elapsed)
+	if res.signal != nil {
+		r.reportf("stopped by %v; the hook's process group was stopped too", res.signal)
+		return 128 + signum(res.signal)
+	}
+	raw, err := r.rawOutput(spec, res, stdout, stderr)
+	if err != nil {
+		return r.fail(err)
+	}
+	r.trace.Hook = traceOutput(raw)
+
+	t0 = time.Now()
+	out, findings := tr.Result(ResultContext{
+		HookEvent:   ev.Name,
+		HostEvent:   r.hostEvent,
+		HostPayload: payload,
+		FailClosed:  r.FailClosed,
+		Ask:         r.Ask,
+	}, raw)
+	r.trace.Timings.TranslateResultMS = ms(time.Since(t0))
+	r.report(findings)
+	out = r.stopCap(hook.Event(ev.Name), host.Event(r.hostEvent), payload, out)
+	return r.answer(out)
+}
+
+// rawOutput turns what happened to the hook's process into its Output. An
+// error means hookx itself failed: the shell could not be started.
+func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) (Output, error) {
+	if res.startErr != nil {
+		if spec.shell {
+			return Output{}, fmt.Errorf("cannot start %s: %w", spec.argv[0], res.startErr)
+		}
+		// Run directly, the hook itself is missing or not executable: that
+		// is the hook's outcome, reported as its shell would.
+		// Not Failed: the exit status and text then follow the hook
+		// dialect's rules exactly as they would under its shell.
+		code, msg := startFailure(spec.argv[0], res.startErr)
+		return Output{Stderr: []byte(msg + "\n"), ExitCode: code, FailReason: msg}, nil
+	}
+	raw := Output{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: res.code, TimedOut: res.timedOut}
+	var why []string
+	if res.timedOut {
+		why = append(why, fmt.Sprintf("timed out after %v", r.Timeout))
+	}
+	if res.crashed != "" {
+		why = append(why, "killed by signal "+res.crashed)
+	}
+	if stdout.over() {
+		why = append(why, fmt.Sprintf("stdout over the %d-byte limit (%d bytes)", r.MaxOutput, stdout.n))
+	}
+	if stderr.over() {
+		why = append(why, fmt.Sprintf("stderr over the %d-byte limit (%d bytes)", r.MaxOutput, stderr.n))
+	}
+	if res.held {
+		why = append(why, "a background process kept its output open and was killed")
+	}
+	if len(why) > 0 {
+		raw.FailReason = "hook " + strings.Join(why, "; ")
+		raw.Failed = res.crashed != "" || stdout.over() || stderr.over()
+	}
+	return raw, nil
+}
+
+// passThrough runs the hook untouched: the host speaks its dialect.
+func (r *runner) passThrough(stdin io.Reader) int {
+	r.trace.Mode = "passthrough"
+	r.trace.Host = r.From
+	argv, shell := hookArgv(r.hook, r.Command)
+	stdout := &sink{w: r.Stdout}
+	stderr := &sink{w: r.Stderr}
+	spec := &hookSpec{
+		argv: argv, shell: shell,
+		env:    r.Environ,
+		stdin:  stdin,
+		stdout: stdout, stderr: stderr,
+		timeout: r.Timeout, killGrace: r.KillGrace, pipeGrace: r.PipeGrace,
+		signals: r.Signals,
+	}
+	res := spec.run()
+	r.trace.Timings.HookMS = ms(res.elapsed)
+	switch {
+	case res.signal != nil:
+		return 128 + signum(res.signal)
+	case res.startErr != nil && shell:
+		// hookx cannot start the shell: its own failure. Stdin is still
+		// unread, so the event can be known.
+		payload, _ := readBounded(stdin, r.MaxStdin)
+		r.hostEvent = stringField(payload, "hook_event_name")
+		r.host = r.hook
+		return r.fail(fmt.Errorf("cannot start %s: %w", argv[0], res.startErr))
+	case res.startErr != nil:
+		return r.failedHook(startFailure(argv[0], res.startErr))
+	case res.timedOut:
+		// Both agents fail open on a timeout: exit 1 is a non-blocking
+		// error in both dialects.
+		return r.failedHook(1, fmt.Sprintf("hookx: hook timed out after %v", r.Timeout))
+	case res.crashed != "":
+		return r.failedHook(res.code, "hookx: hook killed by signal "+res.crashed)
+	case res.code == 126 || res.code == 127:
+		return r.failedHook(res.code, "")
+	}
+	r.trace.Hook = &traceHook{ExitCode: res.code}
+	return res.code
+}
+
+// failedHook is the pass-through exit status of a hook that failed: code, or
+// with --fail-closed, 2 (a block in both dialects: stderr is the reason).
+func (r *runner) failedHook(code int, msg string) int {
+	r.trace.Hook = &traceHook{ExitCode: code, Failed: true, FailReason: msg}
+	if !r.FailClosed {
+		if msg != "" {
+			fmt.Fprintln(r.Stderr, msg)
+		}
+		return code
+	}
+	if msg == "" {
+		msg = fmt.Sprintf("hookx: hook failed with exit status %d", code)
+	}
+	fmt.Fprintf(r.Stderr, "%s (--fail-closed: blocking)\n", msg)
+	return 2
+}
+
+// fail answers the host when hookx itself failed: a block on the events
+// that guard an action, a warning elsewhere.
+func (r *runner) fail(err error) int {
+	r.trace.Error = err.Error()
+	return r.answer(r.Translation.Failure(r.host, r.hostEvent, err))
+}
+
+// answer writes the host's output. wrap exits 0 once it has answered: the
+// decision is in the output.
+func (r *runner) answer(out Output) int {
+	if len(out.Stdout) > 0 && out.Stdout[len(out.Stdout)-1] != '\n' {
+		// One JSON object per line, as a person would print it; both
+		// agents trim it.
+		out.Stdout = append(out.Stdout[:len(out.Stdout):len(out.Stdout)], '\n')
+	}
+	r.trace.Returned = traceOutput(out)
+	r.Stdout.Write(out.Stdout)
+	r.Stderr.Write(out.Stderr)
+	return 0
+}
+
+// nothing is the host's answer when there is nothing to say: {} for a
+// Gemini host (which would read stderr as a message otherwise), nothing for
+// Claude.
+func nothing(host *mappings.Dialect) Output {
+	if host.Protocol == "gemini" {
+		return Output{Stdout: []byte("{}\n")}
+	}
+	return Output{}
+}
+
+func (r *runner) report(findings []string) {
+	for _, f := range findings {
+		r.reportf("%s", f)
+	}
+	r.trace.Findings = append(r.trace.Findings, findings...)
+}
+
+func (r *runner) reportf(format string, args ...any) {
+	fmt.Fprintf(r.Stderr, "hookx: "+format+"\n", args...)
+}
+
+func (r *runner) getenv(name string) string { return lookupEnv(r.Environ, name) }
+
+func (r *runner) otherDialect() string {
+	for _, d := range r.Table.Dialects {
+		if d.Name != r.From {
+			return d.Name
+		}
+	}
+	return r.From
+}
+
+// hookArgv is how the hook's own agent runs it: one argument is a shell
+// string for the dialect's shell, several are a program and its arguments.
+func hookArgv(hook *mappings.Dialect, command []string) (argv []string, shell bool) {
+	if len(command) == 1 {
+		sh := hook.Shell
+		if sh == "" {
+			sh = "sh"
+		}
+		return []string{sh, "-c", command[0]}, true
+	}
+	return command, false
+}
+
+// hookEnv is the host's environment plus what the hook's dialect gives its
+// hooks: its project dir, cwd and session id variables and its fixed ones.
+// A variable the host set is never replaced.
+func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []string {
+	// An empty variable counts as unset: it is dropped and may be set.
+	env := make([]string, 0, len(environ)+8)
+	have := map[string]bool{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && v == "" {
+			continue
+		} else if ok {
+			have[k] = true
+		}
+		env = append(env, kv)
+	}
+	add := func(name, value string) {
+		if name == "" || value == "" || have[name] {
+			return
+		}
+		have[name] = true
+		env = append(env, name+"="+value)
+	}
+	project := ""
+	if host.Env.ProjectDir != "" {
+		project = lookupEnv(environ, host.Env.ProjectDir)
+	}
+	if project == "" {
+		project = stringField(payload, "cwd")
+	}
+	if project == "" {
+		project, _ = os.Getwd()
+	}
+	add(hook.Env.ProjectDir, project)
+	add(hook.Env.Cwd, project)
+	add(hook.Env.SessionID, stringField(payload, "session_id"))
+	keys := make([]string, 0, len(hook.Env.Set))
+	for k := range hook.Env.Set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		add(k, hook.Env.Set[k])
+	}
+	return env
+}
+
+func lookupEnv(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(environ[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// readBounded reads r fully; more than limit bytes is an error, returned
+// with the first limit bytes.
+func readBounded(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return b, err
+	}
+	if int64(len(b)) > limit {
+		// Drain the rest so the host's write does not fail on a closed pipe.
+		_, _ = io.Copy(io.Discard, r)
+		// What was read still names the event, so that the refusal blocks
+		// on a guard event.
+		return b[:limit], fmt.Errorf("stdin is over the %d-byte limit", limit)
+	}
+	return b, nil
+}
+
+// eventName is the host's event name. It is looked for even in a payload
+// that does not parse, so that hookx's own failure on a truncated guard
+// event still blocks.
+func eventName(payload []byte) string {
+	if name := stringField(payload, "hook_event_name"); name != "" {
+		return name
+	}
+	if m := eventNameRE.FindSubmatch(payload); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+var eventNameRE = regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`)
+
+// stringField returns a top-level string field of a JSON object, or "".
+func stringField(payload []byte, name string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(payload, &m) != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(m[name], &s) != nil {
+		return ""
+	}
+	return s
+}
+
+func signum(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return int(s)
+	}
+	return int(syscall.SIGTERM)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

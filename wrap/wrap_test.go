@@ -1,0 +1,219 @@
+package wrap
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// fakeTranslation passes payloads through and records the hook's raw output.
+type fakeTranslation struct {
+	host   string
+	hookEv string
+	raw    *Output
+	result func(Output) Output
+}
+
+func (f *fakeTranslation) New(host, hook string) (Translator, error) { return f, nil }
+
+func (f *fakeTranslation) DetectHost(payload []byte, getenv func(string) string) (string, error) {
+	if f.host == "" {
+		return "", errors.New("no idea")
+	}
+	return f.host, nil
+}
+
+func (f *fakeTranslation) Failure(host *mappings.Dialect, hostEvent string, err error) Output {
+	return Output{Stdout: []byte(`{"failure":"` + hostEvent + `"}`)}
+}
+
+func (f *fakeTranslation) Event(p []byte) (*Event, error) {
+	return &Event{Payload: p, Name: f.hookEv}, nil
+}
+
+func (f *fakeTranslation) Result(ctx ResultContext, out Output) (Output, []string) {
+	f.raw = &out
+	if f.result != nil {
+		return f.result(out), nil
+	}
+	return Output{Stdout: []byte("{}")}, nil
+}
+
+func run(t *testing.T, f *fakeTranslation, stdin string, mod func(*Options), argv ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	opts := Options{
+		Table: mappings.Default(), Translation: f,
+		From: "claude", Host: "gemini", Command: argv,
+		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		Environ: os.Environ(), PipeGrace: 50 * time.Millisecond, KillGrace: 100 * time.Millisecond,
+	}
+	if mod != nil {
+		mod(&opts)
+	}
+	code := Run(opts)
+	return code, out.String(), errb.String()
+}
+
+const beforeTool = `{"session_id":"s1","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"t","tool_name":"run_shell_command"}`
+
+func TestRawOutput(t *testing.T) {
+	tests := []struct {
+		name string
+		argv []string
+		mod  func(*Options)
+		want Output
+	}{
+		{"exit and streams", []string{"sh", "-c", "echo out; echo err >&2; exit 3"}, nil,
+			Output{Stdout: []byte("out\n"), Stderr: []byte("err\n"), ExitCode: 3}},
+		{"stdin reaches the hook", []string{"sh", "-c", "cat"}, nil,
+			Output{Stdout: []byte(beforeTool)}},
+		{"crash", []string{"sh", "-c", "kill -9 $$"}, nil,
+			Output{ExitCode: 137, Failed: true, FailReason: "hook killed by signal 9 (killed)"}},
+		{"timeout", []string{"sleep", "10"}, func(o *Options) { o.Timeout = 50 * time.Millisecond },
+			Output{ExitCode: 143, TimedOut: true, FailReason: "hook timed out after 50ms"}},
+		{"over the bound", []string{"head", "-c", "5000", "/dev/zero"}, func(o *Options) { o.MaxOutput = 4096 },
+			Output{Failed: true, FailReason: "hook stdout over the 4096-byte limit (5000 bytes)"}},
+		{"not found, run directly", []string{"no-such-hook-xyz", "-x"}, nil,
+			Output{Stderr: []byte("hookx: no-such-hook-xyz: command not found\n"), ExitCode: 127, FailReason: "hookx: no-such-hook-xyz: command not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeTranslation{hookEv: "PreToolUse"}
+			code, stdout, _ := run(t, f, beforeTool, tt.mod, tt.argv...)
+			if code != 0 || stdout != "{}\n" {
+				t.Errorf("Run = %d, %q; want 0, {}", code, stdout)
+			}
+			if f.raw == nil {
+				t.Fatal("Result was not called")
+			}
+			got := *f.raw
+			if !bytes.Equal(got.Stdout, tt.want.Stdout) || !bytes.Equal(got.Stderr, tt.want.Stderr) ||
+				got.ExitCode != tt.want.ExitCode || got.TimedOut != tt.want.TimedOut ||
+				got.Failed != tt.want.Failed || got.FailReason != tt.want.FailReason {
+				t.Errorf("raw output:\n got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStdinBound(t *testing.T) {
+	f := &fakeTranslation{hookEv: "PreToolUse"}
+	code, stdout, _ := run(t, f, beforeTool, func(o *Options) { o.MaxStdin = 80 }, "true")
+	if code != 0 || stdout != `{"failure":"BeforeTool"}`+"\n" {
+		t.Errorf("Run = %d, %q; want hookx's failure answer for BeforeTool", code, stdout)
+	}
+	if f.raw != nil {
+		t.Error("the hook ran on a refused payload")
+	}
+}
+
+func TestHookEnv(t *testing.T) {
+	table := mappings.Default()
+	claude, _ := table.Dialect("claude")
+	gemini, _ := table.Dialect("gemini")
+	tests := []struct {
+		name       string
+		environ    []string
+		host, hook *mappings.Dialect
+		want       []string
+	}{
+		{"claude hook on gemini", []string{"GEMINI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/kept"}, gemini, claude,
+			[]string{"GEMINI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/kept", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
+		{"project from cwd", []string{"CLAUDE_PROJECT_DIR="}, gemini, claude,
+			[]string{"CLAUDE_PROJECT_DIR=/p", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
+		{"gemini hook on claude", []string{"CLAUDE_PROJECT_DIR=/c"}, claude, gemini,
+			[]string{"CLAUDE_PROJECT_DIR=/c", "GEMINI_PROJECT_DIR=/c", "GEMINI_CWD=/c", "GEMINI_SESSION_ID=s1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := hookEnv(tt.environ, tt.host, tt.hook, []byte(beforeTool))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("hookEnv:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStopCapState(t *testing.T) {
+	dir := t.TempDir()
+	block := func(Output) Output { return Output{Stdout: []byte(`{"decision":"deny","reason":"again"}`)} }
+	f := &fakeTranslation{hookEv: "Stop", result: block}
+	payload := func(active bool) string {
+		a := "false"
+		if active {
+			a = "true"
+		}
+		return `{"session_id":"s/../1","hook_event_name":"AfterAgent","timestamp":"t","stop_hook_active":` + a + `}`
+	}
+	mod := func(o *Options) { o.StateDir = dir }
+	for i := range 9 {
+		_, out, _ := run(t, f, payload(i > 0), mod, "true")
+		want := `{"decision":"deny","reason":"again"}` + "\n"
+		if i == 8 {
+			want = "{}\n"
+		}
+		if out != want {
+			t.Fatalf("firing %d: got %q, want %q", i+1, out, want)
+		}
+	}
+	// The counter file is removed once the count is reset, and its name
+	// never leaves the state dir.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("state dir holds %v after a reset", entries)
+	}
+	run(t, f, payload(true), mod, "true")
+	matches, _ := filepath.Glob(filepath.Join(dir, "s1-*"))
+	if len(matches) != 1 {
+		t.Errorf("counter files %v, want one named after the sanitised session", matches)
+	}
+}
+
+func TestTraceMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	f := &fakeTranslation{hookEv: "PreToolUse"}
+	run(t, f, beforeTool, func(o *Options) { o.TracePath = path }, "true")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("trace mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// BenchmarkRun is the whole wrap path with a trivial child: read the event,
+// translate (a pass-through fake), run /bin/true, answer.
+func BenchmarkRun(b *testing.B) {
+	f := &fakeTranslation{hookEv: "PreToolUse"}
+	for b.Loop() {
+		Run(Options{
+			Table: mappings.Default(), Translation: f,
+			From: "claude", Host: "gemini", Command: []string{"true", "x"},
+			Stdin: strings.NewReader(beforeTool), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer),
+			Environ: os.Environ(),
+		})
+	}
+}
+
+// BenchmarkExecBaseline is the baseline: the same child run with plain
+// os/exec, stdin given and output collected.
+func BenchmarkExecBaseline(b *testing.B) {
+	for b.Loop() {
+		cmd := exec.Command("true", "x")
+		cmd.Stdin = strings.NewReader(beforeTool)
+		cmd.Stdout, cmd.Stderr = new(bytes.Buffer), new(bytes.Buffer)
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
