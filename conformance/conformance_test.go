@@ -92,6 +92,9 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string) runRes
 		if problems := migrate(t, sb, host, bin, args, &setup); problems != nil {
 			return runResult{problems: problems, evidence: setup.String()}
 		}
+		if b, _ := os.ReadFile(sb.Path(settingsFile(host))); !strings.Contains(string(b), "hookx wrap ") {
+			return runResult{problems: []string{"the migrated settings run no \"hookx wrap\""}, evidence: setup.String()}
+		}
 		if sc.wrapFlags != "" {
 			if err := addWrapFlags(sb.Path(settingsFile(host)), sc.wrapFlags); err != nil {
 				return runResult{problems: []string{err.Error()}, evidence: setup.String()}
@@ -111,6 +114,9 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string) runRes
 		t.Fatal(err)
 	}
 	problems := append(commonProblems(o), sc.check(o)...)
+	if testing.Verbose() && path != pathNative {
+		t.Logf("setup:\n%s", setup.String())
+	}
 	t.Logf("%s on %s (%s): agent run took %s", sc.name, host, path, o.res.Duration.Round(time.Millisecond))
 	return runResult{problems: problems, took: o.res.Duration, evidence: setup.String() + o.describe()}
 }
