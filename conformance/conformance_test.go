@@ -231,7 +231,7 @@ func (r *report) add(x row) {
 	r.rows = append(r.rows, x)
 }
 
-func (r *report) row(sc *scenario, path string, host driver.Agent, res runResult) row {
+func (r *report) newRow(sc *scenario, path string, host driver.Agent, res runResult) row {
 	x := row{scenario: sc.name, path: path, host: host, result: "PASS", took: res.took}
 	if len(res.problems) > 0 {
 		x.result = "FAIL"
@@ -243,7 +243,7 @@ func (r *report) row(sc *scenario, path string, host driver.Agent, res runResult
 // assert records the run and fails the test on problems.
 func (r *report) assert(t *testing.T, sc *scenario, path string, host driver.Agent, res runResult) {
 	t.Helper()
-	r.add(r.row(sc, path, host, res))
+	r.add(r.newRow(sc, path, host, res))
 	if len(res.problems) > 0 {
 		t.Errorf("%s via %s on %s:\n- %s\n\n%s", sc.name, path, host, strings.Join(res.problems, "\n- "), res.evidence)
 	}
@@ -252,7 +252,7 @@ func (r *report) assert(t *testing.T, sc *scenario, path string, host driver.Age
 // record records the run without failing: for baselines expected to fail.
 func (r *report) record(t *testing.T, sc *scenario, path string, host driver.Agent, res runResult) {
 	t.Helper()
-	x := r.row(sc, path, host, res)
+	x := r.newRow(sc, path, host, res)
 	r.add(x)
 	if len(res.problems) > 0 {
 		t.Logf("recorded (not asserted) %s via %s: %s\n%s", sc.name, path, x.detail, res.evidence)

@@ -46,11 +46,10 @@ func TestMain(m *testing.M) {
 func inCI() bool { return os.Getenv("CI") == "true" }
 
 var (
-	agentsOnce  sync.Once
-	agentPaths  agents.Paths
-	agentsErr   error
-	agentsLogMu sync.Mutex
-	agentsNote  string
+	agentsOnce sync.Once
+	agentPaths agents.Paths
+	agentsErr  error
+	agentsNote string // how the install went, for the report
 )
 
 // requireAgents installs the pinned agents once per test binary (once per
@@ -74,9 +73,7 @@ func requireAgents(t *testing.T) agents.Paths {
 		if agentPaths.Installed {
 			what = "npm ci"
 		}
-		agentsLogMu.Lock()
 		agentsNote = fmt.Sprintf("agents: %s in %s (%s)", what, agentPaths.Took.Round(time.Millisecond), dir)
-		agentsLogMu.Unlock()
 	})
 	if agentsErr != nil {
 		if errors.Is(agentsErr, agents.ErrNoNPM) && !inCI() {
