@@ -1,0 +1,318 @@
+package translate
+
+// Review tests: each one states a discrepancy between hookx and the reference
+// pack (/work/shared/reference), cites the section, and fails on the current
+// code. They are not fixes; see the review report.
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// reviewResult runs Result for a hook event and its mapped host event.
+func reviewResult(t *testing.T, hook, host, event, hostEvent string, out Output, hostPayload string, failClosed bool) (string, []Finding) {
+	t.Helper()
+	tr := newTr(t, hook, host)
+	if hostEvent == "" {
+		m, err := tr.Table.MapEvent(tr.From, tr.To, event)
+		if err != nil || m.To == nil {
+			t.Fatalf("no host event for %s: %v", event, err)
+		}
+		hostEvent = m.To.Name
+	}
+	var hp []byte
+	if hostPayload != "" {
+		hp = []byte(hostPayload)
+	}
+	res, fs := tr.Result(ResultContext{HookEvent: event, HostEvent: hostEvent, HostPayload: hp, FailClosed: failClosed}, out)
+	if res.ExitCode != 0 {
+		t.Errorf("exit code %d, want 0", res.ExitCode)
+	}
+	return string(res.Stdout), fs
+}
+
+const claudePreToolUseDeny = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
+
+// --- Invariant 1: a block in the hook's dialect that hookx drops ----------
+
+// Go's encoding/json matches struct fields case-insensitively and the last
+// duplicate wins; both agents parse with JSON.parse (exact keys) and ignore
+// unknown keys (CC§2.1 item 4; GC§3). A case-variant extra key therefore
+// overwrites the real decision inside hookx only.
+// T§1 Invariant 1, T§9.2, T§9.4 row "BeforeTool → PreToolUse | deny".
+func TestReviewGeminiCaseVariantKeyHidesDeny(t *testing.T) {
+	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
+		Output{Stdout: []byte(`{"decision":"deny","reason":"no","Decision":"allow"}`)}, "", false)
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
+	if got != want {
+		t.Errorf("Gemini blocks on decision:\"deny\" (the key \"Decision\" is unknown to it);\nhost got %q\nwant     %q\nfindings: %v", got, want, fs)
+	}
+}
+
+// T§1 Invariant 1, T§9.3 row "PreToolUse | permissionDecision:deny"; CC§2.1
+// item 4: unknown top-level keys are ignored by Claude Code.
+func TestReviewClaudeCaseVariantKeyHidesDeny(t *testing.T) {
+	stdout := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"},"HookSpecificOutput":null}`
+	got, fs := reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(stdout)}, "", false)
+	if want := `{"decision":"deny","reason":"no"}`; got != want {
+		t.Errorf("Claude ignores the unknown key HookSpecificOutput and denies;\nhost got %q\nwant     %q\nfindings: %v", got, want, fs)
+	}
+	got, fs = reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(`{"decision":"block","reason":"r","Decision":"approve"}`)}, "", false)
+	if want := `{"decision":"deny","reason":"r"}`; got != want {
+		t.Errorf("legacy block with a case-variant key: host got %q, want %q; findings: %v", got, want, fs)
+	}
+}
+
+// Gemini has no output schema: "If text parses as JSON and the result is an
+// object, that object is the output" (GC§2 rule 1), and only decision
+// deny/block blocks (GC§3). A wrongly typed unrelated field does not stop
+// the deny in Gemini; hookx's json.Unmarshal into a typed struct fails and
+// the whole output is dropped, so the guard fails open.
+// T§1 Invariant 1, T§9.2 Gemini rules, T§9.4.
+func TestReviewGeminiMistypedFieldHidesDeny(t *testing.T) {
+	for _, stdout := range []string{
+		`{"decision":"deny","reason":"no","continue":"true"}`,
+		`{"decision":"deny","reason":"no","systemMessage":["x"]}`,
+		`{"decision":"deny","reason":42}`,
+	} {
+		got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "", Output{Stdout: []byte(stdout)}, "", false)
+		if !strings.Contains(got, `"permissionDecision":"deny"`) {
+			t.Errorf("hook printed %s (a deny in Gemini); host got %q, want a PreToolUse permissionDecision deny; findings: %v", stdout, got, fs)
+		}
+	}
+}
+
+// Both agents trim stdout with JavaScript's String.prototype.trim, which
+// removes U+FEFF (a UTF-8 BOM, as PowerShell and some editors write it);
+// Go's strings.TrimSpace does not. CC§2.1 steps 1-3 ("stdout is trimmed", then
+// the {-check), GC§2 ("trimmed stdout" then JSON.parse).
+// T§1 Invariant 1, T§9.3 / T§9.4 deny rows.
+func TestReviewBOMBeforeJSONHidesDeny(t *testing.T) {
+	const bom = "\ufeff"
+	got, fs := reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(bom + claudePreToolUseDeny + "\n")}, "", false)
+	if want := `{"decision":"deny","reason":"no"}`; got != want {
+		t.Errorf("C→G: BOM + deny JSON: host got %q, want %q; findings: %v", got, want, fs)
+	}
+	got, fs = reviewResult(t, "gemini", "claude", "BeforeTool", "", Output{Stdout: []byte(bom + `{"decision":"deny","reason":"no"}` + "\n")}, "", false)
+	if want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`; got != want {
+		t.Errorf("G→C: BOM + deny JSON: host got %q, want %q; findings: %v", got, want, fs)
+	}
+}
+
+// GC§2: "Killed by a signal: the exit code is null and is treated as 0, but
+// the run counts as failed" and "Whether anything is blocked depends only on
+// the parsed output." A Gemini hook that printed a deny and was then killed
+// by a signal blocks in Gemini. Output.Failed documents "killed by a signal";
+// Read turns every Failed into a fail-open failure and ignores stdout.
+// T§1 Invariant 1, T§9.2 Gemini rules.
+func TestReviewGeminiSignalKilledHookStillDenies(t *testing.T) {
+	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
+		Output{Stdout: []byte(`{"decision":"deny","reason":"no"}`), Failed: true, FailReason: "killed by signal: terminated"}, "", false)
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
+	if got != want {
+		t.Errorf("host got %q\nwant     %q\nfindings: %v", got, want, fs)
+	}
+}
+
+// --- §9.3 / §9.4 rows rendered differently ---------------------------------
+
+// T§9.3 row "SessionEnd | non-zero exit with stderr (shown to the user) |
+// {"systemMessage":<stderr>}"; CC§2.2 "SessionEnd ... exit 2: stderr shown to
+// the user". readClaude only copies stderr when the event does not discard
+// systemMessage, and SessionEnd is marked "discarded" (for JSON systemMessage).
+func TestReviewClaudeSessionEndFailureShowsStderr(t *testing.T) {
+	for _, exit := range []int{1, 2} {
+		got, fs := reviewResult(t, "claude", "gemini", "SessionEnd", "",
+			Output{ExitCode: exit, Stderr: []byte("cleanup failed\n")}, "", false)
+		if want := `{"systemMessage":"cleanup failed"}`; got != want {
+			t.Errorf("exit %d: host got %q, want %q; findings: %v", exit, got, want, fs)
+		}
+	}
+}
+
+// T§9.4 row "BeforeAgent → UserPromptSubmit | continue:false |
+// {"continue":false,"stopReason":S}". The extra deny is prescribed only for
+// BeforeTool → PreToolUse. On Gemini the user message is kept in history
+// (GC§4 BeforeAgent); a Claude UserPromptSubmit block erases the prompt
+// (CC§2.2), so the added block changes behaviour.
+func TestReviewGeminiBeforeAgentContinueFalseNoBlock(t *testing.T) {
+	got, fs := reviewResult(t, "gemini", "claude", "BeforeAgent", "",
+		Output{Stdout: []byte(`{"continue":false,"stopReason":"s"}`)}, "", false)
+	if want := `{"continue":false,"stopReason":"s"}`; got != want {
+		t.Errorf("host got %q, want %q; findings: %v", got, want, fs)
+	}
+}
+
+// T§9.4 row "AfterTool → PostToolUse | deny": "... plus
+// hookSpecificOutput.updatedToolOutput shaped like the tool's output ...
+// (for MCP tools, updatedMCPToolOutput)". For an MCP tool hookx writes a
+// plain string under updatedToolOutput.
+func TestReviewGeminiAfterToolDenyMCPUsesUpdatedMCPToolOutput(t *testing.T) {
+	host := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"mcp__tiny__echo","tool_input":{"text":"secret"},"tool_response":[{"type":"text","text":"secret"}],"tool_use_id":"toolu_1"}`
+	got, fs := reviewResult(t, "gemini", "claude", "AfterTool", "", Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}, host, false)
+	var m struct {
+		Decision string                     `json:"decision"`
+		HS       map[string]json.RawMessage `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(got), &m); err != nil {
+		t.Fatalf("host got %q: %v", got, err)
+	}
+	if m.Decision != "block" {
+		t.Errorf("decision = %q, want block", m.Decision)
+	}
+	if _, ok := m.HS["updatedMCPToolOutput"]; !ok {
+		t.Errorf("MCP tool: want hookSpecificOutput.updatedMCPToolOutput; host got %s; findings: %v", got, fs)
+	}
+}
+
+// T§6.1 step 3: "For each host field with no counterpart ... keep the
+// original value." rebuildInput keeps only host fields listed in the
+// mapping table, so real host-only arguments that the table does not list
+// are silently dropped from the rewrite: Claude Grep's output_mode, -i,
+// head_limit (CC§8.2) and Gemini grep_search's exclude_pattern (GC§11).
+func TestReviewRewriteKeepsUnlistedHostOnlyFields(t *testing.T) {
+	// G→C: a Gemini hook rewrites grep_search; the Claude host called Grep.
+	host := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"a","path":"/p","output_mode":"content","-i":true,"head_limit":5},"tool_use_id":"t"}`
+	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
+		Output{Stdout: []byte(`{"hookSpecificOutput":{"tool_input":{"pattern":"b","dir_path":"/p"}}}`)}, host, false)
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"-i":true,"head_limit":5,"output_mode":"content","path":"/p","pattern":"b"}}}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("G→C Grep rewrite (-want +got):\n%s\nfindings: %v", diff, fs)
+	}
+	// C→G: a Claude hook rewrites Grep; the Gemini host called grep_search
+	// with an exclusion the hook cannot even see.
+	host = `{"session_id":"s","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"grep_search","tool_input":{"pattern":"a","dir_path":"/p","exclude_pattern":"secrets/**"}}`
+	got, fs = reviewResult(t, "claude", "gemini", "PreToolUse", "",
+		Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"pattern":"b","path":"/p"}}}`)}, host, false)
+	want = `{"hookSpecificOutput":{"tool_input":{"dir_path":"/p","exclude_pattern":"secrets/**","pattern":"b"}}}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("C→G grep_search rewrite (-want +got):\n%s\nfindings: %v", diff, fs)
+	}
+}
+
+// --- FailClosed (the emulation of Claude's onFailure:"block", T§13) --------
+
+// CC§2.2: onFailure "is ignored for async hooks and on Stop, SubagentStop,
+// TaskCompleted and TeammateIdle". With FailClosed a failing Stop hook
+// becomes an AfterAgent deny, which Gemini re-runs with no cap at all
+// (T§9.3 Stop row, T§15 S7: 2,196 continuations in 300 s).
+func TestReviewFailClosedIgnoredOnStop(t *testing.T) {
+	got, fs := reviewResult(t, "claude", "gemini", "Stop", "", Output{TimedOut: true}, "", true)
+	if got != `{}` {
+		t.Errorf("Stop hook timed out with fail-closed: host got %q, want {} (onFailure is ignored on Stop); findings: %v", got, fs)
+	}
+}
+
+// CC§2.2: with onFailure "block", a hook that "prints invalid JSON is
+// treated as exit 2". hookx's FailClosed only covers timeouts, spawn
+// failures and exit codes other than 0/2.
+func TestReviewFailClosedInvalidJSONBlocks(t *testing.T) {
+	got, fs := reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(`{"hookSpecificOutput": {"permissionDecision": "deny"`)}, "", true)
+	if !strings.Contains(got, `"decision":"deny"`) {
+		t.Errorf("fail-closed hook printed invalid JSON: host got %q, want a deny; findings: %v", got, fs)
+	}
+}
+
+// --- Stdin translation: fields the contract says to drop -------------------
+
+// T§3.1: permission_mode, prompt_id, effort, agent_id, agent_type: "drop"
+// (Claude stdin → Gemini stdin) and timestamp: "drop (Claude sends none)"
+// (Gemini stdin → Claude stdin). T§3.2 tool events: "drop tool_use_id and
+// duration_ms" (C→G stdin) and "drop mcp_context, original_request_name and
+// timestamp" (G→C stdin); PreCompact ↔ PreCompress: "drop
+// custom_instructions". The goldens (and Event) keep all of them; the pass-
+// through recommendation is only for fields "that neither table mentions".
+func TestReviewEventDropsFieldsTheContractDrops(t *testing.T) {
+	cases := []struct {
+		from, file string
+		dropped    []string
+	}{
+		{"claude", "claude.PreToolUse.Bash.txtar", []string{"permission_mode", "prompt_id", "effort", "tool_use_id"}},
+		{"claude", "claude.PostToolUseFailure.Bash.txtar", []string{"permission_mode", "prompt_id", "effort", "tool_use_id", "duration_ms"}},
+		{"claude", "claude.PreCompact.manual.txtar", []string{"prompt_id", "custom_instructions"}},
+		{"gemini", "gemini.BeforeTool.run_shell_command.txtar", []string{"timestamp"}},
+		{"gemini", "gemini.BeforeTool.mcp_tiny_echo.txtar", []string{"timestamp", "mcp_context"}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			to := map[string]string{"claude": "gemini", "gemini": "claude"}[c.from]
+			in := reviewGoldenInput(t, c.file, c.from)
+			res, err := newTr(t, c.from, to).Event(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			mustJSON(t, res.Payload, &m)
+			for _, k := range c.dropped {
+				if _, ok := m[k]; ok {
+					t.Errorf("%s → %s payload still carries %q", c.from, to, k)
+				}
+			}
+		})
+	}
+}
+
+func reviewGoldenInput(t *testing.T, file, from string) []byte {
+	t.Helper()
+	ar := mustTxtar(t, "testdata/events/"+file)
+	return section(t, ar, from+".json")
+}
+
+func mustTxtar(t *testing.T, path string) *txtar.Archive {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ar
+}
+
+// --- Findings the contract asks for that Result never reports --------------
+
+// T§9.3 Stop → AfterAgent row "relies on Claude's 8-block cap | Gemini has
+// no cap at all ... A hook that ignores stop_hook_active loops forever.
+// Report it." (T§15 S7). Result renders the block with no finding at all.
+func TestReviewClaudeStopBlockReportsNoCap(t *testing.T) {
+	got, fs := reviewResult(t, "claude", "gemini", "Stop", "", Output{Stdout: []byte(`{"decision":"block","reason":"again"}`)}, "", false)
+	if got != `{"decision":"deny","reason":"again"}` {
+		t.Fatalf("host got %q", got)
+	}
+	if !anyFinding(fs, "cap") {
+		t.Errorf("Stop block on Gemini: want a finding that Gemini has no loop cap (Claude stops after 8); findings: %v", fs)
+	}
+}
+
+// T§9.4 AfterTool → PostToolUse deny: the replacement is live-verified for
+// Bash only; "Other built-in tools and MCP are still UNVERIFIED; if the
+// replacement is not applied, the output leaks (Invariant 1)". The row is
+// approximate, yet hookx reports nothing when it relies on an unverified
+// Read-shaped updatedToolOutput to hide the output.
+func TestReviewGeminiAfterToolDenyNonBashReportsUnverified(t *testing.T) {
+	host := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/p/a"},"tool_response":{"type":"text","file":{"filePath":"/p/a","content":"x","numLines":1,"startLine":1,"totalLines":1}},"tool_use_id":"t"}`
+	_, fs := reviewResult(t, "gemini", "claude", "AfterTool", "", Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}, host, false)
+	if len(fs) == 0 {
+		t.Errorf("AfterTool deny hidden through an unverified Read updatedToolOutput: want a finding (output may leak); got none")
+	}
+}
+
+// T§8 Claude → Gemini shape: "Add error only for a PostToolUseFailure of a
+// tool other than Bash ... A failed shell command carries no error in
+// Gemini" (T§15 S4). A Bash failure whose error does not start with
+// "Exit code N" (an interrupt, a timeout) gets an error object.
+func TestReviewBashFailureWithoutExitCodeHasNoErrorObject(t *testing.T) {
+	res, err := newTr(t, "claude", "gemini").Event([]byte(`{"session_id":"s","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"sleep 99"},"error":"Command was interrupted","is_interrupt":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Resp map[string]any `json:"tool_response"`
+	}
+	mustJSON(t, res.Payload, &m)
+	if _, ok := m.Resp["error"]; ok {
+		t.Errorf("run_shell_command AfterTool carries tool_response.error %v; Gemini never sends one for a shell command", m.Resp["error"])
+	}
+}
