@@ -368,7 +368,9 @@ var responseConverters = map[string]*ResponseConverter{
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
 			var b strings.Builder
 			b.WriteString("<untrusted_context>\nOutput: ")
-			out := firstNonEmpty(r.Output, r.Display)
+			// A failed shell command never carries an error object in
+			// Gemini (T§15 S4): the text goes into the output.
+			out := firstNonEmpty(r.Output, r.Display, r.Error)
 			if out == "" {
 				out = "(empty)"
 			}
@@ -377,11 +379,7 @@ var responseConverters = map[string]*ResponseConverter{
 				fmt.Fprintf(&b, "\nExit Code: %d", *r.ExitCode)
 			}
 			b.WriteString("\n</untrusted_context>")
-			resp := map[string]any{"llmContent": b.String(), "returnDisplay": firstNonEmpty(r.Display, r.Output)}
-			if r.Failed && r.ExitCode == nil {
-				resp["error"] = map[string]any{"message": firstNonEmpty(r.Error, r.Output), "type": firstNonEmpty(r.ErrorType, "unknown")}
-			}
-			return resp, ""
+			return map[string]any{"llmContent": b.String(), "returnDisplay": firstNonEmpty(r.Display, r.Output, r.Error)}, ""
 		},
 	},
 	"geminiText": {

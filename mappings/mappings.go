@@ -72,6 +72,9 @@ type Dialect struct {
 	Env      Env               `json:"env"`
 	MCP      MCPStyle          `json:"mcp"`
 	Derive   map[string]string `json:"derive"` // payload field -> named deriver
+	// Private lists payload fields this agent sends that mean nothing to
+	// another agent's hooks; they are dropped in translation (T§3.1).
+	Private []string `json:"private"`
 	// Signature lists payload fields only this agent sends: they tell which
 	// agent is the host.
 	Signature []string `json:"signature"`
@@ -113,10 +116,13 @@ type Env struct {
 
 // MCPStyle says how a dialect names MCP tools.
 type MCPStyle struct {
-	Prefix    string `json:"prefix"`
-	Separator string `json:"separator"`
-	Sanitize  bool   `json:"sanitize"`
-	MaxLength int    `json:"maxLength"`
+	// PluginPrefix starts the server part of a plugin's MCP tools, which
+	// have no defined name on other agents (T§7).
+	PluginPrefix string `json:"pluginPrefix"`
+	Prefix       string `json:"prefix"`
+	Separator    string `json:"separator"`
+	Sanitize     bool   `json:"sanitize"`
+	MaxLength    int    `json:"maxLength"`
 }
 
 // Lacks lists canonical ids a dialect has no counterpart for, with the reason.
@@ -139,6 +145,7 @@ type Event struct {
 	Fields       map[string]string  `json:"fields"`  // dialect field -> canonical field
 	Values       map[string][]Value `json:"values"`  // dialect field -> value map
 	Defaults     map[string]any     `json:"defaults"`
+	Private      []string           `json:"private"` // event fields dropped in translation
 	Output       Output             `json:"output"`
 	// Live is set when the event's payload and output handling were seen in
 	// a real run of the agent; anything else is a reading of docs or source.
@@ -174,6 +181,9 @@ type Output struct {
 	ReplaceOutput bool   `json:"replaceOutput"`
 	Stop          bool   `json:"stop"`     // continue:false stops the agent
 	BlockCap      int    `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+	// StderrShown is set where a failing hook's stderr is shown to the user
+	// (Claude's SessionStart and SessionEnd, CC§2.2).
+	StderrShown bool `json:"stderrShown"`
 }
 
 // Tool is one built-in tool of a dialect.
@@ -191,6 +201,9 @@ type Tool struct {
 	Required  []string          `json:"required"`
 	Defaults  map[string]any    `json:"defaults"`
 	Live      bool              `json:"live"` // seen in a real run of the agent
+	// OutputReplaceLive is set when a replaced tool result of this shape
+	// was seen to take effect in the real agent (T§15 S2: Bash only).
+	OutputReplaceLive bool `json:"outputReplaceLive"`
 
 	canonField map[string]string // canonical argument -> dialect argument
 }
@@ -596,6 +609,9 @@ func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
 		}
 		if from.MCP.Separator == "_" && strings.Contains(server+tool, "_") {
 			m.Mark, m.Note = Approximate, "the MCP server/tool split is ambiguous without mcp_context"
+		}
+		if from.MCP.PluginPrefix != "" && strings.HasPrefix(server, from.MCP.PluginPrefix) {
+			m.Mark, m.Note = Approximate, "a plugin's MCP server has no defined name on the target"
 		}
 		return m, nil
 	}

@@ -95,6 +95,10 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		p[k] = x
 	}
 	p["hook_event_name"] = dst.Name
+	// Fields that mean nothing to the target's hooks (T§3.1).
+	for _, k := range slices.Concat(tr.From.Private, src.Private) {
+		delete(p, k)
+	}
 
 	// Enumerated values first: a value the target lacks on its matcher field
 	// means the hook would never have fired.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -15,7 +16,8 @@ type Output struct {
 	Stdout, Stderr []byte
 	ExitCode       int
 	TimedOut       bool   // killed by hookx's own timeout
-	Failed         bool   // could not start, killed by a signal, or output over the bound
+	Signaled       bool   // killed by a signal: there is no exit code
+	Failed         bool   // could not start, or output over the bound
 	FailReason     string // why, when Failed or TimedOut
 }
 
@@ -65,9 +67,12 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 	}
 	v := Read(tr.From, hookEv, out, &fs)
 	if v.Failure != "" {
-		if ctx.FailClosed {
+		// Fail closed only where a block guards something: on Stop a block
+		// means "keep going" (Claude ignores onFailure there, CC§2.2).
+		guard := hookEv.Output.Block == "deny" || hookEv.Output.Block == "feedback" || hookEv.Output.Block == "hide_output"
+		if ctx.FailClosed && guard && !v.Block {
 			v = Verdict{Block: true, Reason: "hook failed (fail-closed): " + v.Failure}
-		} else {
+		} else if !v.Block {
 			fs.add(mappings.Approximate, "hook failure", "%s; %s fails open, so nothing is blocked", v.Failure, tr.From.Agent)
 		}
 	}
@@ -89,25 +94,75 @@ func Read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Ver
 	return readClaude(ev, out, fs)
 }
 
-// claudeOutput is the JSON a Claude hook may print (CC§3).
-type claudeOutput struct {
-	Continue       *bool           `json:"continue"`
-	StopReason     string          `json:"stopReason"`
-	SystemMessage  string          `json:"systemMessage"`
-	Decision       string          `json:"decision"`
-	Reason         string          `json:"reason"`
-	SuppressOutput *bool           `json:"suppressOutput"`
-	HookSpecific   json.RawMessage `json:"hookSpecificOutput"`
+// fields is a JSON object read the way both agents read hook output:
+// JSON.parse, exact keys, the last duplicate wins, and a field of the wrong
+// type is skipped rather than voiding the rest.
+type fields map[string]json.RawMessage
+
+func parseFields(obj []byte) fields {
+	var f fields
+	_ = json.Unmarshal(obj, &f)
+	return f
 }
 
-type claudeSpecific struct {
-	HookEventName            string          `json:"hookEventName"`
-	PermissionDecision       string          `json:"permissionDecision"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason"`
-	UpdatedInput             map[string]any  `json:"updatedInput"`
-	AdditionalContext        string          `json:"additionalContext"`
-	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
-	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+// str returns a string field; a number or boolean gives its JSON text, as
+// JavaScript would print it.
+func (f fields) str(key string) string {
+	raw := f[key]
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	switch raw[0] {
+	case '"', '{', '[', 'n':
+		return ""
+	}
+	return string(raw)
+}
+
+// isFalse reports whether a field is the boolean false.
+func (f fields) isFalse(key string) bool { return string(f[key]) == "false" }
+
+func (f fields) isTrue(key string) bool { return string(f[key]) == "true" }
+
+func (f fields) object(key string) fields {
+	raw := f[key]
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	return parseFields(raw)
+}
+
+func (f fields) inputObject(key string) map[string]any {
+	raw := f[key]
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func (f fields) unknown(known map[string]bool) []string {
+	var out []string
+	for k := range f {
+		if !known[k] {
+			out = append(out, k)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+// trimJS trims like JavaScript's String.prototype.trim, which both agents
+// use: Unicode white space and the byte-order mark.
+func trimJS(b []byte) string {
+	return strings.TrimFunc(string(b), func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
 }
 
 var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decision", "reason", "suppressOutput", "hookSpecificOutput", "terminalSequence", "async", "asyncTimeout")
@@ -115,22 +170,21 @@ var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decisio
 // readClaude applies Claude Code's rules (CC§2, T§9.2).
 func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 	var v Verdict
-	text := strings.TrimSpace(string(out.Stdout))
-	stderr := strings.TrimSpace(string(out.Stderr))
+	text := trimJS(out.Stdout)
+	stderr := trimJS(out.Stderr)
 	obj, isJSON := singleObject(text)
 	if isJSON {
-		var o claudeOutput
-		if err := json.Unmarshal(obj, &o); err != nil {
-			isJSON = false // fails the schema: plain text with a validation error
-		} else {
-			v = claudeVerdict(ev, o, obj, fs)
-		}
+		v = claudeVerdict(ev, parseFields(obj), fs)
+	}
+	exit := out.ExitCode
+	if out.Signaled {
+		exit = -1 // no exit code: a non-blocking error unless the JSON decides
 	}
 	switch {
-	case out.ExitCode == 2 && ev.Output.Block == "none" && ev.Output.SystemMessage != "discarded" && stderr != "":
+	case exit == 2 && ev.Output.Block == "none" && ev.Output.StderrShown && stderr != "":
 		// Events that cannot block show a failing hook's stderr to the user.
 		v.SystemMessage = stderr
-	case out.ExitCode == 2:
+	case exit == 2:
 		// Exit 2 blocks whatever the JSON says (CC§2.2).
 		v.Block, v.Allow = true, false
 		if v.Reason == "" {
@@ -138,23 +192,29 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	case isJSON:
 		// The JSON decides, whatever the exit code.
-	case out.ExitCode == 0:
-		if text != "" {
-			if ev.Output.PlainText == "context" {
-				v.Context = append(v.Context, text)
-			} else if !strings.HasPrefix(text, "{") {
-				fs.add(mappings.Approximate, "plain stdout", "Claude Code sends it to the debug log only on %s; not passed on", ev.Name)
-			} else {
-				fs.add(mappings.None, "stdout", "starts with { but is not one valid JSON object; Claude Code would ignore it")
-			}
+	case exit == 0:
+		switch {
+		case text == "":
+		case strings.HasPrefix(text, "{"):
+			// Invalid JSON: Claude logs a validation error and goes on;
+			// onFailure:"block" would make it a block.
+			v.Failure = "printed output that starts with { but is not one valid JSON object"
+		case ev.Output.PlainText == "context":
+			v.Context = append(v.Context, text)
+		default:
+			fs.add(mappings.Approximate, "plain stdout", "Claude Code sends it to the debug log only on %s; not passed on", ev.Name)
 		}
 	default:
 		// Any other exit code is a non-blocking error: the action goes ahead.
 		first, _, _ := strings.Cut(stderr, "\n")
-		if ev.Output.Block == "none" && ev.Output.SystemMessage != "discarded" && stderr != "" {
+		if ev.Output.StderrShown && stderr != "" {
 			v.SystemMessage = stderr // shown to the user as a hook error
 		}
-		v.Failure = fmt.Sprintf("exited %d", out.ExitCode)
+		if out.Signaled {
+			v.Failure = firstNonEmpty(out.FailReason, "killed by a signal")
+		} else {
+			v.Failure = fmt.Sprintf("exited %d", exit)
+		}
 		if first != "" {
 			v.Failure += ": " + first
 		}
@@ -162,99 +222,77 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 	return v
 }
 
-func claudeVerdict(ev *mappings.Event, o claudeOutput, obj []byte, fs *findings) Verdict {
+func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	var v Verdict
-	for _, k := range unknownKeys(obj, claudeKnownKeys) {
+	for _, k := range o.unknown(claudeKnownKeys) {
 		fs.add(mappings.None, "output key "+k, "not part of Claude Code's output; ignored as Claude Code would")
 	}
-	switch o.Decision {
+	reason := o.str("reason")
+	switch d := o.str("decision"); d {
 	case "":
 	case "block":
-		v.Block, v.Reason = true, firstNonEmpty(o.Reason, "Blocked by hook")
+		v.Block, v.Reason = true, firstNonEmpty(reason, "Blocked by hook")
 	case "approve":
 		v.Allow = true
 	case "deny":
 		// Claude rejects this value and the action proceeds; the intent is
 		// plainly a deny, and reading it as one grants less (T§1 Invariant 2).
-		v.Block, v.Reason = true, firstNonEmpty(o.Reason, "Blocked by hook")
+		v.Block, v.Reason = true, firstNonEmpty(reason, "Blocked by hook")
 		fs.add(mappings.Approximate, `decision "deny"`, "invalid in Claude Code (only approve or block); read as a block, the stricter reading")
 	case "ask":
-		v.Ask, v.AskReason = true, o.Reason
+		v.Ask, v.AskReason = true, reason
 		fs.add(mappings.Approximate, `decision "ask"`, "invalid in Claude Code; read as ask, the stricter reading")
 	default:
-		fs.add(mappings.None, fmt.Sprintf("decision %q", o.Decision), "invalid in Claude Code; ignored")
+		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "invalid in Claude Code; ignored")
 	}
-	if o.Continue != nil && !*o.Continue {
-		v.Stop, v.StopReason = true, o.StopReason
+	if o.isFalse("continue") {
+		v.Stop, v.StopReason = true, o.str("stopReason")
 	}
-	v.SystemMessage = o.SystemMessage
+	v.SystemMessage = o.str("systemMessage")
 	if ev.Output.SystemMessage == "discarded" && v.SystemMessage != "" {
 		v.SystemMessage = ""
 		fs.add(mappings.None, "systemMessage", "Claude Code discards it on %s", ev.Name)
 	}
-	if len(o.HookSpecific) == 0 || string(o.HookSpecific) == "null" {
-		return v
-	}
-	var hs claudeSpecific
-	if err := json.Unmarshal(o.HookSpecific, &hs); err != nil {
-		fs.add(mappings.None, "hookSpecificOutput", "does not parse: %v", err)
-		return v
-	}
-	if hs.HookEventName != ev.Name {
-		// Claude ignores the whole object (T§15 S1). Honour a deny anyway:
-		// that grants less than native Claude would.
-		fs.add(mappings.Approximate, "hookSpecificOutput", "hookEventName %q is not %q; Claude Code would ignore it; only a deny is kept", hs.HookEventName, ev.Name)
-		if hs.PermissionDecision == "deny" {
-			v.Block, v.Reason = true, firstNonEmpty(hs.PermissionDecisionReason, "Blocked by hook")
+	hs := o.object("hookSpecificOutput")
+	if hs == nil {
+		if raw := o["hookSpecificOutput"]; len(raw) > 0 && string(raw) != "null" {
+			fs.add(mappings.None, "hookSpecificOutput", "is not an object; ignored")
 		}
 		return v
 	}
-	switch hs.PermissionDecision {
+	pd, pdReason := hs.str("permissionDecision"), hs.str("permissionDecisionReason")
+	if name := hs.str("hookEventName"); name != ev.Name {
+		// Claude ignores the whole object (T§15 S1). Honour a deny anyway:
+		// that grants less than native Claude would.
+		fs.add(mappings.Approximate, "hookSpecificOutput", "hookEventName %q is not %q; Claude Code would ignore it; only a deny is kept", name, ev.Name)
+		if pd == "deny" {
+			v.Block, v.Reason = true, firstNonEmpty(pdReason, "Blocked by hook")
+		}
+		return v
+	}
+	switch pd {
 	case "":
 	case "deny":
-		v.Block, v.Reason = true, firstNonEmpty(hs.PermissionDecisionReason, "Blocked by hook")
+		v.Block, v.Reason = true, firstNonEmpty(pdReason, "Blocked by hook")
 	case "ask":
-		v.Ask, v.AskReason = true, hs.PermissionDecisionReason
+		v.Ask, v.AskReason = true, pdReason
 	case "defer":
 		v.Defer = true
 	case "allow":
 		v.Allow = true
 	default:
-		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", hs.PermissionDecision), "invalid; ignored")
+		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid; ignored")
 	}
-	if hs.UpdatedInput != nil {
-		v.NewInput = hs.UpdatedInput
+	v.NewInput = hs.inputObject("updatedInput")
+	if c := hs.str("additionalContext"); c != "" {
+		v.Context = append(v.Context, c)
 	}
-	if hs.AdditionalContext != "" {
-		v.Context = append(v.Context, hs.AdditionalContext)
-	}
-	if hs.UpdatedToolOutput != nil {
-		v.NewOutput = hs.UpdatedToolOutput
-	} else if hs.UpdatedMCPToolOutput != nil {
-		v.NewOutput = hs.UpdatedMCPToolOutput
+	if r := hs["updatedToolOutput"]; r != nil {
+		v.NewOutput = r
+	} else if r := hs["updatedMCPToolOutput"]; r != nil {
+		v.NewOutput = r
 	}
 	return v
-}
-
-// geminiOutput is the JSON a Gemini hook may print (GC§3).
-type geminiOutput struct {
-	Decision      string          `json:"decision"`
-	Reason        string          `json:"reason"`
-	Continue      *bool           `json:"continue"`
-	StopReason    string          `json:"stopReason"`
-	SystemMessage string          `json:"systemMessage"`
-	Suppress      *bool           `json:"suppressOutput"`
-	HookSpecific  json.RawMessage `json:"hookSpecificOutput"`
-}
-
-type geminiSpecific struct {
-	AdditionalContext   string          `json:"additionalContext"`
-	ToolInput           map[string]any  `json:"tool_input"`
-	ClearContext        *bool           `json:"clearContext"`
-	TailToolCallRequest json.RawMessage `json:"tailToolCallRequest"`
-	LLMRequest          json.RawMessage `json:"llm_request"`
-	LLMResponse         json.RawMessage `json:"llm_response"`
-	ToolConfig          json.RawMessage `json:"toolConfig"`
 }
 
 var geminiKnownKeys = keySet("decision", "reason", "continue", "stopReason", "systemMessage", "suppressOutput", "hookSpecificOutput")
@@ -262,16 +300,25 @@ var geminiKnownKeys = keySet("decision", "reason", "continue", "stopReason", "sy
 // readGemini applies Gemini CLI's rules (GC§2, T§9.2).
 func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 	var v Verdict
-	text := strings.TrimSpace(string(out.Stdout))
+	exit := out.ExitCode
+	if out.Signaled {
+		// The exit code is null and read as 0; the output still decides.
+		exit = 0
+		v.Failure = firstNonEmpty(out.FailReason, "killed by a signal")
+	}
+	text := trimJS(out.Stdout)
 	if text == "" {
-		text = strings.TrimSpace(string(out.Stderr))
+		text = trimJS(out.Stderr)
 	}
 	if text == "" {
+		if exit == 126 || exit == 127 {
+			v.Failure = fmt.Sprintf("exited %d without output", exit)
+		}
 		return v // no output at all: nothing blocks, whatever the exit code
 	}
 	obj, ok := geminiObject(text)
 	if !ok {
-		switch out.ExitCode {
+		switch exit {
 		case 0:
 			v.SystemMessage = text
 		case 1:
@@ -281,55 +328,51 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 		return v
 	}
-	var o geminiOutput
-	if err := json.Unmarshal(obj, &o); err != nil {
-		fs.add(mappings.None, "output", "does not match Gemini's output fields: %v", err)
-		return v
-	}
-	for _, k := range unknownKeys(obj, geminiKnownKeys) {
+	o := parseFields(obj)
+	for _, k := range o.unknown(geminiKnownKeys) {
 		fs.add(mappings.None, "output key "+k, "not part of Gemini CLI's output; ignored as Gemini CLI would")
 	}
-	switch o.Decision {
+	reason := o.str("reason")
+	switch d := o.str("decision"); d {
 	case "", "allow", "approve":
 		// Gemini's allow never skips confirmation: it grants nothing.
 	case "deny", "block":
-		v.Block, v.Reason = true, firstNonEmpty(o.Reason, "Blocked by hook")
+		v.Block, v.Reason = true, firstNonEmpty(reason, "Blocked by hook")
 	case "ask":
 		if ev.Output.Ask {
-			v.Ask, v.AskReason = true, firstNonEmpty(o.SystemMessage, o.Reason)
+			v.Ask, v.AskReason = true, firstNonEmpty(o.str("systemMessage"), reason)
 		}
 	default:
-		fs.add(mappings.None, fmt.Sprintf("decision %q", o.Decision), "unknown to Gemini CLI; ignored")
+		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "unknown to Gemini CLI; ignored")
 	}
-	if o.Continue != nil && !*o.Continue {
-		v.Stop, v.StopReason = true, firstNonEmpty(o.StopReason, o.Reason, "No reason provided")
+	if v.Block || v.Ask {
+		v.Failure = "" // the hook decided; a signal after it does not matter
 	}
-	v.SystemMessage = o.SystemMessage
-	if v.Ask && v.AskReason == o.SystemMessage {
+	if o.isFalse("continue") {
+		v.Stop, v.StopReason = true, firstNonEmpty(o.str("stopReason"), reason, "No reason provided")
+	}
+	v.SystemMessage = o.str("systemMessage")
+	if v.Ask && v.AskReason == v.SystemMessage {
 		v.SystemMessage = "" // Gemini shows it in the confirmation dialog
 	}
-	if len(o.HookSpecific) == 0 || string(o.HookSpecific) == "null" {
+	hs := o.object("hookSpecificOutput")
+	if hs == nil {
 		return v
 	}
-	var hs geminiSpecific
-	if err := json.Unmarshal(o.HookSpecific, &hs); err != nil {
-		fs.add(mappings.None, "hookSpecificOutput", "does not parse: %v", err)
-		return v
+	if c := hs.str("additionalContext"); c != "" && ev.Output.Context != "none" {
+		v.Context = append(v.Context, c)
 	}
-	if hs.AdditionalContext != "" && ev.Output.Context != "none" {
-		v.Context = append(v.Context, hs.AdditionalContext)
+	if in := hs.inputObject("tool_input"); in != nil && ev.Output.RewriteInput {
+		v.NewInput = in
 	}
-	if hs.ToolInput != nil && ev.Output.RewriteInput {
-		v.NewInput = hs.ToolInput
-	}
-	if hs.ClearContext != nil && *hs.ClearContext {
+	if hs.isTrue("clearContext") {
 		fs.add(mappings.None, "clearContext", "the host cannot clear the conversation from a hook")
 	}
-	if hs.TailToolCallRequest != nil {
+	if hs["tailToolCallRequest"] != nil {
 		fs.add(mappings.None, "tailToolCallRequest", "the host cannot run another tool in place of this one")
 	}
-	for name, raw := range map[string]json.RawMessage{"llm_request": hs.LLMRequest, "llm_response": hs.LLMResponse, "toolConfig": hs.ToolConfig} {
-		if raw != nil {
+	for _, name := range []string{"llm_request", "llm_response", "toolConfig"} {
+		if hs[name] != nil {
 			fs.add(mappings.None, name, "the host has no model-level hooks")
 		}
 	}
@@ -406,7 +449,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if v.Stop {
 		if out.Stop {
 			r.stop, r.stopReason = true, v.StopReason
-			if ho.Block == "deny" && out.Block == "deny" && !r.block && tr.To.Protocol == "claude" {
+			if hostEv.Canonical == "tool.before" && !r.block && tr.To.Protocol == "claude" {
 				// Gemini fails the tool when it stops; make sure Claude does too.
 				r.block, r.reason = true, firstNonEmpty(v.StopReason, "Stopped by hook")
 			}
@@ -437,7 +480,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if tr.To.Protocol == "gemini" {
 		return r.gemini()
 	}
-	return r.claude(hostEv.Name, tr.toolResultReplacement(ctx, r))
+	return r.claude(hostEv.Name, tr.toolResultReplacement(ctx, r, fs))
 }
 
 // renderBlock carries a block across, by what a block does on each side.
@@ -447,6 +490,9 @@ func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Even
 		// The hook's own agent ignores a block here: so do we.
 	case ho.Block == out.Block:
 		r.block, r.reason = true, v.Reason
+		if ho.BlockCap > 0 && out.BlockCap == 0 {
+			fs.add(mappings.Approximate, "block", "%s ends the turn after %d consecutive blocks; %s has no cap (hookx wrap enforces %d per session)", tr.From.Agent, ho.BlockCap, tr.To.Agent, ho.BlockCap)
+		}
 	case ho.Block == "feedback" && out.Block == "hide_output":
 		// Claude's PostToolUse block keeps the output visible; a Gemini deny
 		// would hide it. Send the reason as context instead (T§9.3).
@@ -512,7 +558,7 @@ func (r rendered) gemini() []byte {
 	return o.bytes()
 }
 
-func (r rendered) claude(event string, replacement any) []byte {
+func (r rendered) claude(event string, repl *replacement) []byte {
 	o := newObject()
 	hs := newObject()
 	if event == "PreToolUse" {
@@ -542,8 +588,8 @@ func (r rendered) claude(event string, replacement any) []byte {
 	if r.newInput != nil && !r.block {
 		hs.set("updatedInput", r.newInput)
 	}
-	if replacement != nil {
-		hs.set("updatedToolOutput", replacement)
+	if repl != nil {
+		hs.set(repl.key, repl.value)
 	}
 	if hs.len() > 0 {
 		o.set("hookSpecificOutput", hs.withFirst("hookEventName", event))
@@ -554,10 +600,16 @@ func (r rendered) claude(event string, replacement any) []byte {
 	return o.bytes()
 }
 
+// replacement is a tool result that replaces the real one on Claude.
+type replacement struct {
+	key   string // updatedToolOutput, or updatedMCPToolOutput for MCP tools
+	value any
+}
+
 // toolResultReplacement builds the tool result that hides a tool's output on
 // Claude, shaped like the tool's own output: Claude ignores any other shape
-// and the output leaks (T§15 S2).
-func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered) any {
+// and the output leaks (T§15 S2). Only Bash's shape was seen to work live.
+func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered, fs *findings) *replacement {
 	if !r.replaceOutput {
 		return nil
 	}
@@ -566,10 +618,18 @@ func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered) any {
 		ToolInput map[string]any `json:"tool_input"`
 	}
 	_ = json.Unmarshal(ctx.HostPayload, &p)
-	resp := tr.responseConverter(tr.To, tr.To.Tool(p.ToolName))
+	if _, _, ok := tr.To.SplitMCP(p.ToolName, nil); ok {
+		fs.add(mappings.Approximate, "hidden output", "updatedMCPToolOutput for %s is UNVERIFIED in the real agent; if Claude Code ignores it, the output reaches the model", p.ToolName)
+		return &replacement{"updatedMCPToolOutput", []any{map[string]any{"type": "text", "text": r.reason}}}
+	}
+	tool := tr.To.Tool(p.ToolName)
+	if tool == nil || !tool.OutputReplaceLive {
+		fs.add(mappings.Approximate, "hidden output", "the updatedToolOutput shape for %q is UNVERIFIED in the real agent (only Bash's is); if Claude Code ignores it, the output reaches the model", p.ToolName)
+	}
+	resp := tr.responseConverter(tr.To, tool)
 	zero := 0
 	v, _ := resp.FromCanonical(mappings.ToolResult{Output: r.reason, Stdout: r.reason, Display: r.reason, ExitCode: &zero}, p.ToolInput)
-	return v
+	return &replacement{"updatedToolOutput", v}
 }
 
 // rebuildInput builds the host's complete tool input from a hook's rewrite
@@ -603,16 +663,16 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 	for k, v := range p.ToolInput {
 		canon, known := hostTool.Fields[k]
 		if !known {
+			if !slices.Contains(hostConvArgs(hostTool), k) {
+				out[k] = v // a host argument the table does not list: host-only
+			}
 			continue
 		}
 		if _, ok := hookTool.ArgFor(canon); !ok && !convertedBy(hookTool, canon) {
 			out[k] = v
 		}
 	}
-	var convArgs []string
-	if c := mappings.InputConverterByName(hostTool.Convert); c != nil {
-		convArgs = c.Args
-	}
+	convArgs := hostConvArgs(hostTool)
 	for k, v := range converted {
 		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 && !slices.Contains(convArgs, k) {
 			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; dropped from the rewrite", p.ToolName)
@@ -632,6 +692,13 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 		}
 	}
 	return out, nil
+}
+
+func hostConvArgs(t *mappings.Tool) []string {
+	if c := mappings.InputConverterByName(t.Convert); c != nil {
+		return c.Args
+	}
+	return nil
 }
 
 // convertedBy reports whether a tool's converter produces a canonical field

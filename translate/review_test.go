@@ -111,7 +111,7 @@ func TestReviewBOMBeforeJSONHidesDeny(t *testing.T) {
 // T§1 Invariant 1, T§9.2 Gemini rules.
 func TestReviewGeminiSignalKilledHookStillDenies(t *testing.T) {
 	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
-		Output{Stdout: []byte(`{"decision":"deny","reason":"no"}`), Failed: true, FailReason: "killed by signal: terminated"}, "", false)
+		Output{Stdout: []byte(`{"decision":"deny","reason":"no"}`), Signaled: true, FailReason: "killed by signal: terminated"}, "", false)
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
 	if got != want {
 		t.Errorf("host got %q\nwant     %q\nfindings: %v", got, want, fs)

@@ -12,7 +12,8 @@ type Output struct {
 	Stdout, Stderr []byte
 	ExitCode       int
 	TimedOut       bool   // killed by hookx's --timeout
-	Failed         bool   // could not start, crashed by signal, or output over the bound
+	Signaled       bool   // killed by a signal: there is no exit code
+	Failed         bool   // could not start, or output over the bound
 	FailReason     string // why Failed is set
 }
 

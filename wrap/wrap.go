@@ -246,7 +246,8 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 	}
 	if len(why) > 0 {
 		raw.FailReason = "hook " + strings.Join(why, "; ")
-		raw.Failed = res.crashed != "" || stdout.over() || stderr.over()
+		raw.Failed = stdout.over() || stderr.over()
+		raw.Signaled = res.crashed != ""
 	}
 	return raw, nil
 }

@@ -77,7 +77,7 @@ func TestRawOutput(t *testing.T) {
 		{"stdin reaches the hook", []string{"sh", "-c", "cat"}, nil,
 			Output{Stdout: []byte(beforeTool)}},
 		{"crash", []string{"sh", "-c", "kill -9 $$"}, nil,
-			Output{ExitCode: 137, Failed: true, FailReason: "hook killed by signal 9 (killed)"}},
+			Output{ExitCode: 137, Signaled: true, FailReason: "hook killed by signal 9 (killed)"}},
 		{"timeout", []string{"sleep", "10"}, func(o *Options) { o.Timeout = 50 * time.Millisecond },
 			Output{ExitCode: 143, TimedOut: true, FailReason: "hook timed out after 50ms"}},
 		{"over the bound", []string{"head", "-c", "5000", "/dev/zero"}, func(o *Options) { o.MaxOutput = 4096 },
