@@ -23,8 +23,13 @@ import (
 	"github.com/tailscale/hujson"
 )
 
+//go:generate go run -tags hookx_gentable ./internal/gentable table_gen.go
+
 //go:embed data/*.jsonc
 var dataFS embed.FS
+
+// Data holds the table's source files, data/*.jsonc, for Load.
+var Data fs.FS = dataFS
 
 // Mark says how faithfully a mapping carries a thing across.
 type Mark string

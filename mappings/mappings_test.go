@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestEmbeddedTableLoads(t *testing.T) {
@@ -168,31 +165,5 @@ func TestReadmeCompatibilityTable(t *testing.T) {
 	}
 	if got := readme[i+len(begin) : j]; !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("README.md's compatibility table is stale; regenerate it with:\n  go run ./scripts/readme-table")
-	}
-}
-
-// TestGeneratedTableIsFresh fails when table_gen.go no longer matches the
-// data files.
-func TestGeneratedTableIsFresh(t *testing.T) {
-	want, err := Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("table_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("table_gen.go is stale; regenerate it with: go generate ./mappings")
-	}
-	loaded, err := Load(dataFS, "data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if generated == nil {
-		t.Fatal("table_gen.go did not set the generated table")
-	}
-	if diff := cmp.Diff(loaded, Default(), cmpopts.IgnoreUnexported(Table{}, Dialect{}, Tool{})); diff != "" {
-		t.Errorf("generated table differs from the data files (-data +generated):\n%s", diff)
 	}
 }

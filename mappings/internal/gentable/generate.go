@@ -1,4 +1,4 @@
-package mappings
+package main
 
 import (
 	"bytes"
@@ -7,15 +7,15 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-)
 
-//go:generate go run -tags hookx_gentable ./internal/gentable table_gen.go
+	"github.com/hookx-dev/hookx/mappings"
+)
 
 // Generate loads the embedded JSONC table, validates it and returns the Go
 // source of table_gen.go, which holds it as a literal so that hookx does not
 // parse JSONC on every hook call.
 func Generate() ([]byte, error) {
-	t, err := Load(dataFS, "data")
+	t, err := mappings.Load(mappings.Data, "data")
 	if err != nil {
 		return nil, err
 	}
