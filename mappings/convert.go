@@ -1,6 +1,7 @@
 package mappings
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -233,12 +234,19 @@ var responseConverters = map[string]*ResponseConverter{
 				}
 				return nil, firstNonEmpty(r.Error, r.Output)
 			}
-			var stdout any = r.Stdout
+			if r.Stdout == "" && r.Stderr == "" && r.DisplayJSON != nil && r.Display != "" {
+				// Copy the agent's own encoding of a possibly huge text
+				// instead of encoding it again.
+				var b bytes.Buffer
+				b.Grow(len(r.DisplayJSON) + 64)
+				b.WriteString(`{"stdout":`)
+				b.Write(r.DisplayJSON)
+				b.WriteString(`,"stderr":"","interrupted":false,"isImage":false}`)
+				return json.RawMessage(b.Bytes()), ""
+			}
+			stdout := r.Stdout
 			if r.Stdout == "" && r.Stderr == "" {
 				stdout = firstNonEmpty(r.Display, r.Output)
-				if r.DisplayJSON != nil && r.Display != "" {
-					stdout = r.DisplayJSON
-				}
 			}
 			return map[string]any{"stdout": stdout, "stderr": r.Stderr, "interrupted": false, "isImage": false}, ""
 		},
@@ -350,11 +358,13 @@ var responseConverters = map[string]*ResponseConverter{
 	},
 	"geminiShell": {
 		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
-			r, err := geminiToCanonical(resp)
+			r, llm, err := geminiFields(resp, false)
 			if err != nil {
 				return r, err
 			}
-			if code, ok := lastExitCode(r.Output); ok {
+			// Only the tail of llmContent matters here: decode just that,
+			// not megabytes of output that returnDisplay repeats.
+			if code, ok := lastExitCode(stringTail(llm, 4096)); ok {
 				r.ExitCode = &code
 				r.Failed = r.Failed || code != 0
 			} else if !r.Failed {
@@ -415,15 +425,24 @@ func claudeObjectToCanonical(text func(map[string]any) string) func(json.RawMess
 }
 
 func geminiToCanonical(resp json.RawMessage) (ToolResult, error) {
+	r, _, err := geminiFields(resp, true)
+	return r, err
+}
+
+// geminiFields reads a Gemini tool_response; it decodes llmContent into
+// Output only when asked, and returns it raw.
+func geminiFields(resp json.RawMessage, decodeLLM bool) (ToolResult, json.RawMessage, error) {
 	var r ToolResult
 	if resp == nil {
-		return r, nil
+		return r, nil, nil
 	}
 	_, fields, err := SplitObject(resp)
 	if err != nil {
-		return r, fmt.Errorf("tool_response: %w", err)
+		return r, nil, fmt.Errorf("tool_response: %w", err)
 	}
-	r.Output = partsText(fields["llmContent"])
+	if decodeLLM {
+		r.Output = partsText(fields["llmContent"])
+	}
 	r.Display = partsText(fields["returnDisplay"])
 	if d := fields["returnDisplay"]; len(d) > 0 && d[0] == '"' {
 		r.DisplayJSON = d
@@ -438,7 +457,35 @@ func geminiToCanonical(resp json.RawMessage) (ToolResult, error) {
 		}
 		r.Failed, r.Error, r.ErrorType = true, ge.Message, ge.Type
 	}
-	return r, nil
+	return r, fields["llmContent"], nil
+}
+
+// stringTail returns the text of the last n bytes or so of a JSON string or
+// parts array, cut at an escape boundary; the whole text for anything else.
+func stringTail(raw json.RawMessage, n int) string {
+	if len(raw) < n+2 || raw[0] != '"' {
+		return partsText(raw)
+	}
+	body := raw[1 : len(raw)-1]
+	cut := len(body) - n
+	// Step back to a byte that no backslash escapes.
+	for cut > 0 && body[cut-1] == '\\' {
+		cut--
+	}
+	// An even run of backslashes before cut is complete escapes; an odd run
+	// means cut sits inside one: skip forward past it.
+	run := 0
+	for i := cut - 1; i >= 0 && body[i] == '\\'; i-- {
+		run++
+	}
+	tail := body[cut:]
+	if run%2 == 1 {
+		tail = body[cut+1:]
+	}
+	if s, err := UnquoteString(append(append([]byte{'"'}, tail...), '"')); err == nil {
+		return s
+	}
+	return partsText(raw)
 }
 
 // stringValue decodes a JSON string; absent or null is "".

@@ -200,7 +200,7 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		}
 	}
 
-	out, err := marshalPayload(order, p, respOut, hasResp)
+	out, err := marshalPayload(order, p, respOut, hasResp, len(payload))
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +335,7 @@ func stringField(raw map[string]json.RawMessage, key string) string {
 // marshalPayload writes p as compact JSON in the source's key order, with
 // new keys after hook_event_name (where Gemini puts its timestamp) or at the
 // end, and tool_response (raw or converted) last, as both agents send it.
-func marshalPayload(order []string, p map[string]any, resp any, hasResp bool) ([]byte, error) {
+func marshalPayload(order []string, p map[string]any, resp any, hasResp bool, sizeHint int) ([]byte, error) {
 	var added []string
 	for k := range p {
 		if !slices.Contains(order, k) {
@@ -357,6 +357,7 @@ func marshalPayload(order []string, p map[string]any, resp any, hasResp bool) ([
 	keys = append(keys, added...)
 
 	var b bytes.Buffer
+	b.Grow(sizeHint + 512)
 	b.WriteByte('{')
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
