@@ -208,6 +208,9 @@ var responseConverters = map[string]*ResponseConverter{
 				if r.Stderr, err = stringValue(fields["stderr"]); err != nil {
 					return r, fmt.Errorf("tool_response.stderr: %w", err)
 				}
+				if d := fields["stdout"]; r.Stderr == "" && len(d) > 0 && d[0] == '"' {
+					r.DisplayJSON = d
+				}
 				r.Output = joinLines(r.Stdout, r.Stderr)
 				r.Display = r.Output
 				zero := 0
@@ -376,6 +379,22 @@ var responseConverters = map[string]*ResponseConverter{
 			return r, nil
 		},
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+			if r.DisplayJSON != nil && r.Display != "" && r.Output == r.Display {
+				// Splice the agent's own encoding of a possibly huge text
+				// into both fields instead of encoding it twice.
+				body := r.DisplayJSON[1 : len(r.DisplayJSON)-1]
+				var b bytes.Buffer
+				b.Grow(2*len(r.DisplayJSON) + 128)
+				b.WriteString(`{"llmContent":"<untrusted_context>\nOutput: `)
+				b.Write(body)
+				if r.ExitCode != nil && *r.ExitCode != 0 {
+					fmt.Fprintf(&b, `\nExit Code: %d`, *r.ExitCode)
+				}
+				b.WriteString(`\n</untrusted_context>","returnDisplay":`)
+				b.Write(r.DisplayJSON)
+				b.WriteString(`}`)
+				return json.RawMessage(b.Bytes()), ""
+			}
 			var b strings.Builder
 			b.WriteString("<untrusted_context>\nOutput: ")
 			// A failed shell command never carries an error object in

@@ -87,3 +87,26 @@ func BenchmarkResultPreToolUseDeny(b *testing.B) {
 		tr.Result(ctx, out)
 	}
 }
+
+// BenchmarkEventPostToolUse10MB is the other direction: a Claude PostToolUse
+// with 10 MB of Bash output, for a Gemini hook.
+func BenchmarkEventPostToolUse10MB(b *testing.B) {
+	var p map[string]any
+	if err := json.Unmarshal(goldenInput(b, "claude.PostToolUse.Bash"), &p); err != nil {
+		b.Fatal(err)
+	}
+	out := strings.Repeat("0123456789abcdef ~ \"quoted\" \t line of build output\n", 10<<20/52)
+	p["tool_response"] = map[string]any{"stdout": out, "stderr": "", "interrupted": false, "isImage": false}
+	in, err := json.Marshal(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := newTr(b, "claude", "gemini")
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tr.Event(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
