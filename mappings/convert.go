@@ -2,6 +2,7 @@ package mappings
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -235,7 +236,7 @@ var responseConverters = map[string]*ResponseConverter{
 				if r.ExitCode != nil {
 					return nil, strings.TrimRight(fmt.Sprintf("Exit code %d\n%s", *r.ExitCode, r.Output), "\n")
 				}
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			if r.Stdout == "" && r.Stderr == "" && r.DisplayJSON != nil && r.Display != "" {
 				// Copy the agent's own encoding of a possibly huge text
@@ -249,7 +250,7 @@ var responseConverters = map[string]*ResponseConverter{
 			}
 			stdout := r.Stdout
 			if r.Stdout == "" && r.Stderr == "" {
-				stdout = firstNonEmpty(r.Display, r.Output)
+				stdout = cmp.Or(r.Display, r.Output)
 			}
 			return map[string]any{"stdout": stdout, "stderr": r.Stderr, "interrupted": false, "isImage": false}, ""
 		},
@@ -264,7 +265,7 @@ var responseConverters = map[string]*ResponseConverter{
 		}),
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
 			if r.Failed {
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			content := r.Output
 			n := strings.Count(content, "\n")
@@ -288,7 +289,7 @@ var responseConverters = map[string]*ResponseConverter{
 		}),
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
 			if r.Failed {
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			return map[string]any{"type": "update", "filePath": input["file_path"], "content": input["content"],
 				"structuredPatch": []any{}, "originalFile": nil}, ""
@@ -301,7 +302,7 @@ var responseConverters = map[string]*ResponseConverter{
 		}),
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
 			if r.Failed {
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			replaceAll, _ := input["replace_all"].(bool)
 			return map[string]any{"filePath": input["file_path"], "oldString": input["old_string"],
@@ -315,7 +316,7 @@ var responseConverters = map[string]*ResponseConverter{
 		}),
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
 			if r.Failed {
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			files := nonEmptyLines(r.Output)
 			return map[string]any{"filenames": files, "numFiles": len(files), "truncated": false, "durationMs": 0}, ""
@@ -330,7 +331,7 @@ var responseConverters = map[string]*ResponseConverter{
 		}),
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
 			if r.Failed {
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			return map[string]any{"mode": "content", "content": r.Output, "numFiles": 0, "filenames": []any{},
 				"numLines": len(nonEmptyLines(r.Output))}, ""
@@ -354,7 +355,7 @@ var responseConverters = map[string]*ResponseConverter{
 		},
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
 			if r.Failed {
-				return nil, firstNonEmpty(r.Error, r.Output)
+				return nil, cmp.Or(r.Error, r.Output)
 			}
 			return r.Output, ""
 		},
@@ -399,7 +400,7 @@ var responseConverters = map[string]*ResponseConverter{
 			b.WriteString("<untrusted_context>\nOutput: ")
 			// A failed shell command never carries an error object in
 			// Gemini (T§15 S4): the text goes into the output.
-			out := firstNonEmpty(r.Output, r.Display, r.Error)
+			out := cmp.Or(r.Output, r.Display, r.Error)
 			if out == "" {
 				out = "(empty)"
 			}
@@ -408,15 +409,15 @@ var responseConverters = map[string]*ResponseConverter{
 				fmt.Fprintf(&b, "\nExit Code: %d", *r.ExitCode)
 			}
 			b.WriteString("\n</untrusted_context>")
-			return map[string]any{"llmContent": b.String(), "returnDisplay": firstNonEmpty(r.Display, r.Output, r.Error)}, ""
+			return map[string]any{"llmContent": b.String(), "returnDisplay": cmp.Or(r.Display, r.Output, r.Error)}, ""
 		},
 	},
 	"geminiText": {
 		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			resp := map[string]any{"llmContent": r.Output, "returnDisplay": firstNonEmpty(r.Display, r.Output)}
+			resp := map[string]any{"llmContent": r.Output, "returnDisplay": cmp.Or(r.Display, r.Output)}
 			if r.Failed {
-				resp["error"] = map[string]any{"message": firstNonEmpty(r.Error, r.Output), "type": firstNonEmpty(r.ErrorType, "unknown")}
+				resp["error"] = map[string]any{"message": cmp.Or(r.Error, r.Output), "type": cmp.Or(r.ErrorType, "unknown")}
 			}
 			return resp, ""
 		},
@@ -575,15 +576,6 @@ func joinLines(a, b string) string {
 		return b
 	}
 	return a + "\n" + b
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func stringList(v any) []string {

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -83,10 +84,10 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 // Read reads a hook's output with the rules of its own dialect.
 func Read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	if out.TimedOut {
-		return Verdict{Failure: firstNonEmpty(out.FailReason, "timed out")}
+		return Verdict{Failure: cmp.Or(out.FailReason, "timed out")}
 	}
 	if out.Failed {
-		return Verdict{Failure: firstNonEmpty(out.FailReason, "failed")}
+		return Verdict{Failure: cmp.Or(out.FailReason, "failed")}
 	}
 	if d.Protocol == "gemini" {
 		return readGemini(ev, out, fs)
@@ -188,7 +189,7 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		// Exit 2 blocks whatever the JSON says (CC§2.2).
 		v.Block, v.Allow = true, false
 		if v.Reason == "" {
-			v.Reason = firstNonEmpty(stderr, "No stderr output")
+			v.Reason = cmp.Or(stderr, "No stderr output")
 		}
 	case isJSON:
 		// The JSON decides, whatever the exit code.
@@ -211,7 +212,7 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 			v.SystemMessage = stderr // shown to the user as a hook error
 		}
 		if out.Signaled {
-			v.Failure = firstNonEmpty(out.FailReason, "killed by a signal")
+			v.Failure = cmp.Or(out.FailReason, "killed by a signal")
 		} else {
 			v.Failure = fmt.Sprintf("exited %d", exit)
 		}
@@ -231,13 +232,13 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	switch d := o.str("decision"); d {
 	case "":
 	case "block":
-		v.Block, v.Reason = true, firstNonEmpty(reason, "Blocked by hook")
+		v.Block, v.Reason = true, cmp.Or(reason, "Blocked by hook")
 	case "approve":
 		v.Allow = true
 	case "deny":
 		// Claude rejects this value and the action proceeds; the intent is
 		// plainly a deny, and reading it as one grants less (T§1 Invariant 2).
-		v.Block, v.Reason = true, firstNonEmpty(reason, "Blocked by hook")
+		v.Block, v.Reason = true, cmp.Or(reason, "Blocked by hook")
 		fs.add(mappings.Approximate, `decision "deny"`, "invalid in Claude Code (only approve or block); read as a block, the stricter reading")
 	case "ask":
 		v.Ask, v.AskReason = true, reason
@@ -266,14 +267,14 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		// that grants less than native Claude would.
 		fs.add(mappings.Approximate, "hookSpecificOutput", "hookEventName %q is not %q; Claude Code would ignore it; only a deny is kept", name, ev.Name)
 		if pd == "deny" {
-			v.Block, v.Reason = true, firstNonEmpty(pdReason, "Blocked by hook")
+			v.Block, v.Reason = true, cmp.Or(pdReason, "Blocked by hook")
 		}
 		return v
 	}
 	switch pd {
 	case "":
 	case "deny":
-		v.Block, v.Reason = true, firstNonEmpty(pdReason, "Blocked by hook")
+		v.Block, v.Reason = true, cmp.Or(pdReason, "Blocked by hook")
 	case "ask":
 		v.Ask, v.AskReason = true, pdReason
 	case "defer":
@@ -304,7 +305,7 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 	if out.Signaled {
 		// The exit code is null and read as 0; the output still decides.
 		exit = 0
-		v.Failure = firstNonEmpty(out.FailReason, "killed by a signal")
+		v.Failure = cmp.Or(out.FailReason, "killed by a signal")
 	}
 	text := trimJS(out.Stdout)
 	if text == "" {
@@ -337,10 +338,10 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 	case "", "allow", "approve":
 		// Gemini's allow never skips confirmation: it grants nothing.
 	case "deny", "block":
-		v.Block, v.Reason = true, firstNonEmpty(reason, "Blocked by hook")
+		v.Block, v.Reason = true, cmp.Or(reason, "Blocked by hook")
 	case "ask":
 		if ev.Output.Ask {
-			v.Ask, v.AskReason = true, firstNonEmpty(o.str("systemMessage"), reason)
+			v.Ask, v.AskReason = true, cmp.Or(o.str("systemMessage"), reason)
 		}
 	default:
 		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "unknown to Gemini CLI; ignored")
@@ -349,7 +350,7 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		v.Failure = "" // the hook decided; a signal after it does not matter
 	}
 	if o.isFalse("continue") {
-		v.Stop, v.StopReason = true, firstNonEmpty(o.str("stopReason"), reason, "No reason provided")
+		v.Stop, v.StopReason = true, cmp.Or(o.str("stopReason"), reason, "No reason provided")
 	}
 	v.SystemMessage = o.str("systemMessage")
 	if v.Ask && v.AskReason == v.SystemMessage {
@@ -390,9 +391,9 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		what := "ask"
 		if v.Defer {
 			what = "defer"
-			reason = firstNonEmpty(reason, "The hook deferred this decision")
+			reason = cmp.Or(reason, "The hook deferred this decision")
 		}
-		reason = firstNonEmpty(reason, "The hook asked for confirmation")
+		reason = cmp.Or(reason, "The hook asked for confirmation")
 		switch {
 		case !out.Ask:
 			fs.add(mappings.None, what, "%s cannot ask on %s", tr.To.Agent, hostEv.Name)
@@ -451,7 +452,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 			r.stop, r.stopReason = true, v.StopReason
 			if hostEv.Canonical == "tool.before" && !r.block && tr.To.Protocol == "claude" {
 				// Gemini fails the tool when it stops; make sure Claude does too.
-				r.block, r.reason = true, firstNonEmpty(v.StopReason, "Stopped by hook")
+				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 		} else {
 			fs.add(mappings.None, "continue:false", "%s cannot stop the agent from %s", tr.To.Agent, hostEv.Name)
@@ -532,7 +533,7 @@ func (r rendered) gemini() []byte {
 	o := newObject()
 	if r.block {
 		o.set("decision", "deny")
-		o.set("reason", firstNonEmpty(r.reason, "Blocked by hook"))
+		o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
 	} else if r.ask {
 		o.set("decision", "ask")
 		o.set("systemMessage", joinText(r.askReason, r.systemMessage))
@@ -540,7 +541,7 @@ func (r rendered) gemini() []byte {
 	}
 	if r.stop {
 		o.set("continue", false)
-		o.set("stopReason", firstNonEmpty(r.stopReason, "Stopped by hook"))
+		o.set("stopReason", cmp.Or(r.stopReason, "Stopped by hook"))
 	}
 	if r.systemMessage != "" {
 		o.set("systemMessage", r.systemMessage)
@@ -566,18 +567,18 @@ func (r rendered) claude(event string, repl *replacement) []byte {
 		switch {
 		case r.block:
 			hs.set("permissionDecision", "deny")
-			hs.set("permissionDecisionReason", firstNonEmpty(r.reason, "Blocked by hook"))
+			hs.set("permissionDecisionReason", cmp.Or(r.reason, "Blocked by hook"))
 		case r.ask:
 			hs.set("permissionDecision", "ask")
 			hs.set("permissionDecisionReason", r.askReason)
 		}
 	} else if r.block {
 		o.set("decision", "block")
-		o.set("reason", firstNonEmpty(r.reason, "Blocked by hook"))
+		o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
 	}
 	if r.stop {
 		o.set("continue", false)
-		o.set("stopReason", firstNonEmpty(r.stopReason, "Stopped by hook"))
+		o.set("stopReason", cmp.Or(r.stopReason, "Stopped by hook"))
 	}
 	if r.systemMessage != "" {
 		o.set("systemMessage", r.systemMessage)
@@ -811,13 +812,4 @@ func joinText(a, b string) string {
 		return a
 	}
 	return a + "\n" + b
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
