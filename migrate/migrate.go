@@ -488,7 +488,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if p.opts.Wrap {
 		hostSec += p.opts.Margin
 		var w strings.Builder
-		fmt.Fprintf(&w, "%s wrap --from %s --timeout %ss", ShellQuote(p.opts.Hookx), p.from.Name, strconv.FormatFloat(innerSec, 'f', -1, 64))
+		fmt.Fprintf(&w, "%s wrap --from %s --host %s --timeout %ss", ShellQuote(p.opts.Hookx), p.from.Name, p.to.Name, strconv.FormatFloat(innerSec, 'f', -1, 64))
 		if failClosed {
 			w.WriteString(" --fail-closed")
 		}

@@ -51,7 +51,7 @@ func TestWrappedCommandPassesOriginal(t *testing.T) {
 				t.Fatalf("%s -c %q: %v", shell, wrapped, err)
 			}
 			args := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-			want := []string{"wrap", "--from", "claude", "--timeout", "600s", "--fail-closed", "--", orig}
+			want := []string{"wrap", "--from", "claude", "--host", "gemini", "--timeout", "600s", "--fail-closed", "--", orig}
 			if diff := cmp.Diff(want, args); diff != "" {
 				t.Errorf("%s -c %q: arguments (-want +got):\n%s", shell, wrapped, diff)
 			}
