@@ -1108,7 +1108,7 @@ func init() {
 						Canonical: "grep",
 						Aliases:   []string{"search_file_content"},
 						Mark:      Mark("approximate"),
-						Note:      "only pattern, dir_path and include_pattern have counterparts",
+						Note:      "search_file_content is its name before v0.28.0",
 						Fields: map[string]string{"dir_path": "dir",
 							"include_pattern": "include",
 							"pattern":         "pattern",
