@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
@@ -124,6 +125,11 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		}
 		if len(rest) > 0 {
 			expr := strings.Join(rest, "|")
+			if why := notJavaScript(expr); why != "" {
+				// The agents use JavaScript regexes: Claude's never matches
+				// an invalid one, and RE2 would read it wider (T§10.1).
+				return matcherPlan{drop: fmt.Sprintf("the matcher %q is not a JavaScript regex (%s), so %s never fires it", *m, why, p.from.Agent)}
+			}
 			re, err := regexp.Compile(expr)
 			if err != nil {
 				return matcherPlan{drop: fmt.Sprintf("the matcher %q is a regex Go's RE2 cannot evaluate (%v), so its tool set is unknown", *m, err)}
@@ -179,9 +185,15 @@ func (p *planner) mcpPattern(alt string) (string, bool) {
 		return "", false
 	}
 	var out string
-	if server, tool, found := strings.Cut(rest, p.from.MCP.Separator); found && server != "" && regexp.QuoteMeta(server) == server {
+	switch server, tool, found := strings.Cut(rest, p.from.MCP.Separator); {
+	case found && server != "" && regexp.QuoteMeta(server) == server:
 		out = p.to.MCP.Prefix + server + p.to.MCP.Separator + tool
-	} else {
+	case len(p.from.MCP.Separator) > 1:
+		// A pattern over the server too (mcp__.*__delete.*): the source's
+		// separator cannot occur inside a name part, so each one is a
+		// separator and becomes the target's.
+		out = p.to.MCP.Prefix + strings.ReplaceAll(rest, p.from.MCP.Separator, p.to.MCP.Separator)
+	default:
 		out = p.to.MCP.Prefix + rest
 	}
 	if !anchored && !strings.HasSuffix(out, ".*") {
@@ -291,4 +303,17 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 		plan.outs = []matchOut{{matcher: strp(strings.Join(out, "|")), value: strings.Join(out, "|")}}
 	}
 	return plan
+}
+
+// jsOnlyRE2 matches RE2 syntax that JavaScript regexes do not have: inline
+// flags, \A \z \Q…\E, POSIX classes, named groups in Go's (?P<…>) form.
+var jsOnlyRE2 = regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`)
+
+// notJavaScript says why expr is not a JavaScript regex with the same
+// meaning, or "" when it is one as far as hookx can tell.
+func notJavaScript(expr string) string {
+	if m := jsOnlyRE2.FindString(expr); m != "" {
+		return "RE2-only syntax " + strconv.Quote(m)
+	}
+	return ""
 }

@@ -28,12 +28,16 @@ func newEditor(d *doc) *editor {
 	return e
 }
 
-// detectIndent returns the whitespace of the first indented line.
+// detectIndent returns the whitespace of the first indented line that is
+// not a comment.
 func detectIndent(b []byte) string {
 	for line := range bytes.SplitSeq(b, []byte("\n")) {
 		t := bytes.TrimLeft(line, " \t")
 		if len(t) == len(line) || len(bytes.TrimSpace(t)) == 0 {
 			continue
+		}
+		if t[0] == '*' || t[0] == '/' {
+			continue // a comment's line, not the file's indentation
 		}
 		if line[0] == '\t' {
 			return "\t"
@@ -183,6 +187,25 @@ func (e *editor) appendElems(ptr string, vs []any) error {
 	return nil
 }
 
+// closeOnOwnLine re-indents the closing bracket of the array at ptr to its
+// opening line's indentation when it sits on a line of its own: removing
+// the last element leaves that element's indentation in front of it.
+func (e *editor) closeOnOwnLine(ptr string) {
+	v := e.root.Find(ptr)
+	if v == nil {
+		return
+	}
+	arr, ok := v.Value.(*hujson.Array)
+	if !ok {
+		return
+	}
+	i := bytes.LastIndexByte(arr.AfterExtra, '\n')
+	if i < 0 || len(bytes.Trim(arr.AfterExtra[i+1:], " \t")) != 0 {
+		return
+	}
+	arr.AfterExtra = append(arr.AfterExtra[:i+1], e.indentAt(ptr)...)
+}
+
 // replaceElem replaces the array element at ptr, keeping what surrounds it.
 func (e *editor) replaceElem(ptr string, v any) error {
 	return e.patch("replace", ptr, e.text(v, e.indentAt(ptr)))
@@ -219,7 +242,7 @@ func (p *planner) ownedID(g *hujson.Value) string {
 	}
 	s := lit.String()
 	if handlerFormats[p.to.Protocol].named {
-		if strings.HasPrefix(s, OwnedPrefix) {
+		if IsOwnedID(s) {
 			return s
 		}
 		return ""
@@ -328,6 +351,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 			if err := e.patch("remove", arrPtr+"/"+strconv.Itoa(ex[k].idx), nil); err != nil {
 				return nil, nil, err
 			}
+			e.closeOnOwnLine(arrPtr)
 		}
 		if e.root.Find(arrPtr) == nil {
 			if err := e.addMember("/hooks", ev, []any{}); err != nil {

@@ -19,7 +19,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tailscale/hujson"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,6 +131,24 @@ func (r *Result) Count(l Level) int {
 // OwnedPrefix starts the name (Gemini) or command marker (Claude) of every
 // entry hookx owns.
 const OwnedPrefix = "hookx:"
+
+// ownedID matches exactly the ids hookx writes, hookx:<Event>:<n>:<hash8>,
+// so that a user's own hook named "hookx: something" is never taken for one.
+var ownedID = regexp.MustCompile(`^hookx:[A-Za-z]+:[0-9]+:[0-9a-f]{8}$`)
+
+// IsOwnedID reports whether s is an id hookx writes.
+func IsOwnedID(s string) bool { return ownedID.MatchString(s) }
+
+// maxTimerMS is the longest delay a JavaScript timer holds (2^31-1 ms).
+const maxTimerMS = 1<<31 - 1
+
+// unitPerSecond is how many of a dialect's timeout units make a second.
+func unitPerSecond(d *mappings.Dialect) float64 {
+	if d.Timeout.Unit == "ms" {
+		return 1000
+	}
+	return 1
+}
 
 // handlerFormat is what a dialect's handler objects can hold; the table has
 // no handler-field data, so it lives here, keyed by protocol.
@@ -285,6 +305,13 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 				}
 			}
 		}
+		if key, off := hooksSwitchedOff(&d.root); key != "" {
+			// Migrating hooks that never ran would switch them on.
+			p.add(Item{Level: NotCarried, Source: s.Path, What: "every hook in this file",
+				Reason: fmt.Sprintf("%s is %s: %s runs none of these hooks, and migrating them would switch them on", key, off, p.from.Agent),
+				Fix:    "remove " + key + " if the hooks should run, then migrate again"})
+			continue
+		}
 		evs, err := d.readHooks()
 		if err != nil {
 			return nil, err
@@ -348,23 +375,48 @@ func deref(s *string) string {
 	return *s
 }
 
+// hooksSwitchedOff reports the settings key that turns every hook of a
+// file off (Gemini's hooksConfig.enabled, Claude's disableAllHooks), if set.
+func hooksSwitchedOff(root *hujson.Value) (key, value string) {
+	for _, sw := range []struct{ ptr, key, off string }{
+		{"/hooksConfig/enabled", "hooksConfig.enabled", "false"},
+		{"/disableAllHooks", "disableAllHooks", "true"},
+	} {
+		if v := root.Find(sw.ptr); v != nil {
+			if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.off {
+				return sw.key, sw.off
+			}
+		}
+	}
+	return "", ""
+}
+
 // owned reports whether a source handler was written by hookx.
 func owned(f handlerFields) bool {
-	return strings.HasPrefix(f.Name, OwnedPrefix) || claudeMarker(f.Command) != ""
+	return IsOwnedID(f.Name) || claudeMarker(f.Command) != ""
 }
 
 // claudeMarker returns the owned id at the end of a command, written as a
-// trailing shell comment " # hookx:<id>", or "".
+// trailing shell comment " # hookx:<id>" (or "\n# hookx:<id>" after a
+// multi-line command, so that a here-doc's terminator stays alone on its
+// line), or "".
 func claudeMarker(cmd string) string {
-	i := strings.LastIndex(cmd, " # "+OwnedPrefix)
-	if i < 0 {
+	i := strings.LastIndex(cmd, "# "+OwnedPrefix)
+	if i < 1 || (cmd[i-1] != ' ' && cmd[i-1] != '\n') {
 		return ""
 	}
-	id := cmd[i+3:]
-	if strings.ContainsAny(id, " \t\n'\"") {
-		return ""
+	if id := cmd[i+2:]; IsOwnedID(id) {
+		return id
 	}
-	return id
+	return ""
+}
+
+// withMarker appends the owned id to a Claude command as a shell comment.
+func withMarker(cmd, id string) string {
+	if strings.Contains(cmd, "\n") {
+		return cmd + "\n# " + id
+	}
+	return cmd + " # " + id
 }
 
 func (p *planner) translate(sh srcHandler) []Entry {
@@ -439,9 +491,9 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	// The command itself.
 	cmd := f.Command
 	if len(f.Args) > 0 {
-		parts := []string{ShellQuote(cmd)}
+		parts := []string{quoteArg(cmd)}
 		for _, a := range f.Args {
-			parts = append(parts, ShellQuote(a))
+			parts = append(parts, quoteArg(a))
 		}
 		cmd = strings.Join(parts, " ")
 		note(Approximate, "exec-form args", "written as one shell command with every argument quoted")
@@ -459,7 +511,13 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		slices.Sort(keys)
 		var pre strings.Builder
 		for _, k := range keys {
-			fmt.Fprintf(&pre, "export %s=%s; ", k, ShellQuote(f.Env[k]))
+			v := ShellQuote(f.Env[k])
+			if p.from.Protocol == "gemini" {
+				// Gemini expands $VAR in settings strings at load (GC§8.3):
+				// let the shell expand them instead.
+				v = doubleQuote(f.Env[k])
+			}
+			fmt.Fprintf(&pre, "export %s=%s; ", k, v)
 		}
 		cmd = pre.String() + cmd
 		note(Approximate, "env", "set by an export prefix on the command: "+p.to.Agent+" handlers have no env field")
@@ -476,8 +534,21 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if d, ok := p.from.Timeout.PerEvent[sh.event]; ok {
 		inner = d
 	}
-	if f.Timeout != nil && *f.Timeout > 0 {
-		inner = *f.Timeout
+	if f.Timeout != nil {
+		switch {
+		case *f.Timeout > 0:
+			inner = *f.Timeout
+		default:
+			note(Approximate, "timeout "+strconv.FormatFloat(*f.Timeout, 'g', -1, 64),
+				p.from.Agent+" needs a positive timeout; the default ("+strconv.FormatFloat(inner, 'g', -1, 64)+p.from.Timeout.Unit+") was written instead")
+		}
+	}
+	// Node's timers overflow past 2^31-1 ms and fire at once: clamp, with
+	// room for wrap's margin.
+	if limit := maxTimerMS/1000 - p.opts.Margin - 1; inner/unitPerSecond(p.from) > limit {
+		note(Approximate, "timeout "+strconv.FormatFloat(inner, 'g', -1, 64),
+			"longer than the agents' timers can hold; clamped to "+strconv.FormatFloat(limit, 'f', 0, 64)+"s")
+		inner = limit * unitPerSecond(p.from)
 	}
 	innerSec := inner
 	if p.from.Timeout.Unit == "ms" {
@@ -522,7 +593,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		if tf.named {
 			h.Name = id
 		} else {
-			h.Command += " # " + id
+			h.Command = withMarker(h.Command, id)
 		}
 		if tf.label == "description" {
 			h.Description = label

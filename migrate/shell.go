@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -117,4 +118,50 @@ func parseRef(cmd string, i int) (name, rest string, end int) {
 
 func isNameByte(c byte, first bool) bool {
 	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
+}
+
+// argPlaceholder matches the placeholders Claude Code substitutes in an
+// exec-form argument (claude-code-hooks.md §7).
+var argPlaceholder = regexp.MustCompile(`\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}`)
+
+// quoteArg quotes one exec-form argument for a shell command line, keeping
+// the placeholders Claude would have substituted as double-quoted variable
+// references, which the environment rewriting then maps for the target.
+func quoteArg(a string) string {
+	locs := argPlaceholder.FindAllStringIndex(a, -1)
+	if len(locs) == 0 {
+		return ShellQuote(a)
+	}
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		if l[0] > last {
+			b.WriteString(ShellQuote(a[last:l[0]]))
+		}
+		b.WriteString(`"` + a[l[0]:l[1]] + `"`)
+		last = l[1]
+	}
+	if last < len(a) {
+		b.WriteString(ShellQuote(a[last:]))
+	}
+	return b.String()
+}
+
+// doubleQuote quotes s as one shell word in double quotes: $VAR and ${VAR}
+// still expand, nothing else does.
+func doubleQuote(s string) string {
+	if q := ShellQuote(s); q == s {
+		return s // nothing to quote
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\', '`':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
 }

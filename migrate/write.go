@@ -22,10 +22,8 @@ var ErrReadOnly = errors.New("the file is read-only")
 // path+BackupSuffix. Missing parent directories are created. A target
 // without owner write permission is refused with ErrReadOnly.
 func WriteFile(path string, data []byte) error {
-	real := path
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		real = r
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	real, err := resolveLinks(path)
+	if err != nil {
 		return err
 	}
 	mode := fs.FileMode(0o644)
@@ -51,6 +49,33 @@ func WriteFile(path string, data []byte) error {
 		return err
 	}
 	return writeAtomic(real, data, mode)
+}
+
+// resolveLinks follows symlinks at path to the file they name, even when
+// that file does not exist yet (a dotfile manager's link to a file still to
+// be written): replacing the link itself would detach it.
+func resolveLinks(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return filepath.EvalSymlinks(path)
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
