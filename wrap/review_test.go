@@ -1,0 +1,145 @@
+package wrap
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// The trace holds the host's payloads (secrets): it must end up mode 0600
+// even when the file already existed with a looser mode. OpenFile's 0600
+// only applies when it creates the file.
+func TestReviewTraceExistingFileLooseMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeTranslation{hookEv: "PreToolUse"}
+	run(t, f, beforeTool, func(o *Options) { o.TracePath = path }, "true")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); len(b) > 0 && fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("trace with the host's payload written to a file of mode %v, want 0600 (or refuse)", fi.Mode().Perm())
+	}
+}
+
+// panicky is a translator that fails with a runtime panic, the way an
+// internal error in the translation does.
+type panicky struct{ fakeTranslation }
+
+func (p *panicky) New(host, hook string) (Translator, error) { return p, nil }
+func (p *panicky) Result(ctx ResultContext, out Output) (Output, []string) {
+	var m map[string]int
+	m["x"] = 1 // assignment to entry in nil map
+	return Output{}, nil
+}
+
+// An internal error of hookx is its own failure: it must fail closed on a
+// guard event with exit 0 and one JSON object. Run has no recover: the
+// panic kills hookx with exit 2 and a Go traceback as plain text, which a
+// Gemini host reads as a deny on every event (and an endless AfterAgent
+// loop), and a Claude host as a blocking error on every event.
+func TestReviewInternalPanicAnswersHost(t *testing.T) {
+	p := &panicky{fakeTranslation{hookEv: "PreToolUse"}}
+	var code int
+	var out string
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				t.Fatalf("Run panicked (hookx would die with exit 2 and a traceback): %v", v)
+			}
+		}()
+		code, out, _ = runWith(t, p, beforeTool, nil, "true")
+	}()
+	if code != 0 || out != `{"failure":"BeforeTool"}`+"\n" {
+		t.Errorf("Run = %d, %q; want 0 and hookx's failure answer for BeforeTool", code, out)
+	}
+}
+
+func runWith(t *testing.T, tr Translation, stdin string, mod func(*Options), argv ...string) (int, string, string) {
+	var outb, errb syncBuf
+	opts := Options{
+		Table: mappings.Default(), Translation: tr,
+		From: "claude", Host: "gemini", Command: argv,
+		Stdin: strings.NewReader(stdin), Stdout: &outb, Stderr: &errb,
+		Environ: os.Environ(), PipeGrace: 50 * time.Millisecond, KillGrace: 100 * time.Millisecond,
+	}
+	if mod != nil {
+		mod(&opts)
+	}
+	code := Run(opts)
+	return code, outb.String(), errb.String()
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// A variable the host set is never replaced or removed. hookEnv drops every
+// host variable whose value is empty, including ones hookx never sets: a
+// hook testing ${VAR+set} (or a tool treating an empty value as "set,
+// disabled") sees a different environment under wrap.
+func TestReviewHookEnvKeepsEmptyHostVars(t *testing.T) {
+	table := mappings.Default()
+	claude, _ := table.Dialect("claude")
+	gemini, _ := table.Dialect("gemini")
+	got := hookEnv([]string{"HOOKX_REVIEW_EMPTY=", "GEMINI_PROJECT_DIR=/g"}, gemini, claude, []byte(beforeTool))
+	if !slices.Contains(got, "HOOKX_REVIEW_EMPTY=") {
+		t.Errorf("hookEnv dropped the host's empty HOOKX_REVIEW_EMPTY: %q", got)
+	}
+}
+
+// SIGTERM from the host while hookx still waits for the event on stdin is
+// swallowed (signal.Notify is active, but Signals is only read once the
+// hook runs): hookx does not stop, and once stdin ends it even starts the
+// hook it was told to abandon.
+func TestReviewSignalWhileReadingStdin(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	sigs := make(chan os.Signal, 4)
+	marker := filepath.Join(t.TempDir(), "ran")
+	done := make(chan int, 1)
+	go func() {
+		code, _, _ := runWith(t, &fakeTranslation{hookEv: "PreToolUse"}, "", func(o *Options) {
+			o.Stdin = pr
+			o.Signals = sigs
+		}, "sh", "-c", "touch "+marker)
+		done <- code
+	}()
+	time.Sleep(100 * time.Millisecond)
+	sigs <- syscall.SIGTERM
+	select {
+	case <-time.After(2 * time.Second):
+		// Let it go on: the host now closes stdin.
+		pw.Write([]byte(beforeTool))
+		pw.Close()
+		time.Sleep(500 * time.Millisecond)
+		if _, err := os.Stat(marker); err == nil {
+			t.Errorf("hookx ignored SIGTERM while reading stdin, then started the hook anyway")
+		} else {
+			t.Errorf("hookx ignored SIGTERM for 2s while reading stdin")
+		}
+	case code := <-done:
+		if code != 128+int(syscall.SIGTERM) {
+			t.Errorf("Run = %d after SIGTERM, want %d", code, 128+int(syscall.SIGTERM))
+		}
+	}
+}
