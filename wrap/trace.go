@@ -96,6 +96,12 @@ func (r *runner) writeTrace() {
 		return
 	}
 	defer f.Close()
+	// An existing file keeps its mode on open: tighten it, since payloads
+	// can hold secrets.
+	if err := f.Chmod(0o600); err != nil {
+		r.reportf("trace: %v", err)
+		return
+	}
 	// One write per line, so concurrent hooks do not interleave.
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		r.reportf("trace: %v", err)

@@ -63,10 +63,23 @@ type Options struct {
 // status: 0 whenever it answered the host in translation mode (the decision
 // travels in the JSON), the hook's own status in pass-through mode, and
 // 128+n when hookx was stopped by signal n before it could answer.
-func Run(opts Options) int {
+func Run(opts Options) (code int) {
 	r := &runner{Options: opts, start: time.Now()}
 	r.defaults()
-	code := r.run()
+	defer func() {
+		// A bug in hookx must not become the host's verdict: a Go panic
+		// exits 2 with text, which both agents read as a block (and
+		// Gemini's AfterAgent as "go on", without end). Answer instead.
+		if p := recover(); p != nil {
+			if r.host == nil {
+				r.host, _ = r.Table.Dialect(r.otherDialect())
+			}
+			code = r.fail(fmt.Errorf("internal error: %v", p))
+			r.trace.Exit = code
+			r.writeTrace()
+		}
+	}()
+	code = r.run()
 	r.trace.Exit = code
 	r.writeTrace()
 	return code
@@ -122,7 +135,11 @@ func (r *runner) run() int {
 		return r.passThrough(r.Stdin)
 	}
 
-	payload, readErr := readBounded(r.Stdin, r.MaxStdin)
+	payload, sig, readErr := r.readStdin()
+	if sig != nil {
+		r.reportf("stopped by %v while reading the host's event", sig)
+		return 128 + signum(sig)
+	}
 	r.hostPayload = payload
 	r.trace.Received = jsonOrString(payload)
 	r.hostEvent = eventName(payload)
@@ -252,12 +269,37 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 	return raw, nil
 }
 
+// readStdin reads the host's event, giving up when hookx is told to stop:
+// a host that kills hookx on its timeout must not wait for stdin to close.
+func (r *runner) readStdin() ([]byte, os.Signal, error) {
+	type read struct {
+		b   []byte
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		b, err := readBounded(r.Stdin, r.MaxStdin)
+		done <- read{b, err}
+	}()
+	select {
+	case rd := <-done:
+		return rd.b, nil, rd.err
+	case sig := <-r.Signals:
+		return nil, sig, nil
+	}
+}
+
 // passThrough runs the hook untouched: the host speaks its dialect.
 func (r *runner) passThrough(stdin io.Reader) int {
 	r.trace.Mode = "passthrough"
 	r.trace.Host = r.From
 	argv, shell := hookArgv(r.hook, r.Command)
 	stdout := &sink{w: r.Stdout}
+	if r.FailClosed {
+		// A failure must be able to take back what the hook printed: on
+		// Gemini a {} on stdout would beat the blocking exit status.
+		stdout = &sink{limit: r.MaxOutput}
+	}
 	stderr := &sink{w: r.Stderr}
 	spec := &hookSpec{
 		argv: argv, shell: shell,
@@ -290,7 +332,13 @@ func (r *runner) passThrough(stdin io.Reader) int {
 	case res.code == 126 || res.code == 127:
 		return r.failedHook(res.code, "")
 	}
+	if r.FailClosed && stdout.over() {
+		return r.failedHook(2, "hookx: hook stdout over the output limit")
+	}
 	r.trace.Hook = &traceHook{ExitCode: res.code}
+	if r.FailClosed {
+		r.Stdout.Write(stdout.buf)
+	}
 	return res.code
 }
 
@@ -356,6 +404,22 @@ func (r *runner) reportf(format string, args ...any) {
 func (r *runner) getenv(name string) string { return lookupEnv(r.Environ, name) }
 
 func (r *runner) otherDialect() string {
+	// The dialect that has the event decides, preferring one where it
+	// guards an action, so that a failure there blocks.
+	var owner string
+	for _, d := range r.Table.Dialects {
+		if e := d.Event(r.hostEvent); e != nil {
+			if e.Output.Block == "deny" {
+				return d.Name
+			}
+			if owner == "" {
+				owner = d.Name
+			}
+		}
+	}
+	if owner != "" {
+		return owner
+	}
 	for _, d := range r.Table.Dialects {
 		if d.Name != r.From {
 			return d.Name
@@ -381,13 +445,20 @@ func hookArgv(hook *mappings.Dialect, command []string) (argv []string, shell bo
 // hooks: its project dir, cwd and session id variables and its fixed ones.
 // A variable the host set is never replaced.
 func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []string {
-	// An empty variable counts as unset: it is dropped and may be set.
+	// A variable hookx adds counts as unset when the host left it empty: it
+	// is dropped and may be set. Every other host variable stays as it is.
+	adds := map[string]bool{hook.Env.ProjectDir: true, hook.Env.Cwd: true, hook.Env.SessionID: true}
+	for k := range hook.Env.Set {
+		adds[k] = true
+	}
 	env := make([]string, 0, len(environ)+8)
 	have := map[string]bool{}
 	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && v == "" {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && v == "" && adds[k] {
 			continue
-		} else if ok {
+		}
+		if ok {
 			have[k] = true
 		}
 		env = append(env, kv)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
 	"github.com/hookx-dev/hookx/wrap"
 	"github.com/spf13/cobra"
 )
@@ -69,28 +72,12 @@ BeforeAgent) and warns elsewhere.
   --fail-closed when the hook failed).`,
 		Example: `  hookx wrap --from claude -- '"${GEMINI_PROJECT_DIR}"/.claude/hooks/guard.sh'
   hookx wrap --from gemini --timeout 30s -- python3 hooks/check.py`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return errors.New("wrap needs the hook's command after --")
-			}
-			return nil
-		},
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.command = args
 			table := loadTable()
-			if _, err := table.Dialect(opts.from); err != nil {
-				return withCode(exitBadInput, fmt.Errorf("--from: %w", err))
-			}
-			if opts.host != "auto" {
-				if _, err := table.Dialect(opts.host); err != nil {
-					return withCode(exitBadInput, fmt.Errorf("--host: %w", err))
-				}
-			}
-			if !slices.Contains([]string{"deny", "ask"}, opts.ask) {
-				return withCode(exitBadInput, fmt.Errorf("--ask: %q is neither deny nor ask", opts.ask))
-			}
-			if opts.timeout < 0 {
-				return withCode(exitBadInput, fmt.Errorf("--timeout: %v is negative", opts.timeout))
+			if err := validateWrap(table, opts); err != nil {
+				return wrapUsageError(opts, err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -105,8 +92,77 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
 	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
 	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
-	_ = cmd.MarkFlagRequired("from")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
 	return cmd
+}
+
+// validateWrap checks what flag parsing cannot.
+func validateWrap(table *mappings.Table, opts *wrapOptions) error {
+	switch {
+	case opts.from == "":
+		return errors.New(`required flag(s) "from" not set`)
+	case len(opts.command) == 0:
+		return errors.New("wrap needs the hook's command after --")
+	case opts.timeout < 0:
+		return fmt.Errorf("--timeout: %v is negative", opts.timeout)
+	case !slices.Contains([]string{"deny", "ask"}, opts.ask):
+		return fmt.Errorf("--ask: %q is neither deny nor ask", opts.ask)
+	}
+	if _, err := table.Dialect(opts.from); err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	if opts.host != "auto" {
+		if _, err := table.Dialect(opts.host); err != nil {
+			return fmt.Errorf("--host: %w", err)
+		}
+	}
+	return nil
+}
+
+// wrapUsageError answers a host that runs a wrap command with bad flags. The
+// host calls it on every event, and a usage error's exit 2 with text would be
+// a block in both agents, every time (and an endless loop on Gemini's
+// AfterAgent). So when an event is waiting on stdin, the error is answered
+// as hookx's own failure: a block on the events that guard an action, a
+// warning elsewhere, exit 0. A person at a terminal, or a run with no event,
+// gets the usage error and exit 2.
+func wrapUsageError(opts *wrapOptions, err error) error {
+	if f, ok := opts.s.In.(*os.File); ok {
+		if fi, statErr := f.Stat(); statErr == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return withCode(exitBadInput, err)
+		}
+	}
+	payload, readErr := readBounded(opts.s.In, maxPayload)
+	if readErr != nil || len(bytes.TrimSpace(payload)) == 0 {
+		return withCode(exitBadInput, err)
+	}
+	table := mappings.Default()
+	var ev struct {
+		Name string `json:"hook_event_name"`
+	}
+	_ = json.Unmarshal(payload, &ev)
+	host, hostErr := table.Dialect(opts.host)
+	if hostErr != nil {
+		if name, detectErr := translate.DetectHost(table, payload, os.Getenv); detectErr == nil {
+			host, hostErr = table.Dialect(name)
+		}
+	}
+	if hostErr != nil {
+		// Answer as the agent whose event it is, preferring one where it
+		// guards an action.
+		for _, d := range table.Dialects {
+			if e := d.Event(ev.Name); e != nil && (host == nil || e.Output.Block == "deny") {
+				host = d
+			}
+		}
+	}
+	if host == nil {
+		return withCode(exitBadInput, err)
+	}
+	out := translate.FailureOutput(host, ev.Name, fmt.Errorf("hookx wrap: %w", err))
+	opts.s.Out.Write(append(out.Stdout, '\n'))
+	fmt.Fprintf(opts.s.Err, "hookx: wrap: %v\n", err)
+	return silentExit(exitOK)
 }
 
 // loadTable loads the mapping table with the collector paused: wrap is on
