@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,6 +186,10 @@ func hookxBinary() (string, error) {
 			hookxErr = errNoHookx{root}
 			return
 		}
+		if err := readSources(root); err != nil {
+			hookxErr = err
+			return
+		}
 		bin := filepath.Join(tmpRoot, "bin", "hookx")
 		cmd := exec.Command("go", "build", "-o", bin, "./cmd/hookx")
 		cmd.Dir = root
@@ -195,6 +200,29 @@ func hookxBinary() (string, error) {
 		hookxPath = bin
 	})
 	return hookxPath, hookxErr
+}
+
+// readSources reads every file hookx is built from. The build runs in a
+// child process, which go test's result cache cannot see; reading the files
+// here makes a change to hookx invalidate a cached pass of this suite.
+func readSources(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", "testdata", "conformance":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".jsonc") || d.Name() == "go.mod" || d.Name() == "go.sum" {
+			_, err := os.ReadFile(path)
+			return err
+		}
+		return nil
+	})
 }
 
 // requireHookx returns the hookx binary. A checkout without ./cmd/hookx
