@@ -109,6 +109,9 @@ type Timeout struct {
 	Unit     string             `json:"unit"` // "s" or "ms"
 	Default  float64            `json:"default"`
 	PerEvent map[string]float64 `json:"perEvent"`
+	// MaxPerEvent caps what an event's hooks may be given, where the agent
+	// caps it.
+	MaxPerEvent map[string]float64 `json:"maxPerEvent"`
 }
 
 // Env names the environment variables a dialect gives its hooks.

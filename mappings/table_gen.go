@@ -219,6 +219,7 @@ func init() {
 				PerEvent: map[string]float64{"SessionEnd": 1.5,
 					"UserPromptSubmit": 30,
 				},
+				MaxPerEvent: map[string]float64{"SessionEnd": 60},
 			},
 			Env: Env{ProjectDir: "CLAUDE_PROJECT_DIR",
 				SessionID: "CLAUDE_CODE_SESSION_ID",

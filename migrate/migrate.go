@@ -375,6 +375,14 @@ func deref(s *string) string {
 	return *s
 }
 
+// targetEvent is the target's name for a source event, or "".
+func (p *planner) targetEvent(name string) string {
+	if m, err := p.tbl.MapEvent(p.from, p.to, name); err == nil && m.To != nil {
+		return m.To.Name
+	}
+	return ""
+}
+
 // hooksSwitchedOff reports the settings key that turns every hook of a
 // file off (Gemini's hooksConfig.enabled, Claude's disableAllHooks), if set.
 func hooksSwitchedOff(root *hujson.Value) (key, value string) {
@@ -556,6 +564,19 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	}
 	hostSec := innerSec
 	failClosed := f.OnFailure == "block"
+	// The target may cap an event's time: keep wrap's margin inside it.
+	if cap, ok := p.to.Timeout.MaxPerEvent[p.targetEvent(sh.event)]; ok {
+		cap /= unitPerSecond(p.to)
+		margin := 0.0
+		if p.opts.Wrap {
+			margin = p.opts.Margin
+		}
+		if innerSec+margin > cap {
+			note(Approximate, "timeout", fmt.Sprintf("%s gives these hooks at most %gs; the hook gets %gs", p.to.Agent, cap, cap-margin))
+			innerSec = cap - margin
+			hostSec = innerSec
+		}
+	}
 	if p.opts.Wrap {
 		hostSec += p.opts.Margin
 		var w strings.Builder
