@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
@@ -247,6 +248,10 @@ func readSettings(path, shown string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		// A file where a directory should be: .gemini or .claude itself.
+		return nil, withCode(exitBadInput, fmt.Errorf("%s: a parent of it is a file, not a directory", shown))
 	}
 	if err != nil {
 		return nil, withCode(exitInternal, err)
