@@ -286,6 +286,51 @@ func scenarios() []*scenario {
 		},
 	)
 
+	// A Gemini AfterTool deny hides the tool's output from the model. Through
+	// hookx on Claude it must stay hidden (T§1 Invariant 1, §9.4), which
+	// Claude only does when updatedToolOutput has the tool's own shape; a
+	// wrong shape is ignored and the output leaks (T§15 S2).
+	// replacedOnClaude is false where Claude Code ignores a replaced result
+	// (Edit, live): the model then gets the reason as a system message.
+	hide := func(name string, step action, tool, secret string, replacedOnClaude bool) *scenario {
+		return &scenario{
+			name: name, dialect: driver.Gemini, steps: []action{step},
+			files:   map[string]string{"secret.txt": "alpha " + secret + "\n"},
+			hooks:   []hookDef{{event: "AfterTool", matcher: tool, script: "hide"}},
+			scripts: map[string]string{"hide": "cat >/dev/null\n" + emit(`{"decision":"deny","reason":"HIDDEN-BY-HOOK"}`)},
+			check: func(o *outcome) []string {
+				var p []string
+				for _, r := range o.srv.Main() {
+					if strings.Contains(r.AllText(), secret) {
+						p = append(p, "the tool's output "+secret+" reached the model")
+						break
+					}
+				}
+				if o.host == driver.Claude && !replacedOnClaude {
+					if last := o.srv.LastMain(); last == nil || !strings.Contains(last.AllText(), "HIDDEN-BY-HOOK") {
+						p = append(p, "the hook's reason HIDDEN-BY-HOOK did not reach the model")
+					}
+					return p
+				}
+				// The tool result itself must be the replacement, not just
+				// carry a note beside it.
+				replaced := false
+				for _, r := range lastResults(o) {
+					replaced = replaced || strings.Contains(r.Text, "HIDDEN-BY-HOOK")
+				}
+				if !replaced {
+					p = append(p, fmt.Sprintf("no tool result carries the hook's reason HIDDEN-BY-HOOK; the model got %+v", lastResults(o)))
+				}
+				return p
+			},
+		}
+	}
+	list = append(list,
+		hide("hide-output/gemini-deny-shell", shell("cat secret.txt"), "run_shell_command", "SECRET-SHELL-42", true),
+		hide("hide-output/gemini-deny-read", read("secret.txt"), "read_file", "SECRET-READ-42", true),
+		hide("hide-output/gemini-deny-replace", edit("secret.txt", "alpha", "beta"), "replace", "SECRET-EDIT-42", false),
+	)
+
 	// A file-tool matcher fires on Write and Edit (write_file and replace)
 	// and not on the shell or on Read.
 	fileSteps := []action{shell("echo shell-step"), write("notes.txt", "alpha\n"), read("notes.txt"), edit("notes.txt", "alpha", "beta")}

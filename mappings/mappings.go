@@ -209,9 +209,11 @@ type Tool struct {
 	Required  []string          `json:"required"`
 	Defaults  map[string]any    `json:"defaults"`
 	Live      bool              `json:"live"` // seen in a real run of the agent
-	// OutputReplaceLive is set when a replaced tool result of this shape
-	// was seen to take effect in the real agent (T§15 S2: Bash only).
-	OutputReplaceLive bool `json:"outputReplaceLive"`
+	// OutputReplace is what the real agent did with a replaced result of
+	// this tool (updatedToolOutput), as seen live: "applied" (Bash, T§15 S2;
+	// Read, conformance suite), "ignored" (Edit: the model still gets the
+	// agent's own result), or "" when nobody has checked.
+	OutputReplace string `json:"outputReplace"`
 
 	canonField map[string]string // canonical argument -> dialect argument
 }
@@ -453,6 +455,9 @@ func (t *Table) index() error {
 			}
 			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
 				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
+			}
+			if tool.OutputReplace != "" && tool.OutputReplace != "applied" && tool.OutputReplace != "ignored" {
+				bad("%s: tool %s: outputReplace %q is neither applied nor ignored", d.Name, tool.Name, tool.OutputReplace)
 			}
 			if tool.Response != "" && responseConverters[tool.Response] == nil {
 				bad("%s: tool %s: unknown response converter %q", d.Name, tool.Name, tool.Response)

@@ -624,8 +624,12 @@ func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered, fs *f
 		return &replacement{"updatedMCPToolOutput", []any{map[string]any{"type": "text", "text": r.reason}}}
 	}
 	tool := tr.To.Tool(p.ToolName)
-	if tool == nil || !tool.OutputReplaceLive {
-		fs.add(mappings.Approximate, "hidden output", "the updatedToolOutput shape for %q is UNVERIFIED in the real agent (only Bash's is); if Claude Code ignores it, the output reaches the model", p.ToolName)
+	switch {
+	case tool != nil && tool.OutputReplace == "applied":
+	case tool != nil && tool.OutputReplace == "ignored":
+		fs.add(mappings.None, "hidden output", "%s ignores a replaced %s result (seen live): the model gets its own result, and the reason only as a message beside it", tr.To.Agent, p.ToolName)
+	default:
+		fs.add(mappings.Approximate, "hidden output", "the updatedToolOutput shape for %q is UNVERIFIED in the real agent (Bash's and Read's are applied); if Claude Code ignores it, the output reaches the model", p.ToolName)
 	}
 	resp := tr.responseConverter(tr.To, tool)
 	zero := 0

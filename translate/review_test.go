@@ -286,16 +286,27 @@ func TestReviewClaudeStopBlockReportsNoCap(t *testing.T) {
 	}
 }
 
-// T§9.4 AfterTool → PostToolUse deny: the replacement is live-verified for
-// Bash only; "Other built-in tools and MCP are still UNVERIFIED; if the
-// replacement is not applied, the output leaks (Invariant 1)". The row is
-// approximate, yet hookx reports nothing when it relies on an unverified
-// Read-shaped updatedToolOutput to hide the output.
+// T§9.4 AfterTool → PostToolUse deny: whether Claude applies a replaced
+// result was seen live for Bash and Read (applied) and Edit (ignored; the
+// conformance suite's hide-output scenarios). Everything else is UNVERIFIED
+// and must be reported, since the output leaks if the shape is ignored.
 func TestReviewGeminiAfterToolDenyNonBashReportsUnverified(t *testing.T) {
-	host := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/p/a"},"tool_response":{"type":"text","file":{"filePath":"/p/a","content":"x","numLines":1,"startLine":1,"totalLines":1}},"tool_use_id":"t"}`
-	_, fs := reviewResult(t, "gemini", "claude", "AfterTool", "", Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}, host, false)
-	if len(fs) == 0 {
-		t.Errorf("AfterTool deny hidden through an unverified Read updatedToolOutput: want a finding (output may leak); got none")
+	deny := Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}
+	for _, c := range []struct{ tool, want string }{
+		{"Glob", "UNVERIFIED"},
+		{"Edit", "ignores a replaced Edit result"},
+		{"Read", ""},
+		{"Bash", ""},
+	} {
+		host := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"` + c.tool + `","tool_input":{},"tool_use_id":"t"}`
+		_, fs := reviewResult(t, "gemini", "claude", "AfterTool", "", deny, host, false)
+		got := anyFinding(fs, "hidden output")
+		if c.want == "" && got {
+			t.Errorf("%s: a replacement seen applied live is reported: %v", c.tool, fs)
+		}
+		if c.want != "" && !anyFinding(fs, c.want) {
+			t.Errorf("%s: want a finding mentioning %q; got %v", c.tool, c.want, fs)
+		}
 	}
 }
 
