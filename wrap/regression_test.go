@@ -1,5 +1,8 @@
 package wrap
 
+// Regression tests for how wrap answers the host when hookx itself fails or
+// is stopped early, and for what it hands the hook and writes to the trace.
+
 import (
 	"bytes"
 	"io"
@@ -15,10 +18,10 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 )
 
-// The trace holds the host's payloads (secrets): it must end up mode 0600
-// even when the file already existed with a looser mode. OpenFile's 0600
-// only applies when it creates the file.
-func TestReviewTraceExistingFileLooseMode(t *testing.T) {
+// The trace holds the host's payloads (secrets): it ends up mode 0600 even
+// when the file already existed with a looser mode, which OpenFile's 0600
+// (applied only when it creates the file) would leave as it was.
+func TestTraceToExistingLooseFileIsMadePrivate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trace.jsonl")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -48,12 +51,12 @@ func (p *panicky) Result(ctx ResultContext, out Output) (Output, []string) {
 	return Output{}, nil
 }
 
-// An internal error of hookx is its own failure: it must fail closed on a
-// guard event with exit 0 and one JSON object. Run has no recover: the
-// panic kills hookx with exit 2 and a Go traceback as plain text, which a
-// Gemini host reads as a deny on every event (and an endless AfterAgent
-// loop), and a Claude host as a blocking error on every event.
-func TestReviewInternalPanicAnswersHost(t *testing.T) {
+// An internal error of hookx is its own failure: Run recovers and fails
+// closed on a guard event with exit 0 and one JSON object. A panic's exit 2
+// with a Go traceback would read as a deny on every event on a Gemini host
+// (and an endless AfterAgent loop), and as a blocking error on every event
+// on a Claude host.
+func TestInternalPanicAnswersHost(t *testing.T) {
 	p := &panicky{fakeTranslation{hookEv: "PreToolUse"}}
 	var code int
 	var out string
@@ -70,6 +73,8 @@ func TestReviewInternalPanicAnswersHost(t *testing.T) {
 	}
 }
 
+// runWith runs Run with the translation tr and returns its exit status,
+// stdout and stderr.
 func runWith(t *testing.T, tr Translation, stdin string, mod func(*Options), argv ...string) (int, string, string) {
 	var outb, errb syncBuf
 	opts := Options{
@@ -93,25 +98,24 @@ type syncBuf struct {
 func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
 func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-// A variable the host set is never replaced or removed. hookEnv drops every
-// host variable whose value is empty, including ones hookx never sets: a
-// hook testing ${VAR+set} (or a tool treating an empty value as "set,
-// disabled") sees a different environment under wrap.
-func TestReviewHookEnvKeepsEmptyHostVars(t *testing.T) {
+// A variable the host set is never replaced or removed, even when its value
+// is empty: a hook testing ${VAR+set} (or a tool treating an empty value as
+// "set, disabled") sees the same environment under wrap. Only a variable
+// hookx adds counts as unset when empty.
+func TestHookEnvKeepsEmptyHostVars(t *testing.T) {
 	table := mappings.Default()
 	claude, _ := table.Dialect("claude")
 	gemini, _ := table.Dialect("gemini")
-	got := hookEnv([]string{"HOOKX_REVIEW_EMPTY=", "GEMINI_PROJECT_DIR=/g"}, gemini, claude, []byte(beforeTool))
-	if !slices.Contains(got, "HOOKX_REVIEW_EMPTY=") {
-		t.Errorf("hookEnv dropped the host's empty HOOKX_REVIEW_EMPTY: %q", got)
+	got := hookEnv([]string{"HOOKX_TEST_EMPTY=", "GEMINI_PROJECT_DIR=/g"}, gemini, claude, []byte(beforeTool))
+	if !slices.Contains(got, "HOOKX_TEST_EMPTY=") {
+		t.Errorf("hookEnv dropped the host's empty HOOKX_TEST_EMPTY: %q", got)
 	}
 }
 
-// SIGTERM from the host while hookx still waits for the event on stdin is
-// swallowed (signal.Notify is active, but Signals is only read once the
-// hook runs): hookx does not stop, and once stdin ends it even starts the
-// hook it was told to abandon.
-func TestReviewSignalWhileReadingStdin(t *testing.T) {
+// SIGTERM from the host while hookx still waits for the event on stdin stops
+// it at once with 128+SIGTERM: a host that kills hookx on its timeout must
+// not have to close stdin first, and the abandoned hook never starts.
+func TestSignalWhileReadingStdinStops(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	sigs := make(chan os.Signal, 4)

@@ -1,8 +1,8 @@
 package translate
 
-// Review tests: each one states a discrepancy between hookx and the reference
-// pack (/work/shared/reference), cites the section, and fails on the current
-// code. They are not fixes; see the review report.
+// Regression tests for edge cases of reading hook output and rendering it
+// for the host, and of translating the host's event for the hook; each cites
+// the reference section it follows.
 
 import (
 	"encoding/json"
@@ -13,8 +13,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// reviewResult runs Result for a hook event and its mapped host event.
-func reviewResult(t *testing.T, hook, host, event, hostEvent string, out Output, hostPayload string, failClosed bool) (string, []Finding) {
+// resultFor runs Result for a hook event and its mapped host event.
+func resultFor(t *testing.T, hook, host, event, hostEvent string, out Output, hostPayload string, failClosed bool) (string, []Finding) {
 	t.Helper()
 	tr := newTr(t, hook, host)
 	if hostEvent == "" {
@@ -37,15 +37,15 @@ func reviewResult(t *testing.T, hook, host, event, hostEvent string, out Output,
 
 const claudePreToolUseDeny = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
 
-// --- Invariant 1: a block in the hook's dialect that hookx drops ----------
+// --- Invariant 1: a block in the hook's dialect reaches the host ----------
 
-// Go's encoding/json matches struct fields case-insensitively and the last
-// duplicate wins; both agents parse with JSON.parse (exact keys) and ignore
-// unknown keys (CC§2.1 item 4; GC§3). A case-variant extra key therefore
-// overwrites the real decision inside hookx only.
+// Output keys match exactly: both agents parse with JSON.parse (exact keys)
+// and ignore unknown keys (CC§2.1 item 4; GC§3), so a case-variant extra key
+// such as "Decision" must not overwrite the real decision, as it would with
+// Go's case-insensitive, last-duplicate-wins encoding/json.
 // T§1 Invariant 1, T§9.2, T§9.4 row "BeforeTool → PreToolUse | deny".
-func TestReviewGeminiCaseVariantKeyHidesDeny(t *testing.T) {
-	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
+func TestCaseVariantKeyDoesNotHideGeminiDeny(t *testing.T) {
+	got, fs := resultFor(t, "gemini", "claude", "BeforeTool", "",
 		Output{Stdout: []byte(`{"decision":"deny","reason":"no","Decision":"allow"}`)}, "", false)
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
 	if got != want {
@@ -53,15 +53,16 @@ func TestReviewGeminiCaseVariantKeyHidesDeny(t *testing.T) {
 	}
 }
 
-// T§1 Invariant 1, T§9.3 row "PreToolUse | permissionDecision:deny"; CC§2.1
-// item 4: unknown top-level keys are ignored by Claude Code.
-func TestReviewClaudeCaseVariantKeyHidesDeny(t *testing.T) {
+// The same for a Claude hook: Claude Code ignores unknown top-level keys
+// (CC§2.1 item 4), so "HookSpecificOutput" or "Decision" leaves the deny in
+// place. T§1 Invariant 1, T§9.3 row "PreToolUse | permissionDecision:deny".
+func TestCaseVariantKeyDoesNotHideClaudeDeny(t *testing.T) {
 	stdout := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"},"HookSpecificOutput":null}`
-	got, fs := reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(stdout)}, "", false)
+	got, fs := resultFor(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(stdout)}, "", false)
 	if want := `{"decision":"deny","reason":"no"}`; got != want {
 		t.Errorf("Claude ignores the unknown key HookSpecificOutput and denies;\nhost got %q\nwant     %q\nfindings: %v", got, want, fs)
 	}
-	got, fs = reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(`{"decision":"block","reason":"r","Decision":"approve"}`)}, "", false)
+	got, fs = resultFor(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(`{"decision":"block","reason":"r","Decision":"approve"}`)}, "", false)
 	if want := `{"decision":"deny","reason":"r"}`; got != want {
 		t.Errorf("legacy block with a case-variant key: host got %q, want %q; findings: %v", got, want, fs)
 	}
@@ -69,17 +70,17 @@ func TestReviewClaudeCaseVariantKeyHidesDeny(t *testing.T) {
 
 // Gemini has no output schema: "If text parses as JSON and the result is an
 // object, that object is the output" (GC§2 rule 1), and only decision
-// deny/block blocks (GC§3). A wrongly typed unrelated field does not stop
-// the deny in Gemini; hookx's json.Unmarshal into a typed struct fails and
-// the whole output is dropped, so the guard fails open.
+// deny/block blocks (GC§3). A wrongly typed unrelated field does not stop the
+// deny, so the output is read field by field: one bad field must not make
+// the whole output unreadable and the guard fail open.
 // T§1 Invariant 1, T§9.2 Gemini rules, T§9.4.
-func TestReviewGeminiMistypedFieldHidesDeny(t *testing.T) {
+func TestMistypedFieldDoesNotHideGeminiDeny(t *testing.T) {
 	for _, stdout := range []string{
 		`{"decision":"deny","reason":"no","continue":"true"}`,
 		`{"decision":"deny","reason":"no","systemMessage":["x"]}`,
 		`{"decision":"deny","reason":42}`,
 	} {
-		got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "", Output{Stdout: []byte(stdout)}, "", false)
+		got, fs := resultFor(t, "gemini", "claude", "BeforeTool", "", Output{Stdout: []byte(stdout)}, "", false)
 		if !strings.Contains(got, `"permissionDecision":"deny"`) {
 			t.Errorf("hook printed %s (a deny in Gemini); host got %q, want a PreToolUse permissionDecision deny; findings: %v", stdout, got, fs)
 		}
@@ -87,17 +88,17 @@ func TestReviewGeminiMistypedFieldHidesDeny(t *testing.T) {
 }
 
 // Both agents trim stdout with JavaScript's String.prototype.trim, which
-// removes U+FEFF (a UTF-8 BOM, as PowerShell and some editors write it);
-// Go's strings.TrimSpace does not. CC§2.1 steps 1-3 ("stdout is trimmed", then
-// the {-check), GC§2 ("trimmed stdout" then JSON.parse).
-// T§1 Invariant 1, T§9.3 / T§9.4 deny rows.
-func TestReviewBOMBeforeJSONHidesDeny(t *testing.T) {
+// removes U+FEFF (a UTF-8 BOM, as PowerShell and some editors write it), so
+// hookx trims it too (Go's strings.TrimSpace alone would not). CC§2.1 steps
+// 1-3 ("stdout is trimmed", then the {-check), GC§2 ("trimmed stdout" then
+// JSON.parse). T§1 Invariant 1, T§9.3 / T§9.4 deny rows.
+func TestBOMBeforeJSONDoesNotHideDeny(t *testing.T) {
 	const bom = "\ufeff"
-	got, fs := reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(bom + claudePreToolUseDeny + "\n")}, "", false)
+	got, fs := resultFor(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(bom + claudePreToolUseDeny + "\n")}, "", false)
 	if want := `{"decision":"deny","reason":"no"}`; got != want {
 		t.Errorf("C→G: BOM + deny JSON: host got %q, want %q; findings: %v", got, want, fs)
 	}
-	got, fs = reviewResult(t, "gemini", "claude", "BeforeTool", "", Output{Stdout: []byte(bom + `{"decision":"deny","reason":"no"}` + "\n")}, "", false)
+	got, fs = resultFor(t, "gemini", "claude", "BeforeTool", "", Output{Stdout: []byte(bom + `{"decision":"deny","reason":"no"}` + "\n")}, "", false)
 	if want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`; got != want {
 		t.Errorf("G→C: BOM + deny JSON: host got %q, want %q; findings: %v", got, want, fs)
 	}
@@ -106,11 +107,11 @@ func TestReviewBOMBeforeJSONHidesDeny(t *testing.T) {
 // GC§2: "Killed by a signal: the exit code is null and is treated as 0, but
 // the run counts as failed" and "Whether anything is blocked depends only on
 // the parsed output." A Gemini hook that printed a deny and was then killed
-// by a signal blocks in Gemini. Output.Failed documents "killed by a signal";
-// Read turns every Failed into a fail-open failure and ignores stdout.
+// by a signal still blocks in Gemini, so its stdout is read rather than the
+// run being treated as a fail-open failure.
 // T§1 Invariant 1, T§9.2 Gemini rules.
-func TestReviewGeminiSignalKilledHookStillDenies(t *testing.T) {
-	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
+func TestGeminiSignalKilledHookStillDenies(t *testing.T) {
+	got, fs := resultFor(t, "gemini", "claude", "BeforeTool", "",
 		Output{Stdout: []byte(`{"decision":"deny","reason":"no"}`), Signaled: true, FailReason: "killed by signal: terminated"}, "", false)
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`
 	if got != want {
@@ -118,15 +119,15 @@ func TestReviewGeminiSignalKilledHookStillDenies(t *testing.T) {
 	}
 }
 
-// --- §9.3 / §9.4 rows rendered differently ---------------------------------
+// --- T§9.3 / T§9.4 rows rendered as the tables say ------------------------
 
 // T§9.3 row "SessionEnd | non-zero exit with stderr (shown to the user) |
 // {"systemMessage":<stderr>}"; CC§2.2 "SessionEnd ... exit 2: stderr shown to
-// the user". readClaude only copies stderr when the event does not discard
-// systemMessage, and SessionEnd is marked "discarded" (for JSON systemMessage).
-func TestReviewClaudeSessionEndFailureShowsStderr(t *testing.T) {
+// the user". The failed hook's stderr reaches the user even though
+// SessionEnd discards a systemMessage the hook prints as JSON.
+func TestClaudeSessionEndFailureShowsStderr(t *testing.T) {
 	for _, exit := range []int{1, 2} {
-		got, fs := reviewResult(t, "claude", "gemini", "SessionEnd", "",
+		got, fs := resultFor(t, "claude", "gemini", "SessionEnd", "",
 			Output{ExitCode: exit, Stderr: []byte("cleanup failed\n")}, "", false)
 		if want := `{"systemMessage":"cleanup failed"}`; got != want {
 			t.Errorf("exit %d: host got %q, want %q; findings: %v", exit, got, want, fs)
@@ -135,12 +136,12 @@ func TestReviewClaudeSessionEndFailureShowsStderr(t *testing.T) {
 }
 
 // T§9.4 row "BeforeAgent → UserPromptSubmit | continue:false |
-// {"continue":false,"stopReason":S}". The extra deny is prescribed only for
-// BeforeTool → PreToolUse. On Gemini the user message is kept in history
-// (GC§4 BeforeAgent); a Claude UserPromptSubmit block erases the prompt
-// (CC§2.2), so the added block changes behaviour.
-func TestReviewGeminiBeforeAgentContinueFalseNoBlock(t *testing.T) {
-	got, fs := reviewResult(t, "gemini", "claude", "BeforeAgent", "",
+// {"continue":false,"stopReason":S}", with no added block: the extra deny is
+// prescribed only for BeforeTool → PreToolUse. On Gemini the user message is
+// kept in history (GC§4 BeforeAgent), while a Claude UserPromptSubmit block
+// erases the prompt (CC§2.2).
+func TestGeminiBeforeAgentContinueFalseAddsNoBlock(t *testing.T) {
+	got, fs := resultFor(t, "gemini", "claude", "BeforeAgent", "",
 		Output{Stdout: []byte(`{"continue":false,"stopReason":"s"}`)}, "", false)
 	if want := `{"continue":false,"stopReason":"s"}`; got != want {
 		t.Errorf("host got %q, want %q; findings: %v", got, want, fs)
@@ -149,11 +150,11 @@ func TestReviewGeminiBeforeAgentContinueFalseNoBlock(t *testing.T) {
 
 // T§9.4 row "AfterTool → PostToolUse | deny": "... plus
 // hookSpecificOutput.updatedToolOutput shaped like the tool's output ...
-// (for MCP tools, updatedMCPToolOutput)". For an MCP tool hookx writes a
-// plain string under updatedToolOutput.
-func TestReviewGeminiAfterToolDenyMCPUsesUpdatedMCPToolOutput(t *testing.T) {
+// (for MCP tools, updatedMCPToolOutput)". An MCP tool's replacement goes
+// under updatedMCPToolOutput.
+func TestGeminiAfterToolDenyMCPUsesUpdatedMCPToolOutput(t *testing.T) {
 	host := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"mcp__tiny__echo","tool_input":{"text":"secret"},"tool_response":[{"type":"text","text":"secret"}],"tool_use_id":"toolu_1"}`
-	got, fs := reviewResult(t, "gemini", "claude", "AfterTool", "", Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}, host, false)
+	got, fs := resultFor(t, "gemini", "claude", "AfterTool", "", Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}, host, false)
 	var m struct {
 		Decision string                     `json:"decision"`
 		HS       map[string]json.RawMessage `json:"hookSpecificOutput"`
@@ -170,14 +171,13 @@ func TestReviewGeminiAfterToolDenyMCPUsesUpdatedMCPToolOutput(t *testing.T) {
 }
 
 // T§6.1 step 3: "For each host field with no counterpart ... keep the
-// original value." rebuildInput keeps only host fields listed in the
-// mapping table, so real host-only arguments that the table does not list
-// are silently dropped from the rewrite: Claude Grep's output_mode, -i,
-// head_limit (CC§8.2) and Gemini grep_search's exclude_pattern (GC§11).
-func TestReviewRewriteKeepsUnlistedHostOnlyFields(t *testing.T) {
+// original value." That includes host-only arguments the mapping table does
+// not list: Claude Grep's output_mode, -i, head_limit (CC§8.2) and Gemini
+// grep_search's exclude_pattern (GC§11) survive a rewrite.
+func TestRewriteKeepsUnlistedHostOnlyFields(t *testing.T) {
 	// G→C: a Gemini hook rewrites grep_search; the Claude host called Grep.
 	host := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"a","path":"/p","output_mode":"content","-i":true,"head_limit":5},"tool_use_id":"t"}`
-	got, fs := reviewResult(t, "gemini", "claude", "BeforeTool", "",
+	got, fs := resultFor(t, "gemini", "claude", "BeforeTool", "",
 		Output{Stdout: []byte(`{"hookSpecificOutput":{"tool_input":{"pattern":"b","dir_path":"/p"}}}`)}, host, false)
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"-i":true,"head_limit":5,"output_mode":"content","path":"/p","pattern":"b"}}}`
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -186,7 +186,7 @@ func TestReviewRewriteKeepsUnlistedHostOnlyFields(t *testing.T) {
 	// C→G: a Claude hook rewrites Grep; the Gemini host called grep_search
 	// with an exclusion the hook cannot even see.
 	host = `{"session_id":"s","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"grep_search","tool_input":{"pattern":"a","dir_path":"/p","exclude_pattern":"secrets/**"}}`
-	got, fs = reviewResult(t, "claude", "gemini", "PreToolUse", "",
+	got, fs = resultFor(t, "claude", "gemini", "PreToolUse", "",
 		Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"pattern":"b","path":"/p"}}}`)}, host, false)
 	want = `{"hookSpecificOutput":{"tool_input":{"dir_path":"/p","exclude_pattern":"secrets/**","pattern":"b"}}}`
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -197,21 +197,21 @@ func TestReviewRewriteKeepsUnlistedHostOnlyFields(t *testing.T) {
 // --- FailClosed (the emulation of Claude's onFailure:"block", T§13) --------
 
 // CC§2.2: onFailure "is ignored for async hooks and on Stop, SubagentStop,
-// TaskCompleted and TeammateIdle". With FailClosed a failing Stop hook
-// becomes an AfterAgent deny, which Gemini re-runs with no cap at all
-// (T§9.3 Stop row, T§15 S7: 2,196 continuations in 300 s).
-func TestReviewFailClosedIgnoredOnStop(t *testing.T) {
-	got, fs := reviewResult(t, "claude", "gemini", "Stop", "", Output{TimedOut: true}, "", true)
+// TaskCompleted and TeammateIdle". FailClosed follows it: a failing Stop
+// hook must not become an AfterAgent deny, which Gemini would re-run with no
+// cap at all (T§9.3 Stop row, T§15 S7: 2,196 continuations in 300 s).
+func TestFailClosedIgnoredOnStop(t *testing.T) {
+	got, fs := resultFor(t, "claude", "gemini", "Stop", "", Output{TimedOut: true}, "", true)
 	if got != `{}` {
 		t.Errorf("Stop hook timed out with fail-closed: host got %q, want {} (onFailure is ignored on Stop); findings: %v", got, fs)
 	}
 }
 
 // CC§2.2: with onFailure "block", a hook that "prints invalid JSON is
-// treated as exit 2". hookx's FailClosed only covers timeouts, spawn
-// failures and exit codes other than 0/2.
-func TestReviewFailClosedInvalidJSONBlocks(t *testing.T) {
-	got, fs := reviewResult(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(`{"hookSpecificOutput": {"permissionDecision": "deny"`)}, "", true)
+// treated as exit 2". FailClosed covers invalid JSON as well as timeouts,
+// spawn failures and exit codes other than 0/2.
+func TestFailClosedInvalidJSONBlocks(t *testing.T) {
+	got, fs := resultFor(t, "claude", "gemini", "PreToolUse", "", Output{Stdout: []byte(`{"hookSpecificOutput": {"permissionDecision": "deny"`)}, "", true)
 	if !strings.Contains(got, `"decision":"deny"`) {
 		t.Errorf("fail-closed hook printed invalid JSON: host got %q, want a deny; findings: %v", got, fs)
 	}
@@ -224,9 +224,10 @@ func TestReviewFailClosedInvalidJSONBlocks(t *testing.T) {
 // (Gemini stdin → Claude stdin). T§3.2 tool events: "drop tool_use_id and
 // duration_ms" (C→G stdin) and "drop mcp_context, original_request_name and
 // timestamp" (G→C stdin); PreCompact ↔ PreCompress: "drop
-// custom_instructions". The goldens (and Event) keep all of them; the pass-
-// through recommendation is only for fields "that neither table mentions".
-func TestReviewEventDropsFieldsTheContractDrops(t *testing.T) {
+// custom_instructions". Event drops them all, though the golden inputs carry
+// them: passing a field through is only for fields "that neither table
+// mentions".
+func TestEventDropsFieldsTheContractDrops(t *testing.T) {
 	cases := []struct {
 		from, file string
 		dropped    []string
@@ -240,7 +241,7 @@ func TestReviewEventDropsFieldsTheContractDrops(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			to := map[string]string{"claude": "gemini", "gemini": "claude"}[c.from]
-			in := reviewGoldenInput(t, c.file, c.from)
+			in := goldenSource(t, c.file, c.from)
 			res, err := newTr(t, c.from, to).Event(in)
 			if err != nil {
 				t.Fatal(err)
@@ -256,7 +257,8 @@ func TestReviewEventDropsFieldsTheContractDrops(t *testing.T) {
 	}
 }
 
-func reviewGoldenInput(t *testing.T, file, from string) []byte {
+// goldenSource is the hook's-dialect input (<from>.json) of an event golden.
+func goldenSource(t *testing.T, file, from string) []byte {
 	t.Helper()
 	ar := mustTxtar(t, "testdata/events/"+file)
 	return section(t, ar, from+".json")
@@ -271,13 +273,14 @@ func mustTxtar(t *testing.T, path string) *txtar.Archive {
 	return ar
 }
 
-// --- Findings the contract asks for that Result never reports --------------
+// --- Findings the contract asks Result to report ---------------------------
 
 // T§9.3 Stop → AfterAgent row "relies on Claude's 8-block cap | Gemini has
 // no cap at all ... A hook that ignores stop_hook_active loops forever.
-// Report it." (T§15 S7). Result renders the block with no finding at all.
-func TestReviewClaudeStopBlockReportsNoCap(t *testing.T) {
-	got, fs := reviewResult(t, "claude", "gemini", "Stop", "", Output{Stdout: []byte(`{"decision":"block","reason":"again"}`)}, "", false)
+// Report it." (T§15 S7). Result renders the block and reports the missing
+// cap.
+func TestClaudeStopBlockOnGeminiReportsNoCap(t *testing.T) {
+	got, fs := resultFor(t, "claude", "gemini", "Stop", "", Output{Stdout: []byte(`{"decision":"block","reason":"again"}`)}, "", false)
 	if got != `{"decision":"deny","reason":"again"}` {
 		t.Fatalf("host got %q", got)
 	}
@@ -290,7 +293,7 @@ func TestReviewClaudeStopBlockReportsNoCap(t *testing.T) {
 // result was seen live for Bash and Read (applied) and Edit (ignored; the
 // conformance suite's hide-output scenarios). Everything else is UNVERIFIED
 // and must be reported, since the output leaks if the shape is ignored.
-func TestReviewGeminiAfterToolDenyNonBashReportsUnverified(t *testing.T) {
+func TestGeminiAfterToolDenyReportsUnprovenReplacement(t *testing.T) {
 	deny := Output{Stdout: []byte(`{"decision":"deny","reason":"R"}`)}
 	for _, c := range []struct{ tool, want string }{
 		{"Glob", "UNVERIFIED"},
@@ -299,7 +302,7 @@ func TestReviewGeminiAfterToolDenyNonBashReportsUnverified(t *testing.T) {
 		{"Bash", ""},
 	} {
 		host := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"` + c.tool + `","tool_input":{},"tool_use_id":"t"}`
-		_, fs := reviewResult(t, "gemini", "claude", "AfterTool", "", deny, host, false)
+		_, fs := resultFor(t, "gemini", "claude", "AfterTool", "", deny, host, false)
 		got := anyFinding(fs, "hidden output")
 		if c.want == "" && got {
 			t.Errorf("%s: a replacement seen applied live is reported: %v", c.tool, fs)
@@ -312,9 +315,9 @@ func TestReviewGeminiAfterToolDenyNonBashReportsUnverified(t *testing.T) {
 
 // T§8 Claude → Gemini shape: "Add error only for a PostToolUseFailure of a
 // tool other than Bash ... A failed shell command carries no error in
-// Gemini" (T§15 S4). A Bash failure whose error does not start with
-// "Exit code N" (an interrupt, a timeout) gets an error object.
-func TestReviewBashFailureWithoutExitCodeHasNoErrorObject(t *testing.T) {
+// Gemini" (T§15 S4). That holds for every Bash failure, also one whose error
+// does not start with "Exit code N" (an interrupt, a timeout).
+func TestBashFailureWithoutExitCodeHasNoErrorObject(t *testing.T) {
 	res, err := newTr(t, "claude", "gemini").Event([]byte(`{"session_id":"s","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"sleep 99"},"error":"Command was interrupted","is_interrupt":true}`))
 	if err != nil {
 		t.Fatal(err)

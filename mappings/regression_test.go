@@ -3,9 +3,9 @@ package mappings
 import "testing"
 
 // T§7: "Claude's plugin servers (mcp__plugin_<plugin>_<server>__<tool>) have
-// no defined Gemini name (approximate)." MapTool marks them exact, so the
-// compatibility table and the findings claim a faithful mapping.
-func TestReviewClaudePluginMCPNameIsApproximate(t *testing.T) {
+// no defined Gemini name (approximate)." MapTool marks them approximate, so
+// the compatibility table and the findings claim no faithful mapping.
+func TestClaudePluginMCPNameIsApproximate(t *testing.T) {
 	tab := Default()
 	c, g := tab.MustDialect("claude"), tab.MustDialect("gemini")
 	m, err := tab.MapTool(c, g, "mcp__plugin_github_github__create_issue")

@@ -1,7 +1,8 @@
 package migrate
 
-// Review tests for hookx migrate: each one fails on the current code and
-// names the defect it demonstrates.
+// Regression tests for edge cases of planning and writing a migration:
+// timeouts, ownership of entries, matchers, commands and their variables,
+// switched-off sources, and the target file's links and layout.
 
 import (
 	"bytes"
@@ -14,7 +15,8 @@ import (
 	"testing"
 )
 
-func reviewPlan(t *testing.T, opts Options, src string, target []byte) *Result {
+// planFor plans the migration of src, one project source, into target.
+func planFor(t *testing.T, opts Options, src string, target []byte) *Result {
 	t.Helper()
 	if opts.Wrap && opts.Hookx == "" {
 		opts.Hookx = "hookx"
@@ -47,12 +49,13 @@ func runShell(t *testing.T, shell, cmd string, env ...string) string {
 	return string(out)
 }
 
-// A huge Claude timeout overflows int64 when converted to milliseconds and
-// is written as a negative Gemini timeout.
-func TestReviewHugeTimeoutOverflows(t *testing.T) {
+// A huge Claude timeout must not overflow when converted to milliseconds: the
+// Gemini timeout written is positive, clamped to what the agents' timers can
+// hold.
+func TestHugeTimeoutIsClamped(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":1e20}]}]}}`
 	for _, wrap := range []bool{false, true} {
-		res := reviewPlan(t, Options{From: "claude", To: "gemini", Wrap: wrap}, src, nil)
+		res := planFor(t, Options{From: "claude", To: "gemini", Wrap: wrap}, src, nil)
 		if len(res.Entries) != 1 {
 			t.Fatalf("wrap=%v: %d entries, want 1", wrap, len(res.Entries))
 		}
@@ -65,9 +68,10 @@ func TestReviewHugeTimeoutOverflows(t *testing.T) {
 	}
 }
 
-// A user's own hook whose name merely starts with "hookx:" is taken for a
-// hookx-owned entry and deleted (with its whole event list).
-func TestReviewUserHookNamedLikeHookxKept(t *testing.T) {
+// Only entries hookx wrote, by their exact ids, are hookx's own: a user's hook
+// whose name or command comment merely starts with "hookx:" is kept, with its
+// whole event list.
+func TestUserHookNamedLikeHookxIsKept(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`
 	t.Run("gemini name", func(t *testing.T) {
 		target := []byte(`{
@@ -78,7 +82,7 @@ func TestReviewUserHookNamedLikeHookxKept(t *testing.T) {
   }
 }
 `)
-		res := reviewPlan(t, Options{From: "claude", To: "gemini", Wrap: true}, src, target)
+		res := planFor(t, Options{From: "claude", To: "gemini", Wrap: true}, src, target)
 		if !bytes.Contains(res.After, []byte(`"name": "hookx: log every tool"`)) {
 			t.Errorf("the user's hook was removed (removed ids %q):\n%s", res.Removed, res.After)
 		}
@@ -93,7 +97,7 @@ func TestReviewUserHookNamedLikeHookxKept(t *testing.T) {
   }
 }
 `)
-		res := reviewPlan(t, Options{From: "gemini", To: "claude", Wrap: true}, gsrc, target)
+		res := planFor(t, Options{From: "gemini", To: "claude", Wrap: true}, gsrc, target)
 		if !bytes.Contains(res.After, []byte(`npm run lint # hookx:todo`)) {
 			t.Errorf("the user's hook was removed (removed ids %q):\n%s", res.Removed, res.After)
 		}
@@ -101,8 +105,8 @@ func TestReviewUserHookNamedLikeHookxKept(t *testing.T) {
 }
 
 // A dangling symlink (a dotfile manager's link whose target is not created
-// yet) is replaced by a regular file instead of being written through.
-func TestReviewDanglingSymlinkTargetKeepsLink(t *testing.T) {
+// yet) is written through: the link stays and its target is created.
+func TestDanglingSymlinkTargetKeepsLink(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "dots", "gemini.json")
 	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
@@ -130,12 +134,13 @@ func TestReviewDanglingSymlinkTargetKeepsLink(t *testing.T) {
 	}
 }
 
-// An MCP matcher with a wildcard server keeps Claude's "__" separator after
-// the server: mcp__.*__delete.* becomes ^(mcp_.*__delete.*)$, which no
-// Gemini MCP tool name (mcp_<server>_<tool>) matches, and nothing is reported.
-func TestReviewMCPWildcardServerMatcher(t *testing.T) {
+// An MCP matcher with a wildcard server must still match Gemini MCP tool
+// names (mcp_<server>_<tool>), where Claude's "__" after the server is a
+// single "_": mcp__.*__delete.* matches mcp_github_delete_file, or the
+// approximation is reported.
+func TestMCPWildcardServerMatcherFiresOrIsReported(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"mcp__.*__delete.*","hooks":[{"type":"command","command":"./g.sh"}]}]}}`
-	res := reviewPlan(t, Options{From: "claude", To: "gemini"}, src, nil)
+	res := planFor(t, Options{From: "claude", To: "gemini"}, src, nil)
 	if len(res.Entries) != 1 || res.Entries[0].Matcher == nil {
 		t.Fatalf("entries %v", matchers(res))
 	}
@@ -147,18 +152,18 @@ func TestReviewMCPWildcardServerMatcher(t *testing.T) {
 	}
 }
 
-// With --no-wrap into Claude, the ownership marker " # hookx:<id>" is glued
-// onto the last line of the user's command. When that line is a here-doc
-// terminator, the here-doc no longer ends: the hook's JSON output gets an
-// extra line, Claude cannot parse it, and the block is lost.
-func TestReviewNoWrapMarkerBreaksHeredoc(t *testing.T) {
+// With --no-wrap into Claude, the ownership marker " # hookx:<id>" must not
+// change what the user's command does. Glued onto a here-doc terminator it
+// would keep the here-doc open: the hook's JSON output would get an extra
+// line, Claude could not parse it, and the block would be lost.
+func TestNoWrapMarkerKeepsHeredocIntact(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
 	cmd := "cat <<'EOF'\n{\"decision\":\"block\",\"reason\":\"no\"}\nEOF"
 	raw, _ := json.Marshal(cmd)
 	src := `{"hooks":{"BeforeAgent":[{"hooks":[{"type":"command","command":` + string(raw) + `}]}]}}`
-	res := reviewPlan(t, Options{From: "gemini", To: "claude", Wrap: false}, src, nil)
+	res := planFor(t, Options{From: "gemini", To: "claude", Wrap: false}, src, nil)
 	if len(res.Entries) != 1 {
 		t.Fatalf("%d entries", len(res.Entries))
 	}
@@ -169,13 +174,12 @@ func TestReviewNoWrapMarkerBreaksHeredoc(t *testing.T) {
 }
 
 // Claude substitutes ${CLAUDE_PROJECT_DIR} and ${CLAUDE_PLUGIN_ROOT} in
-// exec-form args (CC§7). hookx single-quotes each arg and then skips
-// single-quoted text when rewriting variables, so the hook receives the
-// literal placeholder, and nothing is reported.
-func TestReviewExecArgsPlaceholders(t *testing.T) {
+// exec-form args (CC§7), so the migrated command, one shell command with
+// each arg quoted, still gives the hook the substituted values.
+func TestExecArgsPlaceholdersAreSubstituted(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo",
 		"args":["${CLAUDE_PLUGIN_ROOT}/scripts/x.js","${CLAUDE_PROJECT_DIR}/y"]}]}]}}`
-	res := reviewPlan(t, Options{From: "claude", To: "gemini", PluginRoot: "/opt/plug"}, src, nil)
+	res := planFor(t, Options{From: "claude", To: "gemini", PluginRoot: "/opt/plug"}, src, nil)
 	if len(res.Entries) != 1 {
 		t.Fatalf("%d entries", len(res.Entries))
 	}
@@ -186,9 +190,10 @@ func TestReviewExecArgsPlaceholders(t *testing.T) {
 }
 
 // Hooks switched off wholesale on the source (Gemini hooksConfig.enabled
-// false, Claude disableAllHooks true) are migrated as live hooks without a
-// word: guards that never ran start blocking on the other agent.
-func TestReviewGlobalHooksSwitchOff(t *testing.T) {
+// false, Claude disableAllHooks true) never ran there; the report says so,
+// since migrated guards that never ran would start blocking on the other
+// agent.
+func TestGlobalHooksSwitchOffIsReported(t *testing.T) {
 	tests := []struct{ name, from, to, src, key string }{
 		{"gemini hooksConfig.enabled", "gemini", "claude",
 			`{"hooksConfig":{"enabled":false},"hooks":{"BeforeTool":[{"matcher":"run_shell_command","hooks":[{"type":"command","command":"./g.sh"}]}]}}`,
@@ -199,7 +204,7 @@ func TestReviewGlobalHooksSwitchOff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := reviewPlan(t, Options{From: tt.from, To: tt.to}, tt.src, nil)
+			res := planFor(t, Options{From: tt.from, To: tt.to}, tt.src, nil)
 			if !strings.Contains(reportText(res), tt.key) {
 				t.Errorf("%d entries migrated from a source whose hooks are all off, and the report does not mention %s:\n%s",
 					len(res.Entries), tt.key, reportText(res))
@@ -209,11 +214,11 @@ func TestReviewGlobalHooksSwitchOff(t *testing.T) {
 }
 
 // Gemini expands $VAR in every settings string at load, env values included
-// (G§8.3). hookx writes a Gemini env value with a variable as a single-quoted
-// literal, so the hook sees "$HOME/bin" instead of the expanded path.
-func TestReviewGeminiEnvValueExpanded(t *testing.T) {
+// (G§8.3), so the migrated command gives the hook the expanded path, not
+// the literal "$HOME/bin".
+func TestGeminiEnvValueIsExpanded(t *testing.T) {
 	src := `{"hooks":{"BeforeAgent":[{"hooks":[{"type":"command","command":"echo \"$TOOLS\"","env":{"TOOLS":"$HOME/bin"}}]}]}}`
-	res := reviewPlan(t, Options{From: "gemini", To: "claude"}, src, nil)
+	res := planFor(t, Options{From: "gemini", To: "claude"}, src, nil)
 	if len(res.Entries) != 1 {
 		t.Fatalf("%d entries", len(res.Entries))
 	}
@@ -224,33 +229,33 @@ func TestReviewGeminiEnvValueExpanded(t *testing.T) {
 }
 
 // (?i)bash is not a valid JavaScript regex, so Claude never matches it and
-// the hook never fires; Go's RE2 accepts it, and hookx turns it into a live
-// Gemini hook on run_shell_command: a widening.
-func TestReviewJSInvalidRegexNotWidened(t *testing.T) {
+// the hook never fires. Go's RE2 accepts it, but a live Gemini hook on
+// run_shell_command would be a widening, so no entry is written.
+func TestJSInvalidRegexIsNotWidened(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"(?i)bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`
-	res := reviewPlan(t, Options{From: "claude", To: "gemini"}, src, nil)
+	res := planFor(t, Options{From: "claude", To: "gemini"}, src, nil)
 	if len(res.Entries) != 0 {
 		t.Errorf("a Claude hook that can never fire became Gemini entries %v", matchers(res))
 	}
 }
 
-// detectIndent takes the first indented line of the file, which may be the
-// " * " of a block comment: new entries are then indented by one space.
-func TestReviewIndentIgnoresBlockComment(t *testing.T) {
+// New entries take the indentation of the file's JSON, not the " * " of a
+// block comment that may be its first indented line.
+func TestIndentIgnoresBlockComment(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`
 	target := []byte("/*\n * team settings\n */\n{\n  \"ui\": {}\n}\n")
-	res := reviewPlan(t, Options{From: "claude", To: "gemini"}, src, target)
+	res := planFor(t, Options{From: "claude", To: "gemini"}, src, target)
 	if !bytes.Contains(res.After, []byte("\n    \"BeforeTool\": [")) {
 		t.Errorf("new entries are not indented with the file's two spaces:\n%s", res.After)
 	}
 }
 
-// A non-positive Claude timeout (Claude requires a positive number) is
-// silently replaced by the 600 s default; nothing is reported.
-func TestReviewNonPositiveTimeoutReported(t *testing.T) {
+// Claude requires a positive timeout: a zero or negative one is replaced by
+// the default, and the report says so.
+func TestNonPositiveTimeoutIsReported(t *testing.T) {
 	for _, to := range []string{"0", "-3"} {
 		src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":` + to + `}]}]}}`
-		res := reviewPlan(t, Options{From: "claude", To: "gemini"}, src, nil)
+		res := planFor(t, Options{From: "claude", To: "gemini"}, src, nil)
 		if !strings.Contains(reportText(res), "timeout") {
 			t.Errorf("timeout %s became %d ms with no report item:\n%s", to, res.Entries[0].Timeout, reportText(res))
 		}
@@ -258,9 +263,9 @@ func TestReviewNonPositiveTimeoutReported(t *testing.T) {
 }
 
 // Adding a hookx entry after a user entry with a trailing comment, then
-// removing it (the source hook went away), re-indents the user's closing
-// bracket: the file does not come back byte for byte.
-func TestReviewRemoveKeepsClosingBracket(t *testing.T) {
+// removing it (the source hook went away), gives back the user's file byte
+// for byte, the indentation of its closing bracket included.
+func TestRemoveKeepsClosingBracket(t *testing.T) {
 	user := `{
   "hooks": {
     "BeforeTool": [
@@ -270,8 +275,8 @@ func TestReviewRemoveKeepsClosingBracket(t *testing.T) {
 }
 `
 	src := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`
-	res := reviewPlan(t, Options{From: "claude", To: "gemini", Wrap: true}, src, []byte(user))
-	res2 := reviewPlan(t, Options{From: "claude", To: "gemini", Wrap: true}, `{"hooks":{}}`, res.After)
+	res := planFor(t, Options{From: "claude", To: "gemini", Wrap: true}, src, []byte(user))
+	res2 := planFor(t, Options{From: "claude", To: "gemini", Wrap: true}, `{"hooks":{}}`, res.After)
 	if string(res2.After) != user {
 		t.Errorf("adding then removing the hookx entry does not give back the user's file:\nwant:\n%s\ngot:\n%s", user, res2.After)
 	}
