@@ -25,14 +25,16 @@ type InputConverter struct {
 	ToCanonical   func(args map[string]any) []string
 	FromCanonical func(args map[string]any) []string
 	// Args are the dialect's own arguments the converter reads and writes,
-	// beyond the tool's plain renames.
-	Args []string
+	// beyond the tool's plain renames; Canonical are the canonical
+	// arguments it turns them into.
+	Args, Canonical []string
 }
 
 var inputConverters = map[string]*InputConverter{
 	// Claude Read: offset (1-based, 0 read as 1) and limit ⇄ start_line/end_line (T§6.2, S5).
 	"offsetLimit": {
-		Args: []string{"offset", "limit"},
+		Args:      []string{"offset", "limit"},
+		Canonical: []string{"start_line", "end_line"},
 		ToCanonical: func(a map[string]any) []string {
 			off, hasOff := intArg(a, "offset")
 			lim, hasLim := intArg(a, "limit")
@@ -70,6 +72,7 @@ var inputConverters = map[string]*InputConverter{
 	},
 	// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
 	"urlInPrompt": {
+		Canonical: []string{"url"},
 		ToCanonical: func(a map[string]any) []string {
 			p, _ := a["prompt"].(string)
 			if u := urlRE.FindString(p); u != "" {

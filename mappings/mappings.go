@@ -189,6 +189,12 @@ type Output struct {
 	ReplaceOutput bool   `json:"replaceOutput"`
 	Stop          bool   `json:"stop"`     // continue:false stops the agent
 	BlockCap      int    `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+	// Guard is set on the events that guard an action (a tool call, a
+	// prompt): where hookx's own failure blocks rather than warns.
+	Guard bool `json:"guard"`
+	// StopFailsAction is set where continue:false also stops the action
+	// itself (Gemini fails the tool, GC§4).
+	StopFailsAction bool `json:"stopFailsAction"`
 	// StderrShown is set where a failing hook's stderr is shown to the user
 	// (Claude's SessionStart and SessionEnd, CC§2.2).
 	StderrShown bool `json:"stderrShown"`
@@ -720,6 +726,24 @@ func joinNotes(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+// EventOwner returns the dialect that has an event of that name, preferring
+// one where the event guards an action, or nil when none has it. It answers
+// a host whose dialect is not known otherwise.
+func (t *Table) EventOwner(name string) *Dialect {
+	var owner *Dialect
+	for _, d := range t.Dialects {
+		if e := d.Event(name); e != nil {
+			if e.Output.Guard {
+				return d
+			}
+			if owner == nil {
+				owner = d
+			}
+		}
+	}
+	return owner
 }
 
 // MustDialect returns the named dialect and panics if there is none; for

@@ -167,3 +167,33 @@ func TestReadmeCompatibilityTable(t *testing.T) {
 		t.Errorf("README.md's compatibility table is stale; regenerate it with:\n  go run ./scripts/readme-table")
 	}
 }
+
+// TestGuardEvents pins the events on which hookx's own failure blocks: the
+// ones that guard a tool call or a prompt, and only those.
+func TestGuardEvents(t *testing.T) {
+	tab := Default()
+	var got []string
+	for _, d := range tab.Dialects {
+		for _, e := range d.Events {
+			if e.Output.Guard {
+				got = append(got, d.Name+"."+e.Name)
+			}
+		}
+	}
+	want := "claude.PreToolUse claude.UserPromptSubmit gemini.BeforeTool gemini.BeforeAgent"
+	if strings.Join(got, " ") != want {
+		t.Errorf("guard events %v, want %s", got, want)
+	}
+	for name, want := range map[string]string{"BeforeTool": "gemini", "PreToolUse": "claude", "AfterAgent": "gemini", "Nope": ""} {
+		got := ""
+		if d := tab.EventOwner(name); d != nil {
+			got = d.Name
+		}
+		if got != want {
+			t.Errorf("EventOwner(%s) = %q, want %q", name, got, want)
+		}
+	}
+	if d := tab.EventOwner("SessionStart"); d == nil {
+		t.Error("EventOwner(SessionStart) = nil; both agents have it")
+	}
+}

@@ -3,7 +3,6 @@ package translate
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 )
 
 // object is a JSON object that keeps its keys in insertion order, so that
@@ -57,5 +56,3 @@ func (o *object) bytes() []byte {
 	b.WriteByte('}')
 	return b.Bytes()
 }
-
-func sortStrings(s []string) { slices.Sort(s) }

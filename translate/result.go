@@ -156,7 +156,7 @@ func (f fields) unknown(known map[string]bool) []string {
 			out = append(out, k)
 		}
 	}
-	sortStrings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -450,8 +450,8 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if v.Stop {
 		if out.Stop {
 			r.stop, r.stopReason = true, v.StopReason
-			if hostEv.Canonical == "tool.before" && !r.block && tr.To.Protocol == "claude" {
-				// Gemini fails the tool when it stops; make sure Claude does too.
+			if ho.StopFailsAction && !out.StopFailsAction && out.Block == "deny" && !r.block {
+				// The hook's agent would not run the action either.
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 		} else {
@@ -668,16 +668,16 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 	for k, v := range p.ToolInput {
 		canon, known := hostTool.Fields[k]
 		if !known {
-			if !slices.Contains(hostConvArgs(hostTool), k) {
+			if !slices.Contains(converter(hostTool).Args, k) {
 				out[k] = v // a host argument the table does not list: host-only
 			}
 			continue
 		}
-		if _, ok := hookTool.ArgFor(canon); !ok && !convertedBy(hookTool, canon) {
+		if _, ok := hookTool.ArgFor(canon); !ok && !slices.Contains(converter(hookTool).Canonical, canon) {
 			out[k] = v
 		}
 	}
-	convArgs := hostConvArgs(hostTool)
+	convArgs := converter(hostTool).Args
 	for k, v := range converted {
 		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 && !slices.Contains(convArgs, k) {
 			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; dropped from the rewrite", p.ToolName)
@@ -699,23 +699,12 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 	return out, nil
 }
 
-func hostConvArgs(t *mappings.Tool) []string {
+// converter is a tool's input converter, or an empty one.
+func converter(t *mappings.Tool) *mappings.InputConverter {
 	if c := mappings.InputConverterByName(t.Convert); c != nil {
-		return c.Args
+		return c
 	}
-	return nil
-}
-
-// convertedBy reports whether a tool's converter produces a canonical field
-// (offset/limit produce start_line/end_line).
-func convertedBy(t *mappings.Tool, canon string) bool {
-	switch t.Convert {
-	case "offsetLimit":
-		return canon == "start_line" || canon == "end_line"
-	case "urlInPrompt":
-		return canon == "url"
-	}
-	return false
+	return &mappings.InputConverter{}
 }
 
 // FailureOutput answers the host when hookx itself failed (its stdin does not
@@ -725,24 +714,20 @@ func convertedBy(t *mappings.Tool, canon string) bool {
 func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 	reason := "hookx could not translate this hook call: " + err.Error()
 	ev := host.Event(hostEvent)
-	preAction := ev != nil && (ev.Canonical == "tool.before" || ev.Canonical == "prompt.submit")
-	r := rendered{}
-	if preAction {
+	var r rendered
+	if ev != nil && ev.Output.Guard {
 		r.block, r.reason = true, reason
 	} else {
 		r.systemMessage = reason
 	}
+	stderr := []byte("hookx: " + err.Error() + "\n")
 	if host.Protocol == "gemini" {
-		return Output{Stdout: r.gemini(), Stderr: []byte("hookx: " + err.Error() + "\n")}
+		return Output{Stdout: r.gemini(), Stderr: stderr}
 	}
-	name := hostEvent
 	if ev == nil {
-		name = ""
+		hostEvent = "" // no hookSpecificOutput for an event Claude lacks
 	}
-	if preAction {
-		return Output{Stdout: r.claude(name, nil), Stderr: []byte("hookx: " + err.Error() + "\n")}
-	}
-	return Output{Stdout: r.claude(name, nil), Stderr: []byte("hookx: " + err.Error() + "\n")}
+	return Output{Stdout: r.claude(hostEvent, nil), Stderr: stderr}
 }
 
 // singleObject reports whether text is exactly one JSON object, the only
@@ -791,21 +776,6 @@ func keySet(keys ...string) map[string]bool {
 		m[k] = true
 	}
 	return m
-}
-
-func unknownKeys(obj []byte, known map[string]bool) []string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(obj, &m) != nil {
-		return nil
-	}
-	var out []string
-	for k := range m {
-		if !known[k] {
-			out = append(out, k)
-		}
-	}
-	sortStrings(out)
-	return out
 }
 
 func joinText(a, b string) string {

@@ -406,19 +406,8 @@ func (r *runner) getenv(name string) string { return lookupEnv(r.Environ, name) 
 func (r *runner) otherDialect() string {
 	// The dialect that has the event decides, preferring one where it
 	// guards an action, so that a failure there blocks.
-	var owner string
-	for _, d := range r.Table.Dialects {
-		if e := d.Event(r.hostEvent); e != nil {
-			if e.Output.Block == "deny" {
-				return d.Name
-			}
-			if owner == "" {
-				owner = d.Name
-			}
-		}
-	}
-	if owner != "" {
-		return owner
+	if owner := r.Table.EventOwner(r.hostEvent); owner != nil {
+		return owner.Name
 	}
 	for _, d := range r.Table.Dialects {
 		if d.Name != r.From {

@@ -148,13 +148,7 @@ func wrapUsageError(opts *wrapOptions, err error) error {
 		}
 	}
 	if hostErr != nil {
-		// Answer as the agent whose event it is, preferring one where it
-		// guards an action.
-		for _, d := range table.Dialects {
-			if e := d.Event(ev.Name); e != nil && (host == nil || e.Output.Block == "deny") {
-				host = d
-			}
-		}
+		host = table.EventOwner(ev.Name)
 	}
 	if host == nil {
 		return withCode(exitBadInput, err)
