@@ -42,8 +42,10 @@ const (
 )
 
 // worse returns the less faithful of two marks.
+var markRank = map[Mark]int{"": 0, Exact: 0, Approximate: 1, None: 2}
+
 func worse(a, b Mark) Mark {
-	rank := map[Mark]int{"": 0, Exact: 0, Approximate: 1, None: 2}
+	rank := markRank
 	if rank[b] > rank[a] {
 		return b
 	}

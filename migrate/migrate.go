@@ -551,16 +551,13 @@ func (p *planner) translate(sh srcHandler) []Entry {
 				p.from.Agent+" needs a positive timeout; the default ("+strconv.FormatFloat(inner, 'g', -1, 64)+p.from.Timeout.Unit+") was written instead")
 		}
 	}
+	innerSec := inner / unitPerSecond(p.from)
 	// Node's timers overflow past 2^31-1 ms and fire at once: clamp, with
 	// room for wrap's margin.
-	if limit := maxTimerMS/1000 - p.opts.Margin - 1; inner/unitPerSecond(p.from) > limit {
+	if limit := maxTimerMS/1000 - p.opts.Margin - 1; innerSec > limit {
 		note(Approximate, "timeout "+strconv.FormatFloat(inner, 'g', -1, 64),
 			"longer than the agents' timers can hold; clamped to "+strconv.FormatFloat(limit, 'f', 0, 64)+"s")
-		inner = limit * unitPerSecond(p.from)
-	}
-	innerSec := inner
-	if p.from.Timeout.Unit == "ms" {
-		innerSec = inner / 1000
+		innerSec = limit
 	}
 	hostSec := innerSec
 	failClosed := f.OnFailure == "block"
@@ -595,11 +592,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		}
 		p.idiomWarning(base, em)
 	}
-	host := hostSec
-	if p.to.Timeout.Unit == "ms" {
-		host = hostSec * 1000
-	}
-	timeout := int64(math.Ceil(host - 1e-9))
+	timeout := int64(math.Ceil(hostSec*unitPerSecond(p.to) - 1e-9))
 
 	label := f.StatusMessage
 	if label == "" {

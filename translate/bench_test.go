@@ -21,28 +21,14 @@ func goldenInput(b *testing.B, name string) []byte {
 // Gemini hook. Target: well under 100 µs.
 func BenchmarkEventPreToolUse(b *testing.B) {
 	in := goldenInput(b, "claude.PreToolUse.Bash")
-	tr := newTr(b, "claude", "gemini")
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := tr.Event(in); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEvent(b, "claude", "gemini", in)
 }
 
 // BenchmarkEventBeforeTool is the other direction: a Gemini BeforeTool for
 // a Claude hook.
 func BenchmarkEventBeforeTool(b *testing.B) {
 	in := goldenInput(b, "gemini.BeforeTool.run_shell_command")
-	tr := newTr(b, "gemini", "claude")
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := tr.Event(in); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEvent(b, "gemini", "claude", in)
 }
 
 // bigAfterTool is a Gemini AfterTool payload with a 10 MB shell output.
@@ -67,14 +53,7 @@ func bigAfterTool(b *testing.B) []byte {
 // holds 10 MB of output, for a Claude hook. Target: ≥ 200 MB/s.
 func BenchmarkEventAfterTool10MB(b *testing.B) {
 	in := bigAfterTool(b)
-	tr := newTr(b, "gemini", "claude")
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := tr.Event(in); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEvent(b, "gemini", "claude", in)
 }
 
 // BenchmarkResultPreToolUseDeny translates a Claude deny for a Gemini host.
@@ -101,7 +80,12 @@ func BenchmarkEventPostToolUse10MB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr := newTr(b, "claude", "gemini")
+	benchEvent(b, "claude", "gemini", in)
+}
+
+// benchEvent measures translating one payload from one dialect to another.
+func benchEvent(b *testing.B, from, to string, in []byte) {
+	tr := newTr(b, from, to)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -274,6 +274,7 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, withDefaults bool,
 			fs.add(mappings.Approximate, "tool_input", "%s", n)
 		}
 	}
+	srcArg := invert(src.Fields)
 	final := make(map[string]any, len(out))
 	for canon, v := range out {
 		if arg, ok := dst.ArgFor(canon); ok {
@@ -282,7 +283,7 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, withDefaults bool,
 		}
 		// No counterpart: keep it under the source's own name.
 		name := canon
-		if orig, ok := invert(src.Fields)[canon]; ok {
+		if orig, ok := srcArg[canon]; ok {
 			name = orig
 		}
 		final[name] = v

@@ -67,8 +67,8 @@ func FuzzResult(f *testing.F) {
 		checkHostOutput(t, tr.To, string(out.Stdout))
 
 		var fs findings
-		v := Read(tr.From, hookEv, in, &fs)
-		hostV := Read(tr.To, m.To, Output{Stdout: out.Stdout}, &fs)
+		v := readOutput(tr.From, hookEv, in, &fs)
+		hostV := readOutput(tr.To, m.To, Output{Stdout: out.Stdout}, &fs)
 		hb, tb := hookEv.Output.Block, m.To.Output.Block
 		mustBlock := v.Block && (hb == tb || (hb == "hide_output" && tb == "feedback")) && hb != "none"
 		if (v.Ask || v.Defer) && hookEv.Output.Ask && m.To.Output.Ask && !hostV.Block && !hostV.Ask {

@@ -66,7 +66,7 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 		err := fmt.Errorf("unknown event %q/%q", ctx.HookEvent, ctx.HostEvent)
 		return FailureOutput(tr.To, ctx.HostEvent, err), []Finding{{What: "event", Mark: mappings.None, Why: err.Error()}}
 	}
-	v := Read(tr.From, hookEv, out, &fs)
+	v := readOutput(tr.From, hookEv, out, &fs)
 	if v.Failure != "" {
 		// Fail closed only where a block guards something: on Stop a block
 		// means "keep going" (Claude ignores onFailure there, CC§2.2).
@@ -81,8 +81,8 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 	return Output{Stdout: stdout}, fs
 }
 
-// Read reads a hook's output with the rules of its own dialect.
-func Read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+// readOutput reads a hook's output with the rules of its own dialect.
+func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	if out.TimedOut {
 		return Verdict{Failure: cmp.Or(out.FailReason, "timed out")}
 	}
