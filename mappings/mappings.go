@@ -191,6 +191,10 @@ type Output struct {
 	ReplaceOutput bool   `json:"replaceOutput"`
 	Stop          bool   `json:"stop"`     // continue:false stops the agent
 	BlockCap      int    `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+	// PermissionDecision is set where a decision is written as
+	// hookSpecificOutput.permissionDecision rather than a top-level
+	// decision (Claude's PreToolUse, CC§3.2).
+	PermissionDecision bool `json:"permissionDecision"`
 	// Guard is set on the events that guard an action (a tool call, a
 	// prompt): where hookx's own failure blocks rather than warns.
 	Guard bool `json:"guard"`

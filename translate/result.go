@@ -481,7 +481,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if tr.To.Protocol == "gemini" {
 		return r.gemini()
 	}
-	return r.claude(hostEv.Name, tr.toolResultReplacement(ctx, r, fs))
+	return r.claude(hostEv, tr.toolResultReplacement(ctx, r, fs))
 }
 
 // renderBlock carries a block across, by what a block does on each side.
@@ -559,11 +559,12 @@ func (r rendered) gemini() []byte {
 	return o.bytes()
 }
 
-func (r rendered) claude(event string, repl *replacement) []byte {
+// claude renders for a Claude host; ev is nil for an event Claude lacks.
+func (r rendered) claude(ev *mappings.Event, repl *replacement) []byte {
 	o := newObject()
 	hs := newObject()
-	if event == "PreToolUse" {
-		// PreToolUse decides through permissionDecision; never "allow".
+	if ev != nil && ev.Output.PermissionDecision {
+		// Never "allow": it would skip Claude's permission prompt.
 		switch {
 		case r.block:
 			hs.set("permissionDecision", "deny")
@@ -592,8 +593,8 @@ func (r rendered) claude(event string, repl *replacement) []byte {
 	if repl != nil {
 		hs.set(repl.key, repl.value)
 	}
-	if hs.len() > 0 {
-		o.set("hookSpecificOutput", hs.withFirst("hookEventName", event))
+	if hs.len() > 0 && ev != nil {
+		o.set("hookSpecificOutput", hs.withFirst("hookEventName", ev.Name))
 	}
 	if o.len() == 0 {
 		return nil
@@ -724,10 +725,7 @@ func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 	if host.Protocol == "gemini" {
 		return Output{Stdout: r.gemini(), Stderr: stderr}
 	}
-	if ev == nil {
-		hostEvent = "" // no hookSpecificOutput for an event Claude lacks
-	}
-	return Output{Stdout: r.claude(hostEvent, nil), Stderr: stderr}
+	return Output{Stdout: r.claude(ev, nil), Stderr: stderr}
 }
 
 // singleObject reports whether text is exactly one JSON object, the only
