@@ -182,9 +182,17 @@ func findClaude(ctx context.Context, dir string) (string, error) {
 func checkVersion(ctx context.Context, exe string, args []string, want string) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	// Even `--version` writes state under the home directory (Gemini CLI
+	// leaves ~/.gemini/projects.json.*.tmp behind), so it runs in a home of
+	// its own that is removed afterwards: tests never touch the user's home.
+	home, err := os.MkdirTemp("", "hookx-agent-home-")
+	if err != nil {
+		return fmt.Errorf("version check home: %w", err)
+	}
+	defer os.RemoveAll(home)
 	cmd := exec.CommandContext(ctx, exe, args...)
-	// The agents must not phone home for a version check either.
-	cmd.Env = append(os.Environ(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1")
+	cmd.Dir = home
+	cmd.Env = versionEnv(os.Environ(), home)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s --version: %w: %s", exe, err, out)
@@ -193,6 +201,26 @@ func checkVersion(ctx context.Context, exe string, args []string, want string) e
 		return fmt.Errorf("%s --version printed %q, want version %s", exe, strings.TrimSpace(string(out)), want)
 	}
 	return nil
+}
+
+// versionEnv is environ with every home and configuration directory pointed
+// at home, and the agents' network chatter switched off.
+func versionEnv(environ []string, home string) []string {
+	redirect := map[string]bool{"HOME": true, "USERPROFILE": true, "XDG_CONFIG_HOME": true,
+		"XDG_CACHE_HOME": true, "XDG_DATA_HOME": true, "XDG_STATE_HOME": true,
+		"GEMINI_CLI_HOME": true, "CLAUDE_CONFIG_DIR": true}
+	env := make([]string, 0, len(environ)+len(redirect)+2)
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !redirect[k] {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HOME="+home, "USERPROFILE="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"), "XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1")
+	return env
 }
 
 // lockFile takes an exclusive flock on path, waiting for other holders.
