@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -49,6 +50,9 @@ payloads (translate), all driven by one mapping table (mappings).
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	bi, _ := debug.ReadBuildInfo()
+	root.Version = versionString(version, bi)
+	root.SetVersionTemplate("hookx {{.Version}}\n")
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
