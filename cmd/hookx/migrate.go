@@ -37,7 +37,7 @@ type migrateOptions struct {
 	hookx string
 	// home replaces the user's home directory; empty: os.UserHomeDir.
 	home string
-	// color colours the diff (stdout is a terminal and NO_COLOR is unset).
+	// color colours the diff (see colorOn).
 	color bool
 }
 
@@ -77,7 +77,11 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 			if opts.plugin != "" && !opts.fromClaude {
 				return withCode(exitBadInput, errors.New("migrate: --plugin reads a Claude Code plugin; use it with --from-claude"))
 			}
-			opts.color = isTerminal(s.Out) && os.Getenv("NO_COLOR") == ""
+			color, err := colorOn(c, s.Out)
+			if err != nil {
+				return err
+			}
+			opts.color = color
 			if runF != nil {
 				return runF(opts)
 			}
@@ -293,15 +297,6 @@ func hookxCommand() (cmd, warning string) {
 		return "hookx", "hookx runs from a temporary go run build and is not on PATH; the entries call plain hookx, which the host must find on its PATH"
 	}
 	return exe, ""
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // migrateJSON is the --json output.

@@ -53,6 +53,7 @@ payloads (translate), all driven by one mapping table (mappings).
 	bi, _ := debug.ReadBuildInfo()
 	root.Version = versionString(version, bi)
 	root.SetVersionTemplate("hookx {{.Version}}\n")
+	addColorFlag(root)
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
@@ -64,6 +65,7 @@ payloads (translate), all driven by one mapping table (mappings).
 	for _, add := range extraCommands {
 		root.AddCommand(add(s))
 	}
+	registerCompletions(root)
 	return root
 }
 
