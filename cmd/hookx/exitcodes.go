@@ -21,3 +21,14 @@ const exitCodesHelp = `Exit codes:
   1  migrate --check: target out of date; migrate --strict: items not carried exactly
   2  bad usage or unreadable input (malformed JSON, unknown dialect or event, bad settings)
   3  I/O or internal error`
+
+// wrapExitCodesHelp is wrap's part of the exit-code API: the host reads
+// wrap's status, so it has rules of its own.
+const wrapExitCodesHelp = `Exit codes:
+  0      translating: always, once wrap has answered the host (the decision
+         is in the JSON on stdout, never in the status)
+  2      bad usage at a terminal (with an event on stdin, a usage error is
+         answered like hookx's own failure instead, with exit 0)
+  128+n  stopped by signal n
+  pass-through (same dialect): the hook's own status; 2 with --fail-closed
+         when the hook failed`

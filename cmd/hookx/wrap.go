@@ -66,10 +66,7 @@ If hookx itself fails (unreadable event, unknown event), it blocks on the
 events that guard an action (PreToolUse/BeforeTool, UserPromptSubmit/
 BeforeAgent) and warns elsewhere.
 
-` + exitCodesHelp + `
-  wrap, translating: always 0 once it has answered the host; 128+n when
-  stopped by signal n. Pass-through: the hook's own status (2 with
-  --fail-closed when the hook failed).`,
+` + wrapExitCodesHelp,
 		Example: `  hookx wrap --from claude -- '"${GEMINI_PROJECT_DIR}"/.claude/hooks/guard.sh'
   hookx wrap --from gemini --timeout 30s -- python3 hooks/check.py`,
 		Args: cobra.ArbitraryArgs,
