@@ -545,7 +545,7 @@ func (t *Table) Dialect(name string) (*Dialect, error) {
 		for _, d := range t.Dialects {
 			names = append(names, d.Name)
 		}
-		return nil, fmt.Errorf("unknown dialect %q (known: %s)", name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("unknown dialect %q (known: %s)%s", name, strings.Join(names, ", "), DidYouMean(name, names))
 	}
 	return d, nil
 }
@@ -594,7 +594,7 @@ type EventMapping struct {
 func (t *Table) MapEvent(from, to *Dialect, name string) (EventMapping, error) {
 	e := from.Event(name)
 	if e == nil {
-		return EventMapping{}, fmt.Errorf("unknown %s event %q", from.Agent, name)
+		return EventMapping{}, fmt.Errorf("unknown %s event %q%s", from.Agent, name, t.EventHint(from, name))
 	}
 	m := EventMapping{From: e}
 	target, reason := to.EventFor(e.Canonical)

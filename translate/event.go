@@ -42,7 +42,7 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 	}
 	src := tr.From.Event(name)
 	if src == nil {
-		return nil, fmt.Errorf("event payload: unknown %s event %q", tr.From.Agent, name)
+		return nil, fmt.Errorf("event payload: unknown %s event %q%s", tr.From.Agent, name, tr.Table.EventHint(tr.From, name))
 	}
 
 	var fs findings
