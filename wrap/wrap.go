@@ -16,9 +16,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -53,6 +55,14 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	Environ        []string         // the host's environment, as os.Environ
 	Signals        <-chan os.Signal // forwarded to the hook's process group
+
+	// Exec replaces hookx with the hook (syscall.Exec), for a pass-through
+	// run that needs nothing more from hookx: the host named up front
+	// speaks the hook's dialect, and no --fail-closed, --timeout or --trace
+	// asks hookx to stay. The hook then is exactly what its own agent would
+	// have started, at no cost. It returns only on failure; the hook then
+	// runs as a child. Nil: never.
+	Exec func(argv0 string, argv, env []string) error
 
 	// Zero means the default.
 	MaxStdin, MaxOutput  int64
@@ -132,6 +142,7 @@ func (r *runner) run() int {
 	// A host named up front that speaks the hook's dialect needs nothing
 	// from stdin: stream it.
 	if r.Host == r.From {
+		r.execInPlace()
 		return r.passThrough(r.Stdin)
 	}
 
@@ -287,6 +298,20 @@ func (r *runner) readStdin() ([]byte, os.Signal, error) {
 	case sig := <-r.Signals:
 		return nil, sig, nil
 	}
+}
+
+// execInPlace replaces hookx with the hook when nothing needs hookx to stay
+// (see Options.Exec). It returns only when it did not.
+func (r *runner) execInPlace() {
+	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" {
+		return
+	}
+	argv, _ := hookArgv(r.hook, r.Command)
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return // passThrough reports it exactly as it would have
+	}
+	_ = r.Exec(path, argv, r.Environ)
 }
 
 // passThrough runs the hook untouched: the host speaks its dialect.
@@ -516,13 +541,15 @@ func eventName(payload []byte) string {
 	if name := stringField(payload, "hook_event_name"); name != "" {
 		return name
 	}
-	if m := eventNameRE.FindSubmatch(payload); m != nil {
+	if m := eventNameRE().FindSubmatch(payload); m != nil {
 		return string(m[1])
 	}
 	return ""
 }
 
-var eventNameRE = regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`)
+// eventNameRE is compiled on first use, as every package-level regexp in
+// hookx: package initialisation runs on every hook call.
+var eventNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`) })
 
 // stringField returns a top-level string field of a JSON object, or "".
 func stringField(payload []byte, name string) string {

@@ -189,6 +189,7 @@ func wrapRun(opts *wrapOptions) error {
 		Stderr:      opts.s.Err,
 		Environ:     os.Environ(),
 		Signals:     sigs,
+		Exec:        wrap.SysExec,
 	})
 	if code != 0 {
 		return silentExit(code)
