@@ -12,6 +12,7 @@ package wrap
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -81,6 +82,9 @@ func Run(opts Options) (code int) {
 		// exits 2 with text, which both agents read as a block (and
 		// Gemini's AfterAgent as "go on", without end). Answer instead.
 		if p := recover(); p != nil {
+			if r.Table == nil {
+				r.Table = mappings.Default()
+			}
 			if r.host == nil {
 				r.host, _ = r.Table.Dialect(r.otherDialect())
 			}
@@ -127,6 +131,14 @@ func (r *runner) defaults() {
 }
 
 func (r *runner) run() int {
+	// A host named up front that speaks the hook's dialect needs nothing
+	// from stdin, nor from the table: stream it, or become the hook.
+	if r.Host == r.From && len(r.Command) > 0 {
+		r.execInPlace()
+	}
+	if r.Table == nil {
+		r.Table = mappings.Default()
+	}
 	hook, err := r.Table.Dialect(r.From)
 	if err != nil {
 		// The command checks --from before calling Run; this is a bug.
@@ -142,7 +154,6 @@ func (r *runner) run() int {
 	// A host named up front that speaks the hook's dialect needs nothing
 	// from stdin: stream it.
 	if r.Host == r.From {
-		r.execInPlace()
 		return r.passThrough(r.Stdin)
 	}
 
@@ -204,7 +215,7 @@ func (r *runner) run() int {
 	}
 	r.trace.Passed = jsonOrString(ev.Payload)
 
-	argv, shell := hookArgv(hook, r.Command)
+	argv, shell := hookArgv(hook.Shell, r.Command)
 	stdout := &sink{limit: r.MaxOutput}
 	stderr := &sink{limit: r.MaxOutput}
 	spec := &hookSpec{
@@ -306,7 +317,11 @@ func (r *runner) execInPlace() {
 	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" {
 		return
 	}
-	argv, _ := hookArgv(r.hook, r.Command)
+	shell, ok := mappings.HookShell(r.From)
+	if !ok {
+		return
+	}
+	argv, _ := hookArgv(shell, r.Command)
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return // passThrough reports it exactly as it would have
@@ -318,7 +333,7 @@ func (r *runner) execInPlace() {
 func (r *runner) passThrough(stdin io.Reader) int {
 	r.trace.Mode = "passthrough"
 	r.trace.Host = r.From
-	argv, shell := hookArgv(r.hook, r.Command)
+	argv, shell := hookArgv(r.hook.Shell, r.Command)
 	stdout := &sink{w: r.Stdout}
 	if r.FailClosed {
 		// A failure must be able to take back what the hook printed: on
@@ -444,13 +459,9 @@ func (r *runner) otherDialect() string {
 
 // hookArgv is how the hook's own agent runs it: one argument is a shell
 // string for the dialect's shell, several are a program and its arguments.
-func hookArgv(hook *mappings.Dialect, command []string) (argv []string, shell bool) {
+func hookArgv(sh string, command []string) (argv []string, shell bool) {
 	if len(command) == 1 {
-		sh := hook.Shell
-		if sh == "" {
-			sh = "sh"
-		}
-		return []string{sh, "-c", command[0]}, true
+		return []string{cmp.Or(sh, "sh"), "-c", command[0]}, true
 	}
 	return command, false
 }
