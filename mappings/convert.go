@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -75,7 +76,7 @@ var inputConverters = map[string]*InputConverter{
 		Canonical: []string{"url"},
 		ToCanonical: func(a map[string]any) []string {
 			p, _ := a["prompt"].(string)
-			if u := urlRE.FindString(p); u != "" {
+			if u := urlRE().FindString(p); u != "" {
 				a["url"] = u
 				return nil
 			}
@@ -145,7 +146,7 @@ var inputConverters = map[string]*InputConverter{
 // InputConverterByName returns a named converter, or nil.
 func InputConverterByName(name string) *InputConverter { return inputConverters[name] }
 
-var urlRE = regexp.MustCompile(`https?://[^\s"'<>]+`)
+var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>]+`) })
 
 func mapTodos(a map[string]any, f func(map[string]any)) {
 	list, _ := a["todos"].([]any)
@@ -729,7 +730,7 @@ func (d *Dialect) SplitMCP(name string, known []string) (server, tool string, ok
 	return server, tool, true
 }
 
-var mcpUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_\-.:]`)
+var mcpUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_\-.:]`) })
 
 // MCPName builds the dialect's name for an MCP tool. exact is false when the
 // name had to be sanitised or shortened (T§7).
@@ -737,7 +738,7 @@ func (d *Dialect) MCPName(server, tool string) (name string, exact bool) {
 	body := server + d.MCP.Separator + tool
 	exact = true
 	if d.MCP.Sanitize {
-		clean := mcpUnsafe.ReplaceAllString(body, "_")
+		clean := mcpUnsafe().ReplaceAllString(body, "_")
 		exact = clean == body
 		body = clean
 	}

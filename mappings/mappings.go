@@ -250,8 +250,27 @@ var (
 	defaultErr   error
 )
 
-// generated is the table as a Go literal (table_gen.go), set at init.
-var generated *Table
+// generated builds the table from its Go literal (table_gen.go); set at
+// init, called once by Default.
+var generated func() *Table
+
+// generatedShells maps each dialect to its hook shell (table_gen.go).
+var generatedShells map[string]string
+
+// HookShell returns the shell a dialect's agent runs hook commands with
+// ("sh" or "bash") and whether the dialect exists, without building the
+// table: a pass-through wrap needs nothing else from it.
+func HookShell(dialect string) (string, bool) {
+	if generatedShells != nil {
+		sh, ok := generatedShells[dialect]
+		return sh, ok
+	}
+	d, err := Default().Dialect(dialect)
+	if err != nil {
+		return "", false
+	}
+	return d.Shell, true
+}
 
 // Default returns the embedded table, validated and indexed once. It is built
 // from table_gen.go, the data files compiled to Go (go generate ./mappings),
@@ -263,7 +282,8 @@ func Default() *Table {
 			defaultTable, defaultErr = Load(dataFS, "data")
 			return
 		}
-		defaultTable, defaultErr = generated, generated.index()
+		t := generated()
+		defaultTable, defaultErr = t, t.index()
 	})
 	if defaultErr != nil {
 		panic("hookx: embedded mapping table: " + defaultErr.Error())

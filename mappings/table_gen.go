@@ -6,7 +6,12 @@
 package mappings
 
 func init() {
-	generated = &Table{Canonical: Canonical{Events: []Concept{{ID: "tool.before",
+	generated = generatedTable
+	generatedShells = map[string]string{"claude": "sh", "gemini": "bash"}
+}
+
+func generatedTable() *Table {
+	return &Table{Canonical: Canonical{Events: []Concept{{ID: "tool.before",
 		Doc: "before a tool runs; can deny, ask or rewrite its input",
 	},
 		{ID: "tool.after",

@@ -6,12 +6,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
 
 // plainList is Claude's exact-list matcher syntax (CC§6 rule 2).
-var plainList = regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`)
+var plainList = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`) })
 
 func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
 
@@ -27,7 +28,7 @@ func splitList(s string) []string {
 
 // isExactList reports whether a dialect reads m as a list of exact names.
 func isExactList(d *mappings.Dialect, m string) bool {
-	return d.Protocol == "claude" && plainList.MatchString(m)
+	return d.Protocol == "claude" && plainList().MatchString(m)
 }
 
 // splitAlternatives splits a regex at its top-level '|'.
@@ -307,12 +308,12 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 
 // jsOnlyRE2 matches RE2 syntax that JavaScript regexes do not have: inline
 // flags, \A \z \Q…\E, POSIX classes, named groups in Go's (?P<…>) form.
-var jsOnlyRE2 = regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`)
+var jsOnlyRE2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`) })
 
 // notJavaScript says why expr is not a JavaScript regex with the same
 // meaning, or "" when it is one as far as hookx can tell.
 func notJavaScript(expr string) string {
-	if m := jsOnlyRE2.FindString(expr); m != "" {
+	if m := jsOnlyRE2().FindString(expr); m != "" {
 		return "RE2-only syntax " + strconv.Quote(m)
 	}
 	return ""

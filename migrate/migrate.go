@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -134,10 +135,10 @@ const OwnedPrefix = "hookx:"
 
 // ownedID matches exactly the ids hookx writes, hookx:<Event>:<n>:<hash8>,
 // so that a user's own hook named "hookx: something" is never taken for one.
-var ownedID = regexp.MustCompile(`^hookx:[A-Za-z]+:[0-9]+:[0-9a-f]{8}$`)
+var ownedID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hookx:[A-Za-z]+:[0-9]+:[0-9a-f]{8}$`) })
 
 // IsOwnedID reports whether s is an id hookx writes.
-func IsOwnedID(s string) bool { return ownedID.MatchString(s) }
+func IsOwnedID(s string) bool { return ownedID().MatchString(s) }
 
 // maxTimerMS is the longest delay a JavaScript timer holds (2^31-1 ms).
 const maxTimerMS = 1<<31 - 1

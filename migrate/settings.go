@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
@@ -45,7 +46,7 @@ func lineCol(b []byte, off int) (line, col int) {
 	return line, col
 }
 
-var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
 // parseDoc parses a JSONC settings file and refuses what no agent would read:
 // an empty file, a syntax error, a root that is not an object, duplicate keys.
@@ -55,7 +56,7 @@ func parseDoc(path string, data []byte) (*doc, error) {
 	}
 	v, err := hujson.Parse(data)
 	if err != nil {
-		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
+		if m := hujsonPos().FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			col, _ := strconv.Atoi(m[2])
 			return nil, &InputError{Path: path, Line: line, Col: col, Msg: "does not parse: " + m[3]}

@@ -3,6 +3,7 @@ package migrate
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ShellQuote quotes s as one POSIX shell word: single quotes, with each
@@ -122,13 +123,15 @@ func isNameByte(c byte, first bool) bool {
 
 // argPlaceholder matches the placeholders Claude Code substitutes in an
 // exec-form argument (claude-code-hooks.md §7).
-var argPlaceholder = regexp.MustCompile(`\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}`)
+var argPlaceholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}`)
+})
 
 // quoteArg quotes one exec-form argument for a shell command line, keeping
 // the placeholders Claude would have substituted as double-quoted variable
 // references, which the environment rewriting then maps for the target.
 func quoteArg(a string) string {
-	locs := argPlaceholder.FindAllStringIndex(a, -1)
+	locs := argPlaceholder().FindAllStringIndex(a, -1)
 	if len(locs) == 0 {
 		return ShellQuote(a)
 	}

@@ -22,3 +22,7 @@ func exitStatus(ps *os.ProcessState, err error) (int, string) {
 	}
 	return ps.ExitCode(), ""
 }
+
+// SysExec is nil where a process cannot replace itself: pass-through runs
+// the hook as a child.
+var SysExec func(argv0 string, argv, env []string) error

@@ -32,3 +32,6 @@ func exitStatus(ps *os.ProcessState, err error) (int, string) {
 	}
 	return ps.ExitCode(), ""
 }
+
+// SysExec is syscall.Exec: the value for Options.Exec.
+var SysExec = syscall.Exec

@@ -12,13 +12,16 @@ package wrap
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -54,6 +57,14 @@ type Options struct {
 	Environ        []string         // the host's environment, as os.Environ
 	Signals        <-chan os.Signal // forwarded to the hook's process group
 
+	// Exec replaces hookx with the hook (syscall.Exec), for a pass-through
+	// run that needs nothing more from hookx: the host named up front
+	// speaks the hook's dialect, and no --fail-closed, --timeout or --trace
+	// asks hookx to stay. The hook then is exactly what its own agent would
+	// have started, at no cost. It returns only on failure; the hook then
+	// runs as a child. Nil: never.
+	Exec func(argv0 string, argv, env []string) error
+
 	// Zero means the default.
 	MaxStdin, MaxOutput  int64
 	KillGrace, PipeGrace time.Duration
@@ -71,6 +82,9 @@ func Run(opts Options) (code int) {
 		// exits 2 with text, which both agents read as a block (and
 		// Gemini's AfterAgent as "go on", without end). Answer instead.
 		if p := recover(); p != nil {
+			if r.Table == nil {
+				r.Table = mappings.Default()
+			}
 			if r.host == nil {
 				r.host, _ = r.Table.Dialect(r.otherDialect())
 			}
@@ -117,6 +131,14 @@ func (r *runner) defaults() {
 }
 
 func (r *runner) run() int {
+	// A host named up front that speaks the hook's dialect needs nothing
+	// from stdin, nor from the table: stream it, or become the hook.
+	if r.Host == r.From && len(r.Command) > 0 {
+		r.execInPlace()
+	}
+	if r.Table == nil {
+		r.Table = mappings.Default()
+	}
 	hook, err := r.Table.Dialect(r.From)
 	if err != nil {
 		// The command checks --from before calling Run; this is a bug.
@@ -193,7 +215,7 @@ func (r *runner) run() int {
 	}
 	r.trace.Passed = jsonOrString(ev.Payload)
 
-	argv, shell := hookArgv(hook, r.Command)
+	argv, shell := hookArgv(hook.Shell, r.Command)
 	stdout := &sink{limit: r.MaxOutput}
 	stderr := &sink{limit: r.MaxOutput}
 	spec := &hookSpec{
@@ -289,11 +311,29 @@ func (r *runner) readStdin() ([]byte, os.Signal, error) {
 	}
 }
 
+// execInPlace replaces hookx with the hook when nothing needs hookx to stay
+// (see Options.Exec). It returns only when it did not.
+func (r *runner) execInPlace() {
+	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" {
+		return
+	}
+	shell, ok := mappings.HookShell(r.From)
+	if !ok {
+		return
+	}
+	argv, _ := hookArgv(shell, r.Command)
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return // passThrough reports it exactly as it would have
+	}
+	_ = r.Exec(path, argv, r.Environ)
+}
+
 // passThrough runs the hook untouched: the host speaks its dialect.
 func (r *runner) passThrough(stdin io.Reader) int {
 	r.trace.Mode = "passthrough"
 	r.trace.Host = r.From
-	argv, shell := hookArgv(r.hook, r.Command)
+	argv, shell := hookArgv(r.hook.Shell, r.Command)
 	stdout := &sink{w: r.Stdout}
 	if r.FailClosed {
 		// A failure must be able to take back what the hook printed: on
@@ -419,13 +459,9 @@ func (r *runner) otherDialect() string {
 
 // hookArgv is how the hook's own agent runs it: one argument is a shell
 // string for the dialect's shell, several are a program and its arguments.
-func hookArgv(hook *mappings.Dialect, command []string) (argv []string, shell bool) {
+func hookArgv(sh string, command []string) (argv []string, shell bool) {
 	if len(command) == 1 {
-		sh := hook.Shell
-		if sh == "" {
-			sh = "sh"
-		}
-		return []string{sh, "-c", command[0]}, true
+		return []string{cmp.Or(sh, "sh"), "-c", command[0]}, true
 	}
 	return command, false
 }
@@ -516,13 +552,15 @@ func eventName(payload []byte) string {
 	if name := stringField(payload, "hook_event_name"); name != "" {
 		return name
 	}
-	if m := eventNameRE.FindSubmatch(payload); m != nil {
+	if m := eventNameRE().FindSubmatch(payload); m != nil {
 		return string(m[1])
 	}
 	return ""
 }
 
-var eventNameRE = regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`)
+// eventNameRE is compiled on first use, as every package-level regexp in
+// hookx: package initialisation runs on every hook call.
+var eventNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`) })
 
 // stringField returns a top-level string field of a JSON object, or "".
 func stringField(payload []byte, name string) string {

@@ -38,7 +38,10 @@ type silentExit int
 
 func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 
-func newRootCmd(s streams) *cobra.Command {
+// newRootCmd builds the command tree for args. `hookx wrap` runs on every
+// hook call, so for it the tree holds wrap alone: building every command
+// and its flags would be paid on the host's critical path.
+func newRootCmd(s streams, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hookx",
 		Short: "Make agent hooks portable between Claude Code and Gemini CLI",
@@ -57,6 +60,10 @@ payloads (translate), all driven by one mapping table (mappings).
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
+	if len(args) > 0 && args[0] == "wrap" {
+		root.AddCommand(newWrapCmd(s, nil))
+		return root
+	}
 	root.AddCommand(
 		newVersionCmd(s),
 		newMappingsCmd(s, nil),
@@ -75,7 +82,7 @@ var extraCommands []func(streams) *cobra.Command
 
 // run executes hookx with args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(streams{In: stdin, Out: stdout, Err: stderr})
+	root := newRootCmd(streams{In: stdin, Out: stdout, Err: stderr}, args)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

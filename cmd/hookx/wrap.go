@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,14 +73,18 @@ BeforeAgent) and warns elsewhere.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.command = args
-			table := loadTable()
+			var table *mappings.Table
+			if !opts.execInPlace() {
+				// Not needed for a run that replaces itself with the hook.
+				table = loadTable()
+			}
 			if err := validateWrap(table, opts); err != nil {
 				return wrapUsageError(opts, err)
 			}
 			if runF != nil {
 				return runF(opts)
 			}
-			return wrapRun(opts)
+			return wrapRun(opts, table)
 		},
 	}
 	cmd.Flags().SetInterspersed(false) // everything after the command is the hook's
@@ -93,7 +98,15 @@ BeforeAgent) and warns elsewhere.
 	return cmd
 }
 
-// validateWrap checks what flag parsing cannot.
+// execInPlace says whether this run may replace itself with the hook (see
+// wrap.Options.Exec): a same-dialect host named up front, and nothing that
+// needs hookx to stay.
+func (opts *wrapOptions) execInPlace() bool {
+	return wrap.SysExec != nil && opts.host == opts.from && !opts.failClosed && opts.timeout == 0 && opts.trace == ""
+}
+
+// validateWrap checks what flag parsing cannot. table may be nil when the
+// dialects named are known without it.
 func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 	switch {
 	case opts.from == "":
@@ -105,11 +118,18 @@ func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 	case !slices.Contains([]string{"deny", "ask"}, opts.ask):
 		return fmt.Errorf("--ask: %q is neither deny nor ask", opts.ask)
 	}
-	if _, err := table.Dialect(opts.from); err != nil {
+	known := func(name string) error {
+		if _, ok := mappings.HookShell(name); ok {
+			return nil
+		}
+		_, err := cmp.Or(table, mappings.Default()).Dialect(name)
+		return err
+	}
+	if err := known(opts.from); err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
 	if opts.host != "auto" {
-		if _, err := table.Dialect(opts.host); err != nil {
+		if err := known(opts.host); err != nil {
 			return fmt.Errorf("--host: %w", err)
 		}
 	}
@@ -165,14 +185,16 @@ func loadTable() *mappings.Table {
 	return mappings.Default()
 }
 
-func wrapRun(opts *wrapOptions) error {
+// wrapRun runs the hook. table is nil when the run replaces itself with
+// the hook; wrap loads it should that fail.
+func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
 	code := wrap.Run(wrap.Options{
-		Table:       mappings.Default(),
-		Translation: translation{table: mappings.Default()},
+		Table:       table,
+		Translation: translation{table: table},
 		From:        opts.from,
 		Host:        opts.host,
 		Command:     opts.command,
@@ -186,6 +208,7 @@ func wrapRun(opts *wrapOptions) error {
 		Stderr:      opts.s.Err,
 		Environ:     os.Environ(),
 		Signals:     sigs,
+		Exec:        wrap.SysExec,
 	})
 	if code != 0 {
 		return silentExit(code)
