@@ -39,6 +39,10 @@ const (
 	Approximate Level = "approximate" // carried with a stated difference
 	Warning     Level = "warning"     // carried, but something the user should check
 	Note        Level = "note"        // for information
+	// Weakened: a guard would become weaker than the target has it (an
+	// entry of a source not read removed, a hand-made change undone);
+	// --strict refuses the run.
+	Weakened Level = "weakened"
 )
 
 // Item is one line of the report.
@@ -57,7 +61,11 @@ type Item struct {
 type Source struct {
 	Path  string // as shown to the user
 	Scope string // "project", "local", "user" or "plugin"
-	Data  []byte
+	// Origin names the source in the ids of the entries made from it; for
+	// a plugin or extension, its absolute directory. Empty: Scope, or for
+	// a plugin "plugin:"+Path.
+	Origin string
+	Data   []byte
 }
 
 // Options configure Plan.
@@ -76,6 +84,9 @@ type Options struct {
 	// PluginRoot resolves the source's plugin-root variable (a plugin's
 	// hooks.json); empty when the sources are no plugin.
 	PluginRoot string
+	// Prune removes hookx entries whose source this run did not read
+	// (reported as Weakened); without it they are kept, with a warning.
+	Prune bool
 }
 
 // Entry is one hookx-owned target entry that Plan wants in the target.

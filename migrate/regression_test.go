@@ -119,7 +119,7 @@ func TestDanglingSymlinkTargetKeepsLink(t *testing.T) {
 	if err := os.Symlink("../dots/gemini.json", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(link, []byte("{}\n")); err != nil {
+	if err := WriteFile(link, nil, []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(link)

@@ -46,6 +46,53 @@ func lineCol(b []byte, off int) (line, col int) {
 	return line, col
 }
 
+// MaxDepth and MaxFileSize bound a settings file before it is parsed: the
+// parser recurses once per level, and no agent's settings come near either.
+const (
+	MaxDepth    = 512
+	MaxFileSize = 16 << 20
+)
+
+// checkBounds refuses a file larger than MaxFileSize or nested deeper than
+// MaxDepth, naming the line and column of the bracket that crosses the
+// limit. It skips strings and comments, so it never recurses.
+func checkBounds(path string, data []byte) error {
+	if len(data) > MaxFileSize {
+		return &InputError{Path: path, Msg: fmt.Sprintf("is larger than %d MiB; no agent's settings file is this large", MaxFileSize>>20)}
+	}
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(data) && data[i+1] == '/' {
+				for i < len(data) && data[i] != '\n' {
+					i++
+				}
+			} else if i+1 < len(data) && data[i+1] == '*' {
+				end := bytes.Index(data[i+2:], []byte("*/"))
+				if end < 0 {
+					return nil // the parser reports the open comment
+				}
+				i += 2 + end + 1
+			}
+		case '{', '[':
+			if depth++; depth > MaxDepth {
+				line, col := lineCol(data, i)
+				return &InputError{Path: path, Line: line, Col: col, Msg: fmt.Sprintf("nested more than %d levels deep; hookx refuses it before parsing", MaxDepth)}
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return nil
+}
+
 var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
 // parseDoc parses a JSONC settings file and refuses what no agent would read:
@@ -53,6 +100,9 @@ var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 func parseDoc(path string, data []byte) (*doc, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &InputError{Path: path, Msg: "file is empty (an agent reads it as invalid JSON); delete it or write {}"}
+	}
+	if err := checkBounds(path, data); err != nil {
+		return nil, err
 	}
 	v, err := hujson.Parse(data)
 	if err != nil {

@@ -1,11 +1,13 @@
 package migrate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // BackupSuffix is appended to a settings file's name for the copy of its
@@ -15,13 +17,22 @@ const BackupSuffix = ".hookx.bak"
 // ErrReadOnly is returned by WriteFile for a target without write permission.
 var ErrReadOnly = errors.New("the file is read-only")
 
-// WriteFile replaces the file at path with data atomically: symlinks are
-// resolved first (dotfile managers link settings files), the data goes to a
-// temporary file beside the real target, which gets the old file's mode and
-// is renamed over it. The previous content, if any, is first copied to
-// path+BackupSuffix. Missing parent directories are created. A target
-// without owner write permission is refused with ErrReadOnly.
-func WriteFile(path string, data []byte) error {
+// ErrChanged is returned by WriteFile when the target is no longer what the
+// plan was made from.
+var ErrChanged = errors.New("the file changed while hookx was planning")
+
+// WriteFile replaces the file at path with data atomically, provided it
+// still holds before (nil: it does not exist), the content the plan was
+// made from; otherwise it writes nothing and returns ErrChanged. Symlinks
+// are resolved first (dotfile managers link settings files); the data goes
+// to a temporary file beside the real target, which gets the old file's
+// mode and is renamed over it. The previous content, if any, is first kept
+// in path+BackupSuffix; an earlier backup with other content is kept under
+// the next free numbered name (path+BackupSuffix+".1", ".2", …), so no run
+// destroys the only copy of earlier content. Missing parent directories are
+// created. A target without owner write permission is refused with
+// ErrReadOnly.
+func WriteFile(path string, before, data []byte) error {
 	real, err := resolveLinks(path)
 	if err != nil {
 		return err
@@ -30,6 +41,9 @@ func WriteFile(path string, data []byte) error {
 	old, err := os.ReadFile(real)
 	switch {
 	case err == nil:
+		if before == nil || !bytes.Equal(old, before) {
+			return fmt.Errorf("%s: %w", path, ErrChanged)
+		}
 		fi, err := os.Stat(real)
 		if err != nil {
 			return err
@@ -38,17 +52,58 @@ func WriteFile(path string, data []byte) error {
 		if mode&0o200 == 0 {
 			return fmt.Errorf("%s: %w (mode %v); make it writable to migrate into it", path, ErrReadOnly, mode)
 		}
-		if err := writeAtomic(real+BackupSuffix, old, mode); err != nil {
+		if err := backup(real, old, mode); err != nil {
 			return fmt.Errorf("backing up %s: %w", path, err)
 		}
 	case errors.Is(err, fs.ErrNotExist):
+		if before != nil {
+			return fmt.Errorf("%s: %w (it was deleted)", path, ErrChanged)
+		}
 		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 			return err
 		}
 	default:
 		return err
 	}
-	return writeAtomic(real, data, mode)
+	// Compare-and-swap: the target must still hold what was planned from
+	// right before the rename.
+	return writeAtomic(real, data, mode, func() error {
+		now, err := os.ReadFile(real)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && before == nil:
+			return nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return err
+		case err != nil || before == nil || !bytes.Equal(now, before):
+			return fmt.Errorf("%s: %w", path, ErrChanged)
+		}
+		return nil
+	})
+}
+
+// backup keeps old in real+BackupSuffix, moving an earlier backup with
+// other content to the next free numbered name first.
+func backup(real string, old []byte, mode fs.FileMode) error {
+	bak := real + BackupSuffix
+	prev, err := os.ReadFile(bak)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	case bytes.Equal(prev, old):
+		return nil
+	default:
+		for n := 1; ; n++ {
+			name := bak + "." + strconv.Itoa(n)
+			if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+				if err := writeAtomic(name, prev, mode, nil); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return writeAtomic(bak, old, mode, nil)
 }
 
 // resolveLinks follows symlinks at path to the file they name, even when
@@ -78,7 +133,9 @@ func resolveLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+// writeAtomic writes data to a temporary file beside path and renames it
+// over path; check, if set, runs right before the rename and stops it.
+func writeAtomic(path string, data []byte, mode fs.FileMode, check func() error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".hookx-*")
 	if err != nil {
 		return err
@@ -98,6 +155,11 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	}
 	if err := os.Chmod(tmp, mode); err != nil {
 		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	return os.Rename(tmp, path)
 }

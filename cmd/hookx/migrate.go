@@ -228,7 +228,7 @@ func migrateRun(opts *migrateOptions) error {
 	write := !opts.dryRun && !opts.check && !refused && res.Changed()
 
 	if write {
-		if err := migrate.WriteFile(targetPath, res.After); err != nil {
+		if err := migrate.WriteFile(targetPath, res.Before, res.After); err != nil {
 			if errors.Is(err, migrate.ErrReadOnly) {
 				err = fmt.Errorf("%s: %w", showPath(targetRel), errors.Unwrap(err))
 			}
