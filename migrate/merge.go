@@ -219,39 +219,47 @@ type ownedEntry struct {
 }
 
 // ownedID returns the id of a target group hookx owns: a group with exactly
-// one handler whose name (Gemini) or command marker (Claude) is hookx's.
-func (p *planner) ownedID(g *hujson.Value) string {
+// one handler whose name (Gemini) or command marker (Claude) is hookx's id
+// and whose command has hookx's form (see exactOwned). looksOwned is set
+// for a group that has such an id but not the form: a user's hook, left
+// alone.
+func (p *planner) ownedID(g *hujson.Value) (id string, looksOwned bool) {
 	hv := g.Find("/hooks")
 	if hv == nil {
-		return ""
+		return "", false
 	}
 	if arr, ok := hv.Value.(*hujson.Array); !ok || len(arr.Elements) != 1 {
-		return ""
+		return "", false
 	}
-	field := "/hooks/0/command"
-	if handlerFormats[p.to.Protocol].named {
-		field = "/hooks/0/name"
-	}
-	f := g.Find(field)
-	if f == nil {
-		return ""
-	}
-	lit, ok := f.Value.(hujson.Literal)
-	if !ok || lit.Kind() != '"' {
-		return ""
-	}
-	s := lit.String()
-	if handlerFormats[p.to.Protocol].named {
-		if IsOwnedID(s) {
-			return s
+	str := func(field string) string {
+		f := g.Find(field)
+		if f == nil {
+			return ""
 		}
-		return ""
+		lit, ok := f.Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' {
+			return ""
+		}
+		return lit.String()
 	}
-	return claudeMarker(s)
+	cmd := str("/hooks/0/command")
+	if handlerFormats[p.to.Protocol].named {
+		id = str("/hooks/0/name")
+	} else {
+		id = claudeMarker(cmd)
+	}
+	if exactOwned(id, cmd) {
+		return id, false
+	}
+	return "", IsOwnedID(id)
 }
 
-// slot is an id without its hash: the same source position.
-func slot(id string) string { return id[:strings.LastIndexByte(id, ':')+1] }
+// slot is an id without its hash: the same source position, in the same
+// source.
+func slot(id string) string {
+	b := baseID(id)
+	return b[:strings.LastIndexByte(b, ':')+1] + "@" + idOrigin(id)
+}
 
 func compact(b []byte) []byte {
 	var out bytes.Buffer
@@ -263,8 +271,9 @@ func compact(b []byte) []byte {
 
 // apply puts the entries into the target: an owned entry with the same id
 // (or, failing that, the same source slot) is replaced in place when it
-// differs, stale owned entries are removed, new ones appended to their
-// event's list. It returns the packed file and the removed ids.
+// differs, stale owned entries of the sources read are removed (others are
+// kept, or removed with Options.Prune and reported), new ones appended to
+// their event's list. It returns the packed file and the removed ids.
 func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 	e := newEditor(d)
 	if hv := e.root.Find("/hooks"); hv == nil {
@@ -289,10 +298,18 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		}
 		allOwned[name] = len(arr.Elements) > 0
 		for j := range arr.Elements {
-			if id := p.ownedID(&arr.Elements[j]); id != "" {
+			id, looks := p.ownedID(&arr.Elements[j])
+			if id != "" {
 				existing[name] = append(existing[name], ownedEntry{idx: j, id: id, std: minimal(&arr.Elements[j])})
-			} else {
-				allOwned[name] = false
+				continue
+			}
+			allOwned[name] = false
+			if looks {
+				line, _ := lineCol(d.data, arr.Elements[j].StartOffset)
+				p.add(Item{Level: Note, Source: fmt.Sprintf("%s:%d", d.path, line), Event: name,
+					What:   "left alone an entry named like hookx's",
+					Reason: "its id has hookx's form but its command is not hookx's (hookx wrap … -- …), so it is taken for the user's own",
+					Fix:    "if it is an old hookx entry, delete it by hand"})
 			}
 		}
 		if len(existing[name]) > 0 {
@@ -326,11 +343,18 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 			}
 		}
 		match(func(a, b string) bool { return a == b })
+		// An id written before origins existed: the same handler.
+		match(func(a, b string) bool { return idOrigin(a) == "" && baseID(a) == baseID(b) })
 		match(func(a, b string) bool { return slot(a) == slot(b) })
 
 		arrPtr := "/hooks/" + escapePtr(ev)
 		for _, i := range want[ev] {
 			k, ok := pair[i]
+			if ok && baseID(ex[k].id) == baseID(entries[i].ID) {
+				// The same source handler as last time: what differs was
+				// changed by hand.
+				p.keepHandEdits(ex[k].std, &entries[i])
+			}
 			switch {
 			case !ok:
 				entries[i].Change = "add"
@@ -347,11 +371,26 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 			if used[k] {
 				continue
 			}
+			origin := idOrigin(ex[k].id)
+			if !p.read[origin] {
+				shown := strings.TrimPrefix(origin, "plugin:")
+				if origin == "" {
+					shown = "a source it cannot name (an id written by an older hookx)"
+				}
+				if !p.opts.Prune {
+					allOwned[ev] = false
+					p.add(Item{Level: Warning, Event: ev, What: "kept " + ex[k].id,
+						Reason: "it came from " + shown + ", which this run did not read",
+						Fix:    "migrate that source again to update it (for a plugin, with --plugin), or run with --prune to remove it"})
+					continue
+				}
+				p.add(Item{Level: Weakened, Event: ev, What: "removed " + ex[k].id,
+					Reason: "--prune: it came from " + shown + ", which this run did not read; the hook no longer runs"})
+			}
 			removed = append(removed, ex[k].id)
-			if err := e.patch("remove", arrPtr+"/"+strconv.Itoa(ex[k].idx), nil); err != nil {
+			if err := e.removeElem(arrPtr, ex[k].idx); err != nil {
 				return nil, nil, err
 			}
-			e.closeOnOwnLine(arrPtr)
 		}
 		if e.root.Find(arrPtr) == nil {
 			if err := e.addMember("/hooks", ev, []any{}); err != nil {
@@ -367,8 +406,9 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		if err := e.appendElems(arrPtr, adds); err != nil {
 			return nil, nil, err
 		}
-		// An event list that only ever held hookx entries goes with them.
-		if arr := e.root.Find(arrPtr).Value.(*hujson.Array); len(arr.Elements) == 0 && allOwned[ev] {
+		// An event list that only ever held hookx entries goes with them,
+		// unless a comment is left in it.
+		if arr := e.root.Find(arrPtr).Value.(*hujson.Array); len(arr.Elements) == 0 && allOwned[ev] && arr.AfterExtra.IsStandard() {
 			if err := e.patch("remove", arrPtr, nil); err != nil {
 				return nil, nil, err
 			}
@@ -376,4 +416,77 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 	}
 	slices.Reverse(removed)
 	return e.root.Pack(), removed, nil
+}
+
+// removeElem removes the element idx of the array at ptr, keeping the
+// comments written before or after it: they move to the next element, or
+// before the closing bracket.
+func (e *editor) removeElem(ptr string, idx int) error {
+	arr := e.root.Find(ptr).Value.(*hujson.Array)
+	el := arr.Elements[idx]
+	var kept hujson.Extra
+	// hujson keeps the comments on the previous element's line (they are
+	// that element's) and drops those on the lines before this one.
+	if i := bytes.IndexByte(el.BeforeExtra, '\n'); i >= 0 && !el.BeforeExtra[i:].IsStandard() {
+		kept = append(kept, el.BeforeExtra[i:]...)
+	}
+	if !el.AfterExtra.IsStandard() {
+		kept = append(kept, el.AfterExtra...)
+	}
+	if err := e.patch("remove", ptr+"/"+strconv.Itoa(idx), nil); err != nil {
+		return err
+	}
+	if kept == nil {
+		e.closeOnOwnLine(ptr)
+		return nil
+	}
+	arr = e.root.Find(ptr).Value.(*hujson.Array)
+	if idx < len(arr.Elements) {
+		next := &arr.Elements[idx]
+		ind := next.BeforeExtra[bytes.LastIndexByte(next.BeforeExtra, '\n')+1:]
+		next.BeforeExtra = append(append(trimRightSpace(kept), e.nl...), ind...)
+		if !bytes.Contains(kept, []byte("\n")) {
+			next.BeforeExtra = append(append(hujson.Extra(e.nl), ind...), next.BeforeExtra...)
+		}
+		return nil
+	}
+	arr.AfterExtra = append(trimRightSpace(kept), arr.AfterExtra...)
+	e.closeOnOwnLine(ptr)
+	return nil
+}
+
+// keepHandEdits compares the target's entry (prev, compact JSON) with the
+// new one for the same source handler. Wrap options the user added by
+// hand are kept in the new command; a hand-made change that the new entry
+// undoes in a weaker direction (a longer timeout, another matcher) is
+// reported as Weakened.
+func (p *planner) keepHandEdits(prev []byte, en *Entry) {
+	var old, next outGroup
+	if json.Unmarshal(prev, &old) != nil || json.Unmarshal(en.group, &next) != nil || len(old.Hooks) != 1 || len(next.Hooks) != 1 {
+		return
+	}
+	base := Item{Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command}
+	if cmd, kept := keepUserFlags(old.Hooks[0].Command, next.Hooks[0].Command); len(kept) > 0 {
+		next.Hooks[0].Command = cmd
+		en.Command = cmd
+		en.group = compact(marshal(next))
+		it := base
+		it.Level, it.What = Note, "kept "+strings.Join(kept, ", ")
+		it.Reason = "added to this entry by hand; hookx keeps options it does not write itself"
+		p.add(it)
+	}
+	if o, n := old.Hooks[0].Timeout, next.Hooks[0].Timeout; n > o {
+		it := base
+		it.Level, it.What = Weakened, fmt.Sprintf("timeout raised from %d to %d", o, n)
+		it.Reason = "the entry's timeout was shortened by hand; this run writes the source's longer one"
+		it.Fix = "shorten the timeout in the source hook, or keep this file's value by not migrating this hook"
+		p.add(it)
+	}
+	if deref(old.Matcher) != deref(next.Matcher) || (old.Matcher == nil) != (next.Matcher == nil) {
+		it := base
+		it.Level, it.What = Weakened, fmt.Sprintf("matcher %q replaced by %q", deref(old.Matcher), deref(next.Matcher))
+		it.Reason = "the entry's matcher was changed by hand; this run writes the one translated from the source, which fires on other calls"
+		it.Fix = "change the matcher in the source hook and migrate again"
+		p.add(it)
+	}
 }

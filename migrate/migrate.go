@@ -21,11 +21,9 @@ import (
 	"fmt"
 	"github.com/tailscale/hujson"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -33,7 +31,7 @@ import (
 // Level says how much of an item reached the target.
 type Level string
 
-// The report levels. Only NotCarried makes --strict fail.
+// The report levels. NotCarried and Weakened make --strict fail.
 const (
 	NotCarried  Level = "not-carried" // lost on the target; --strict refuses the run
 	Approximate Level = "approximate" // carried with a stated difference
@@ -61,9 +59,9 @@ type Item struct {
 type Source struct {
 	Path  string // as shown to the user
 	Scope string // "project", "local", "user" or "plugin"
-	// Origin names the source in the ids of the entries made from it; for
-	// a plugin or extension, its absolute directory. Empty: Scope, or for
-	// a plugin "plugin:"+Path.
+	// Origin names a plugin's or extension's absolute directory, which the
+	// ids of the entries made from it record as plugin:<dir>. Empty: the
+	// ids record Scope (for a plugin, plugin:<Path>).
 	Origin string
 	Data   []byte
 }
@@ -84,6 +82,10 @@ type Options struct {
 	// PluginRoot resolves the source's plugin-root variable (a plugin's
 	// hooks.json); empty when the sources are no plugin.
 	PluginRoot string
+	// PluginOut: the target is the hooks/hooks.json of a plugin or
+	// extension of the target dialect, so the source's plugin-root variable
+	// becomes the target's (${extensionPath}, ${CLAUDE_PLUGIN_ROOT}).
+	PluginOut bool
 	// Prune removes hookx entries whose source this run did not read
 	// (reported as Weakened); without it they are kept, with a warning.
 	Prune bool
@@ -117,13 +119,16 @@ type Result struct {
 	To      string          `json:"to"`
 	Sources []SourceSummary `json:"sources"`
 	Target  string          `json:"target"`
-	Created bool            `json:"created"` // the target did not exist
-	Wrapped bool            `json:"wrapped"` // commands run through hookx wrap
-	Entries []Entry         `json:"entries"`
-	Removed []string        `json:"removed"` // ids of stale hookx entries removed
-	Items   []Item          `json:"items"`
-	Before  []byte          `json:"-"`
-	After   []byte          `json:"-"`
+	// RealTarget is the file actually written, symlinks resolved; the
+	// caller sets it (Plan reads only bytes).
+	RealTarget string   `json:"realTarget,omitempty"`
+	Created    bool     `json:"created"` // the target did not exist
+	Wrapped    bool     `json:"wrapped"` // commands run through hookx wrap
+	Entries    []Entry  `json:"entries"`
+	Removed    []string `json:"removed"` // ids of stale hookx entries removed
+	Items      []Item   `json:"items"`
+	Before     []byte   `json:"-"`
+	After      []byte   `json:"-"`
 }
 
 // Changed reports whether the target would change.
@@ -143,13 +148,6 @@ func (r *Result) Count(l Level) int {
 // OwnedPrefix starts the name (Gemini) or command marker (Claude) of every
 // entry hookx owns.
 const OwnedPrefix = "hookx:"
-
-// ownedID matches exactly the ids hookx writes, hookx:<Event>:<n>:<hash8>,
-// so that a user's own hook named "hookx: something" is never taken for one.
-var ownedID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hookx:[A-Za-z]+:[0-9]+:[0-9a-f]{8}$`) })
-
-// IsOwnedID reports whether s is an id hookx writes.
-func IsOwnedID(s string) bool { return ownedID().MatchString(s) }
 
 // maxTimerMS is the longest delay a JavaScript timer holds (2^31-1 ms).
 const maxTimerMS = 1<<31 - 1
@@ -187,6 +185,7 @@ type planner struct {
 	from, to *mappings.Dialect
 	items    []Item
 	seenEv   map[string]bool
+	read     map[string]bool // the origins of the sources read
 }
 
 func (p *planner) add(it Item) { p.items = append(p.items, it) }
@@ -194,6 +193,7 @@ func (p *planner) add(it Item) { p.items = append(p.items, it) }
 // srcHandler is one handler of the merged sources.
 type srcHandler struct {
 	where   string
+	origin  string // the source's origin, for the id
 	event   string
 	ordinal int // its position among the handlers of its event
 	matcher *string
@@ -207,7 +207,7 @@ type srcHandler struct {
 // target agent would not load). Planning twice with the same inputs gives
 // the same bytes; planning against its own output gives no change.
 func Plan(opts Options, sources []Source, target Source) (*Result, error) {
-	p := &planner{opts: opts, tbl: opts.Table, seenEv: map[string]bool{}}
+	p := &planner{opts: opts, tbl: opts.Table, seenEv: map[string]bool{}, read: map[string]bool{}}
 	if p.tbl == nil {
 		p.tbl = mappings.Default()
 	}
@@ -298,6 +298,8 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 		if err != nil {
 			return nil, err
 		}
+		origin := sourceOrigin(s)
+		p.read[origin] = true
 		if p.from.Settings.StrictJSON && hasComments(&d.root) {
 			p.add(Item{Level: Warning, Source: s.Path, What: "comments in the source file",
 				Reason: fmt.Sprintf("%s's settings are strict JSON, so %s itself rejects this file; hookx read it anyway", p.from.Agent, p.from.Agent),
@@ -366,7 +368,7 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 						continue
 					}
 					seen[key] = where
-					eh.list = append(eh.list, srcHandler{where: where, event: ev.name, ordinal: len(eh.list),
+					eh.list = append(eh.list, srcHandler{where: where, origin: origin, event: ev.name, ordinal: len(eh.list),
 						matcher: g.matcher, seq: g.sequential, h: h})
 				}
 			}
@@ -411,9 +413,10 @@ func hooksSwitchedOff(root *hujson.Value) (key, value string) {
 	return "", ""
 }
 
-// owned reports whether a source handler was written by hookx.
+// owned reports whether a source handler was written by hookx: its id
+// together with hookx's command form.
 func owned(f handlerFields) bool {
-	return IsOwnedID(f.Name) || claudeMarker(f.Command) != ""
+	return exactOwned(f.Name, f.Command) || exactOwned(claudeMarker(f.Command), f.Command)
 }
 
 // claudeMarker returns the owned id at the end of a command, written as a
@@ -614,7 +617,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	var out []Entry
 	for _, mo := range mp.outs {
 		sum := sha256.Sum256([]byte(sh.event + "\x00" + deref(sh.matcher) + "\x00" + string(sh.h.raw) + "\x00" + mo.value))
-		id := fmt.Sprintf("%s%s:%d:%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8])
+		id := fmt.Sprintf("%s%s:%d:%s@%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8], sh.origin)
 		h := outHandler{Type: "command", Command: cmd, Timeout: timeout}
 		if tf.named {
 			h.Name = id
@@ -683,15 +686,16 @@ func (p *planner) envRules() map[string]envRule {
 		r[fe.SessionID] = envRule{to: te.SessionID}
 	}
 	for _, v := range pluginRootVars[p.from.Name] {
-		if p.opts.PluginRoot != "" {
+		switch {
+		case p.opts.PluginOut:
+			// Into the target's own plugin or extension: its placeholder.
+			r[v] = envRule{to: PluginRootVar(p.to.Name), quote: true}
+		case p.opts.PluginRoot != "":
 			r[v] = envRule{literal: p.opts.PluginRoot}
 		}
 	}
 	return r
 }
-
-// pluginRootVars name the variables that hold a plugin's directory.
-var pluginRootVars = map[string][]string{"claude": {"CLAUDE_PLUGIN_ROOT"}}
 
 // isSourceVar reports a variable the source agent sets for its hooks that the
 // rules do not carry: one with the source's prefix (CLAUDE_, GEMINI_).

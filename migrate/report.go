@@ -10,6 +10,7 @@ var levelTitles = []struct {
 	title string
 }{
 	{NotCarried, "Not carried"},
+	{Weakened, "Weakened"},
 	{Approximate, "Approximate"},
 	{Warning, "Warnings"},
 	{Note, "Notes"},
@@ -29,6 +30,9 @@ func FormatReport(r *Result, written, dry bool) string {
 		state = " (new file)"
 	}
 	fmt.Fprintf(&b, "  target %s%s\n", r.Target, state)
+	if r.RealTarget != "" && r.RealTarget != r.Target {
+		fmt.Fprintf(&b, "         real path %s\n", r.RealTarget)
+	}
 
 	how := "each runs through hookx wrap"
 	if !r.Wrapped {
@@ -53,7 +57,7 @@ func FormatReport(r *Result, written, dry bool) string {
 		if n == 0 {
 			continue
 		}
-		if lt.level == NotCarried {
+		if lt.level == NotCarried || lt.level == Weakened {
 			fmt.Fprintf(&b, "\n%s (%d; --strict refuses these):\n", lt.title, n)
 		} else {
 			fmt.Fprintf(&b, "\n%s (%d):\n", lt.title, n)
@@ -88,16 +92,23 @@ func FormatReport(r *Result, written, dry bool) string {
 		}
 	}
 
-	fmt.Fprintf(&b, "\nSummary: %d entr%s (%d added, %d updated, %d unchanged, %d removed); %d not carried, %d approximate, %d warning%s.",
-		len(r.Entries), pluralY(len(r.Entries)), counts["add"], counts["update"], counts["unchanged"], len(r.Removed),
-		r.Count(NotCarried), r.Count(Approximate), r.Count(Warning), plural(r.Count(Warning)))
+	fmt.Fprintf(&b, "\nSummary: %d entr%s (%d added, %d updated, %d unchanged, %d removed); %d not carried, ",
+		len(r.Entries), pluralY(len(r.Entries)), counts["add"], counts["update"], counts["unchanged"], len(r.Removed), r.Count(NotCarried))
+	if n := r.Count(Weakened); n > 0 {
+		fmt.Fprintf(&b, "%d weakened, ", n)
+	}
+	fmt.Fprintf(&b, "%d approximate, %d warning%s.", r.Count(Approximate), r.Count(Warning), plural(r.Count(Warning)))
 	switch {
 	case !r.Changed():
 		b.WriteString(" The target is up to date.\n")
 	case written:
-		fmt.Fprintf(&b, " Wrote %s", r.Target)
+		real := r.Target
+		if r.RealTarget != "" {
+			real = r.RealTarget
+		}
+		fmt.Fprintf(&b, " Wrote %s", real)
 		if !r.Created {
-			fmt.Fprintf(&b, " (previous version in %s%s)", r.Target, BackupSuffix)
+			fmt.Fprintf(&b, " (previous version in %s%s)", real, BackupSuffix)
 		}
 		b.WriteString(".\n")
 	case dry:

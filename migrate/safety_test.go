@@ -167,7 +167,7 @@ func TestEntriesOfSourcesNotReadAreKept(t *testing.T) {
 func TestHandMadeHardeningIsKeptOrReported(t *testing.T) {
 	src := []Source{{Path: "s.json", Scope: "project", Data: []byte(guardSrc)}}
 	first := planSources(t, Options{}, src, nil)
-	hardened := bytes.Replace(first.After, []byte("--timeout 60s --"), []byte("--timeout 60s --fail-closed --"), 1)
+	hardened := bytes.Replace(first.After, []byte("--timeout 600s --"), []byte("--timeout 600s --fail-closed --"), 1)
 	if bytes.Equal(hardened, first.After) {
 		t.Fatalf("test setup: no wrap command in\n%s", first.After)
 	}
@@ -176,7 +176,7 @@ func TestHandMadeHardeningIsKeptOrReported(t *testing.T) {
 		t.Errorf("the hand-added --fail-closed was reverted:\n%s", UnifiedDiff("a", "b", hardened, res.After))
 	}
 
-	shorter := bytes.Replace(first.After, []byte(`"timeout": 65000`), []byte(`"timeout": 20000`), 1)
+	shorter := bytes.Replace(first.After, []byte(`"timeout": 605000`), []byte(`"timeout": 20000`), 1)
 	if bytes.Equal(shorter, first.After) {
 		t.Fatalf("test setup: no timeout in\n%s", first.After)
 	}
@@ -184,7 +184,7 @@ func TestHandMadeHardeningIsKeptOrReported(t *testing.T) {
 	if res.Count(Weakened) == 0 {
 		t.Errorf("raising a hand-shortened timeout is not reported as weakening:\n%s", reportText(res))
 	}
-	narrowed := bytes.Replace(first.After, []byte(`"matcher": "run_shell_command"`), []byte(`"matcher": "^run_shell_command$"`), 1)
+	narrowed := bytes.Replace(first.After, []byte(`"matcher": "^(run_shell_command)$"`), []byte(`"matcher": "^run_shell_command$"`), 1)
 	res = planSources(t, Options{}, src, narrowed)
 	if res.Count(Weakened) == 0 {
 		t.Errorf("changing a hand-set matcher is not reported:\n%s", reportText(res))
@@ -238,5 +238,35 @@ func TestBackupsRotate(t *testing.T) {
 	want := []string{versions[2], versions[0], versions[1]}
 	if strings.Join(kept, " ") != strings.Join(want, " ") {
 		t.Errorf("backups %q, want %q (newest, then oldest first)", kept, want)
+	}
+}
+
+// Converting a plugin into an extension (and back) writes the target's own
+// placeholder for the directory, never an absolute path.
+func TestPluginRootBecomesTargetPlaceholder(t *testing.T) {
+	for _, tc := range []struct {
+		from, to, src, want string
+	}{
+		{"claude", "gemini", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/s.sh"}]}]}}`, `"${extensionPath}"/s.sh`},
+		{"gemini", "claude", `{"hooks":{"AfterAgent":[{"hooks":[{"name":"s","type":"command","command":"${extensionPath}/s.sh"}]}]}}`, `"${CLAUDE_PLUGIN_ROOT}"/s.sh`},
+	} {
+		res := planSources(t, Options{From: tc.from, To: tc.to, PluginOut: true, PluginRoot: "/abs/p"},
+			[]Source{{Path: "p/hooks/hooks.json", Scope: "plugin", Origin: "/abs/p", Data: []byte(tc.src)}}, nil)
+		if len(res.Entries) != 1 || !strings.Contains(res.Entries[0].Command, tc.want) || strings.Contains(res.Entries[0].Command, "/abs/p/") {
+			t.Errorf("%s → %s: entries %+v, want a command with %s", tc.from, tc.to, res.Entries, tc.want)
+		}
+	}
+}
+
+// A manifest is made from the source's: name (made safe), version and
+// description carried, the directory's name when there is none.
+func TestNewManifest(t *testing.T) {
+	got := string(NewManifest("claude", "gemini", []byte(`{"name":"My_Plugin","version":"2.1.0","description":"d"}`), "/x/dir"))
+	if want := "{\n  \"name\": \"my-plugin\",\n  \"version\": \"2.1.0\",\n  \"description\": \"d\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	got = string(NewManifest("gemini", "claude", nil, "/x/Sec Guard"))
+	if !strings.Contains(got, `"name": "sec-guard"`) || !strings.Contains(got, `"version": "1.0.0"`) {
+		t.Errorf("got %s", got)
 	}
 }

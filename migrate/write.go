@@ -163,3 +163,29 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, check func() error)
 	}
 	return os.Rename(tmp, path)
 }
+
+// RealPath returns the absolute path of the file that writing path would
+// write: symlinks resolved, for the file itself (even a dangling link) and
+// for its directories, existing or not.
+func RealPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	p, err := resolveLinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Lstat(p); err == nil {
+		return filepath.EvalSymlinks(p)
+	}
+	dir := filepath.Dir(p)
+	if dir == p {
+		return p, nil
+	}
+	d, err := RealPath(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, filepath.Base(p)), nil
+}

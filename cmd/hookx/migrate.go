@@ -25,9 +25,13 @@ type migrateOptions struct {
 	s streams
 
 	fromClaude, fromGemini bool
+	from, to               string
 	dir                    string
 	user                   bool
 	plugin                 string
+	out                    string
+	allowOutside           string
+	prune                  bool
 	dryRun, check          bool
 	noWrap, strict         bool
 	json                   bool
@@ -39,20 +43,75 @@ type migrateOptions struct {
 	home string
 	// color colours the diff (see colorOn).
 	color bool
+	// beforeWrite, if set, runs between planning and writing (tests use it
+	// to edit the target during a run).
+	beforeWrite func()
+}
+
+// dialects returns the source and target dialect names from --from/--to
+// or --from-claude/--from-gemini (the two spellings may be mixed when they
+// agree).
+func (o *migrateOptions) dialects() (from, to string, err error) {
+	names := map[string]bool{}
+	if o.fromClaude {
+		names["claude"] = true
+	}
+	if o.fromGemini {
+		names["gemini"] = true
+	}
+	if o.from != "" {
+		names[o.from] = true
+	}
+	if len(names) != 1 {
+		return "", "", errors.New("migrate: give exactly one source: --from claude|gemini (or --from-claude, --from-gemini)")
+	}
+	for n := range names {
+		from = n
+	}
+	other := map[string]string{"claude": "gemini", "gemini": "claude"}
+	to, ok := other[from]
+	if !ok {
+		return "", "", fmt.Errorf("migrate: unknown dialect %q for --from (claude or gemini)", from)
+	}
+	if o.to != "" && o.to != to {
+		return "", "", fmt.Errorf("migrate: --to %s: from %s, hookx migrates only to %s", o.to, from, to)
+	}
+	return from, to, nil
 }
 
 func newMigrateCmd(s streams, runF func(*migrateOptions) error) *cobra.Command {
 	opts := &migrateOptions{s: s}
 	cmd := &cobra.Command{
-		Use:   "migrate (--from-claude | --from-gemini) [flags]",
+		Use:   "migrate --from claude|gemini [--to gemini|claude] [flags]",
 		Short: "Migrate hook settings between Claude Code and Gemini CLI",
 		Long: `migrate copies the hooks of one agent's settings into the other's.
 
---from-claude reads .claude/settings.json and .claude/settings.local.json
-(merged as Claude Code merges them) and edits .gemini/settings.json;
---from-gemini reads .gemini/settings.json and edits .claude/settings.json.
-With --user, the files under your home directory are used instead; user hooks
-never go into a project file.
+--from claude (or --from-claude) reads .claude/settings.json and
+.claude/settings.local.json (merged as Claude Code merges them) and edits
+.gemini/settings.json; --from gemini (--from-gemini) reads
+.gemini/settings.json and edits .claude/settings.json. With --user, the files
+under your home directory are used instead; user hooks never go into a
+project file.
+
+--plugin DIR also reads the hooks/hooks.json of a Claude Code plugin (or,
+with --from gemini, of a Gemini CLI extension). With --out DIR, only the
+plugin is read, and it is converted into a Gemini extension (or a Claude
+plugin) in DIR: hooks/hooks.json using the target's placeholder for its
+directory (${extensionPath}, ${CLAUDE_PLUGIN_ROOT}), and a manifest
+(gemini-extension.json, .claude-plugin/plugin.json) if it has none. Install
+the result with the agent's own command (gemini extensions link DIR,
+claude --plugin-dir DIR).
+
+Safety: a target that resolves (through symlinks) outside the project, or
+outside ~ with --user, or outside --out, is refused unless --allow-outside
+names its real path; the report names the real path written. The target is
+written only if it still holds what the plan was made from (else migrate
+plans again, and gives up with exit 3, writing nothing). Each entry hookx
+owns records its source (@project, @local, @user, @plugin:<dir>); a run
+removes only entries of sources it read and keeps the others with a warning
+(--prune removes them, reported as weakened). Options added by hand to a
+hookx wrap command are kept; other hand-made changes that a run would undo
+are reported as weakened. --strict refuses not-carried and weakened items.
 
 Each migrated command runs through "hookx wrap", so the hook keeps its
 meaning on the new host (--no-wrap copies the commands as they are). Only the
@@ -68,14 +127,14 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 ` + exitCodesHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if opts.fromClaude == opts.fromGemini {
-				return withCode(exitBadInput, errors.New("migrate: give exactly one of --from-claude or --from-gemini"))
+			if _, _, err := opts.dialects(); err != nil {
+				return withCode(exitBadInput, err)
 			}
 			if opts.dryRun && opts.check {
 				return withCode(exitBadInput, errors.New("migrate: --dry-run and --check cannot be combined"))
 			}
-			if opts.plugin != "" && !opts.fromClaude {
-				return withCode(exitBadInput, errors.New("migrate: --plugin reads a Claude Code plugin; use it with --from-claude"))
+			if opts.out != "" && (opts.plugin == "" || opts.user) {
+				return withCode(exitBadInput, errors.New("migrate: --out converts a plugin or extension: use it with --plugin, without --user"))
 			}
 			color, err := colorOn(c, s.Out)
 			if err != nil {
@@ -91,13 +150,18 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 	f := cmd.Flags()
 	f.BoolVar(&opts.fromClaude, "from-claude", false, "migrate Claude Code hooks into Gemini CLI settings")
 	f.BoolVar(&opts.fromGemini, "from-gemini", false, "migrate Gemini CLI hooks into Claude Code settings")
+	f.StringVar(&opts.from, "from", "", "the `dialect` to migrate from: claude or gemini")
+	f.StringVar(&opts.to, "to", "", "the `dialect` to migrate to (the other one; optional)")
+	f.StringVar(&opts.out, "out", "", "convert the --plugin into a plugin or extension of the target in this `directory`")
+	f.StringVar(&opts.allowOutside, "allow-outside", "", "write the target even though it resolves to this real `path`, outside the project (or ~, or --out)")
+	f.BoolVar(&opts.prune, "prune", false, "also remove hookx entries whose source (a plugin, say) this run did not read")
 	f.StringVar(&opts.dir, "dir", ".", "the project `directory`")
 	f.BoolVar(&opts.user, "user", false, "migrate the user settings (~/.claude ⇄ ~/.gemini) instead of the project's")
-	f.StringVar(&opts.plugin, "plugin", "", "also migrate the hooks/hooks.json of this Claude Code plugin `directory`")
+	f.StringVar(&opts.plugin, "plugin", "", "also migrate the hooks/hooks.json of this plugin (or, --from gemini, extension) `directory`")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the diff and the report, write nothing")
 	f.BoolVar(&opts.check, "check", false, "write nothing; exit 1 if the target is not up to date (for CI)")
 	f.BoolVar(&opts.noWrap, "no-wrap", false, "copy the commands as they are, for hooks that already speak the target's protocol")
-	f.BoolVar(&opts.strict, "strict", false, "exit 1 without writing if any hook or part of one cannot be carried")
+	f.BoolVar(&opts.strict, "strict", false, "exit 1 without writing if any hook or part of one cannot be carried, or a guard would be weakened")
 	f.BoolVar(&opts.json, "json", false, "print the report and the planned changes as JSON")
 	f.StringVar(&opts.hookx, "hookx-path", "", "how migrated entries invoke hookx (default: hookx if it is on PATH, else this binary's path)")
 	_ = f.MarkHidden("hookx-path")
@@ -106,9 +170,9 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 
 func migrateRun(opts *migrateOptions) error {
 	tbl := mappings.Default()
-	fromName, toName := "claude", "gemini"
-	if opts.fromGemini {
-		fromName, toName = toName, fromName
+	fromName, toName, err := opts.dialects()
+	if err != nil {
+		return withCode(exitBadInput, err)
 	}
 	from, err := tbl.Dialect(fromName)
 	if err != nil {
@@ -138,9 +202,12 @@ func migrateRun(opts *migrateOptions) error {
 	}
 
 	var names []string // relative to base
-	if opts.user {
+	switch {
+	case opts.out != "":
+		// Converting a plugin: its hooks only.
+	case opts.user:
 		names = []string{rel(from.Settings.User)}
-	} else {
+	default:
 		names = []string{rel(from.Settings.Project)}
 		if from.Settings.Local != "" {
 			names = append(names, rel(from.Settings.Local))
@@ -167,29 +234,40 @@ func migrateRun(opts *migrateOptions) error {
 	}
 	var pluginRoot string
 	if opts.plugin != "" {
-		p := filepath.Join(opts.plugin, "hooks", "hooks.json")
+		p := filepath.Join(opts.plugin, migrate.PluginHooks)
 		data, err := readSettings(p, p)
 		if err != nil {
 			return err
 		}
+		_, what := migrate.PluginManifest(fromName)
 		if data == nil {
-			return withCode(exitBadInput, fmt.Errorf("%s: no such file (a plugin keeps its hooks in hooks/hooks.json)", p))
+			return withCode(exitBadInput, fmt.Errorf("%s: no such file (a %s keeps its hooks in %s)", p, what, migrate.PluginHooks))
 		}
-		sources = append(sources, migrate.Source{Path: p, Scope: "plugin", Data: data})
-		if pluginRoot, err = filepath.Abs(opts.plugin); err != nil {
+		if pluginRoot, err = migrate.RealPath(opts.plugin); err != nil {
 			return withCode(exitInternal, err)
 		}
+		sources = append(sources, migrate.Source{Path: p, Scope: "plugin", Origin: pluginRoot, Data: data})
 	}
 	if len(sources) == 0 {
 		return withCode(exitBadInput, fmt.Errorf("no %s settings found (looked for %s)", from.Agent, strings.Join(looked, " and ")))
 	}
 
+	// The target, and the directory it must stay in.
 	targetRel := rel(to.Settings.Project)
 	if opts.user {
 		targetRel = rel(to.Settings.User)
 	}
-	targetPath := filepath.Join(base, targetRel)
-	targetData, err := readSettings(targetPath, showPath(targetRel))
+	targetPath, targetShown, scopeDir, scopeName := filepath.Join(base, targetRel), showPath(targetRel), base, "the project "+shown
+	labelRel := filepath.ToSlash(targetRel)
+	if opts.user {
+		scopeName = "your home directory"
+	}
+	if opts.out != "" {
+		targetPath = filepath.Join(opts.out, migrate.PluginHooks)
+		targetShown, scopeDir, scopeName = targetPath, opts.out, "--out "+opts.out
+		labelRel = filepath.ToSlash(migrate.PluginHooks)
+	}
+	real, err := inScope(targetPath, targetShown, scopeDir, scopeName, opts.allowOutside)
 	if err != nil {
 		return err
 	}
@@ -199,52 +277,120 @@ func migrateRun(opts *migrateOptions) error {
 	if hookx == "" && !opts.noWrap {
 		hookx, hookxWarning = hookxCommand()
 	}
-	res, err := migrate.Plan(migrate.Options{
+	planOpts := migrate.Options{
 		Table: tbl, From: fromName, To: toName,
 		Wrap: !opts.noWrap, Hookx: hookx, PluginRoot: pluginRoot,
-	}, sources, migrate.Source{Path: showPath(targetRel), Data: targetData})
-	var inErr *migrate.InputError
-	switch {
-	case errors.As(err, &inErr):
-		return withCode(exitBadInput, err)
-	case err != nil:
-		return withCode(exitInternal, err)
-	}
-	if hookxWarning != "" && len(res.Entries) > 0 {
-		res.Items = append(res.Items, migrate.Item{Level: migrate.Warning, What: "hookx location", Reason: hookxWarning,
-			Fix: "go install ./cmd/hookx (or put hookx on PATH) and migrate again; the entries are updated in place"})
+		PluginOut: opts.out != "", Prune: opts.prune,
 	}
 
-	fromLabel, toLabel := "a/"+filepath.ToSlash(targetRel), "b/"+filepath.ToSlash(targetRel)
-	if res.Created {
-		fromLabel = "/dev/null"
-	}
-	diff := ""
-	if res.Changed() {
-		diff = migrate.UnifiedDiff(fromLabel, toLabel, res.Before, res.After)
-	}
-	notCarried := res.Count(migrate.NotCarried)
-	refused := opts.strict && notCarried > 0
-	write := !opts.dryRun && !opts.check && !refused && res.Changed()
+	// Plan, then write only over what was planned from: a target edited
+	// during the run is planned again, at most three times.
+	for attempt := 1; ; attempt++ {
+		targetData, err := readSettings(targetPath, targetShown)
+		if err != nil {
+			return err
+		}
+		res, err := migrate.Plan(planOpts, sources, migrate.Source{Path: targetShown, Data: targetData})
+		var inErr *migrate.InputError
+		switch {
+		case errors.As(err, &inErr):
+			return withCode(exitBadInput, err)
+		case err != nil:
+			return withCode(exitInternal, err)
+		}
+		res.RealTarget = real
+		if hookxWarning != "" && len(res.Entries) > 0 {
+			res.Items = append(res.Items, migrate.Item{Level: migrate.Warning, What: "hookx location", Reason: hookxWarning,
+				Fix: "go install ./cmd/hookx (or put hookx on PATH) and migrate again; the entries are updated in place"})
+		}
 
-	if write {
-		if err := migrate.WriteFile(targetPath, res.Before, res.After); err != nil {
-			if errors.Is(err, migrate.ErrReadOnly) {
-				err = fmt.Errorf("%s: %w", showPath(targetRel), errors.Unwrap(err))
+		fromLabel, toLabel := "a/"+labelRel, "b/"+labelRel
+		if res.Created {
+			fromLabel = "/dev/null"
+		}
+		diff := ""
+		if res.Changed() {
+			diff = migrate.UnifiedDiff(fromLabel, toLabel, res.Before, res.After)
+		}
+		// A converted plugin needs a manifest of the target's kind.
+		var manifestPath string
+		var manifest []byte
+		if opts.out != "" {
+			rel, _ := migrate.PluginManifest(toName)
+			manifestPath = filepath.Join(opts.out, rel)
+			if _, err := os.Lstat(manifestPath); errors.Is(err, fs.ErrNotExist) {
+				srcRel, _ := migrate.PluginManifest(fromName)
+				src, _ := os.ReadFile(filepath.Join(opts.plugin, srcRel))
+				manifest = migrate.NewManifest(fromName, toName, src, pluginRoot)
+				diff += migrate.UnifiedDiff("/dev/null", "b/"+filepath.ToSlash(rel), nil, manifest)
 			}
-			printReport(opts, res, diff, false)
-			return withCode(exitInternal, fmt.Errorf("nothing written: %w", err))
+		}
+		changed := res.Changed() || manifest != nil
+
+		notCarried, weakened := res.Count(migrate.NotCarried), res.Count(migrate.Weakened)
+		refused := opts.strict && notCarried+weakened > 0
+		write := !opts.dryRun && !opts.check && !refused && changed
+
+		if write {
+			if opts.beforeWrite != nil {
+				opts.beforeWrite()
+			}
+			err := migrate.WriteFile(targetPath, res.Before, res.After)
+			if errors.Is(err, migrate.ErrChanged) && attempt < 3 {
+				continue
+			}
+			if err == nil && manifest != nil {
+				err = migrate.WriteFile(manifestPath, nil, manifest)
+			}
+			if err != nil {
+				if errors.Is(err, migrate.ErrReadOnly) {
+					err = fmt.Errorf("%s: %w", targetShown, errors.Unwrap(err))
+				}
+				if errors.Is(err, migrate.ErrChanged) {
+					err = fmt.Errorf("%s changed while hookx was writing it, %d times; run migrate again when it is quiet", targetShown, attempt)
+				}
+				printReport(opts, res, diff, false)
+				return withCode(exitInternal, fmt.Errorf("nothing written: %w", err))
+			}
+		}
+		printReport(opts, res, diff, write)
+		if write && manifest != nil && !opts.json {
+			fmt.Fprintf(opts.s.Err, "Wrote %s (new manifest).\n", manifestPath)
+		}
+
+		switch {
+		case refused:
+			return withCode(exitChanges, fmt.Errorf("--strict: %d item(s) cannot be carried to %s and %d would weaken a guard; nothing written", notCarried, to.Agent, weakened))
+		case opts.check && changed:
+			return withCode(exitChanges, fmt.Errorf("%s is not up to date; run hookx migrate without --check", targetShown))
+		}
+		return nil
+	}
+}
+
+// inScope returns the real path of the target, refusing (exit 2) one that
+// resolves outside dir unless allow names that real path.
+func inScope(target, shown, dir, dirName, allow string) (string, error) {
+	real, err := migrate.RealPath(target)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return "", withCode(exitBadInput, fmt.Errorf("%s: a parent of it is a file, not a directory", shown))
+	}
+	if err != nil {
+		return "", withCode(exitInternal, err)
+	}
+	root, err := migrate.RealPath(dir)
+	if err != nil {
+		return "", withCode(exitInternal, err)
+	}
+	if r, err := filepath.Rel(root, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return real, nil
+	}
+	if allow != "" {
+		if a, err := migrate.RealPath(allow); err == nil && a == real {
+			return real, nil
 		}
 	}
-	printReport(opts, res, diff, write)
-
-	switch {
-	case refused:
-		return withCode(exitChanges, fmt.Errorf("--strict: %d item(s) cannot be carried to %s; nothing written", notCarried, to.Agent))
-	case opts.check && res.Changed():
-		return withCode(exitChanges, fmt.Errorf("%s is not up to date; run hookx migrate without --check", showPath(targetRel)))
-	}
-	return nil
+	return "", withCode(exitBadInput, fmt.Errorf("%s resolves to %s, outside %s; nothing written (pass --allow-outside %s to write there)", shown, real, dirName, real))
 }
 
 // readSettings reads a settings file; a missing file gives nil, nil.
