@@ -246,7 +246,12 @@ func migrateRun(opts *migrateOptions) error {
 		if pluginRoot, err = migrate.RealPath(opts.plugin); err != nil {
 			return withCode(exitInternal, err)
 		}
-		sources = append(sources, migrate.Source{Path: p, Scope: "plugin", Origin: pluginRoot, Data: data})
+		origin := pluginRoot
+		if opts.out != "" {
+			// The ids of a converted plugin travel with it: no local path.
+			origin = filepath.Base(pluginRoot)
+		}
+		sources = append(sources, migrate.Source{Path: p, Scope: "plugin", Origin: origin, Data: data})
 	}
 	if len(sources) == 0 {
 		return withCode(exitBadInput, fmt.Errorf("no %s settings found (looked for %s)", from.Agent, strings.Join(looked, " and ")))
