@@ -1,7 +1,11 @@
 package migrate
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -69,4 +73,106 @@ func NewManifest(from, to string, src []byte, dir string) []byte {
 		m.Description = "Hooks converted by hookx migrate from a " + pluginFormats[from].what
 	}
 	return append(marshal(m), '\n')
+}
+
+// PluginFile is one file of a plugin or extension that a conversion copies
+// into the new one (its scripts, the hooks' own files).
+type PluginFile struct {
+	Rel      string // relative to the directory
+	Conflict bool   // the target has another file there; it is left alone
+	Missing  bool   // the target lacks it
+}
+
+// PluginFiles lists the files of the plugin or extension in src that the
+// converted one in dst needs: everything but hooks/hooks.json, the source's
+// manifest directory or file, and .git. Symlinks are listed too.
+func PluginFiles(src, dst, from string) ([]PluginFile, error) {
+	skip := map[string]bool{PluginHooks: true, ".git": true}
+	m := pluginFormats[from].manifest
+	skip[m] = true
+	if d := filepath.Dir(m); d != "." {
+		skip[d] = true
+	}
+	var out []PluginFile
+	err := filepath.WalkDir(src, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if rel == "." {
+			return nil
+		}
+		if skip[rel] {
+			if de.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if de.IsDir() {
+			return nil
+		}
+		f := PluginFile{Rel: rel}
+		a, errA := os.Lstat(path)
+		b, errB := os.Lstat(filepath.Join(dst, rel))
+		switch {
+		case errA != nil:
+			return errA
+		case errors.Is(errB, fs.ErrNotExist):
+			f.Missing = true
+		case errB != nil:
+			return errB
+		default:
+			f.Conflict = !sameFile(path, filepath.Join(dst, rel), a, b)
+		}
+		out = append(out, f)
+		return nil
+	})
+	return out, err
+}
+
+func sameFile(a, b string, fa, fb fs.FileInfo) bool {
+	if fa.Mode().Type() != fb.Mode().Type() {
+		return false
+	}
+	if fa.Mode()&fs.ModeSymlink != 0 {
+		la, _ := os.Readlink(a)
+		lb, _ := os.Readlink(b)
+		return la == lb
+	}
+	da, errA := os.ReadFile(a)
+	db, errB := os.ReadFile(b)
+	return errA == nil && errB == nil && bytes.Equal(da, db) && fa.Mode().Perm() == fb.Mode().Perm()
+}
+
+// CopyPluginFile copies one file listed by PluginFiles from src to dst,
+// keeping its mode (a symlink stays a symlink). It never replaces a file.
+func CopyPluginFile(src, dst, rel string) error {
+	from, to := filepath.Join(src, rel), filepath.Join(dst, rel)
+	fi, err := os.Lstat(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		l, err := os.Readlink(from)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(l, to)
+	}
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

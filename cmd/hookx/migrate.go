@@ -330,7 +330,25 @@ func migrateRun(opts *migrateOptions) error {
 				diff += migrate.UnifiedDiff("/dev/null", "b/"+filepath.ToSlash(rel), nil, manifest)
 			}
 		}
-		changed := res.Changed() || manifest != nil
+		// And the plugin's other files: its scripts.
+		var files []migrate.PluginFile
+		if opts.out != "" {
+			all, err := migrate.PluginFiles(opts.plugin, opts.out, fromName)
+			if err != nil {
+				return withCode(exitInternal, err)
+			}
+			for _, f := range all {
+				switch {
+				case f.Conflict:
+					res.Items = append(res.Items, migrate.Item{Level: migrate.Warning, Source: filepath.Join(opts.out, f.Rel),
+						What: "left alone", Reason: "the plugin's " + f.Rel + " differs from this file, which hookx does not replace",
+						Fix: "copy it over by hand if the converted hooks need the plugin's version"})
+				case f.Missing:
+					files = append(files, f)
+				}
+			}
+		}
+		changed := res.Changed() || manifest != nil || len(files) > 0
 
 		notCarried, weakened := res.Count(migrate.NotCarried), res.Count(migrate.Weakened)
 		refused := opts.strict && notCarried+weakened > 0
@@ -347,6 +365,11 @@ func migrateRun(opts *migrateOptions) error {
 			if err == nil && manifest != nil {
 				err = migrate.WriteFile(manifestPath, nil, manifest)
 			}
+			for _, f := range files {
+				if err == nil {
+					err = migrate.CopyPluginFile(opts.plugin, opts.out, f.Rel)
+				}
+			}
 			if err != nil {
 				if errors.Is(err, migrate.ErrReadOnly) {
 					err = fmt.Errorf("%s: %w", targetShown, errors.Unwrap(err))
@@ -359,8 +382,17 @@ func migrateRun(opts *migrateOptions) error {
 			}
 		}
 		printReport(opts, res, diff, write)
-		if write && manifest != nil && !opts.json {
-			fmt.Fprintf(opts.s.Err, "Wrote %s (new manifest).\n", manifestPath)
+		if !opts.json {
+			verb := "Would copy"
+			if write {
+				verb = "Copied"
+				if manifest != nil {
+					fmt.Fprintf(opts.s.Err, "Wrote %s (new manifest).\n", manifestPath)
+				}
+			}
+			for _, f := range files {
+				fmt.Fprintf(opts.s.Err, "%s %s from the plugin.\n", verb, filepath.Join(opts.out, f.Rel))
+			}
 		}
 
 		switch {
