@@ -7,7 +7,8 @@ const (
 	// host: the decision travels in the JSON it prints, never in its status.
 	exitOK = 0
 	// exitChanges: `migrate --check` found the target out of date, or
-	// `migrate --strict` found something it cannot carry over exactly.
+	// `migrate --strict` found something it cannot carry over exactly or a
+	// guard it would weaken.
 	exitChanges = 1
 	// exitBadInput: bad usage or input hookx cannot read (malformed JSON, an
 	// unknown dialect or event, a settings file that does not parse).
@@ -18,9 +19,11 @@ const (
 
 const exitCodesHelp = `Exit codes:
   0  success (wrap: always, once it has answered the host)
-  1  migrate --check: target out of date; migrate --strict: items not carried exactly
-  2  bad usage or unreadable input (malformed JSON, unknown dialect or event, bad settings)
-  3  I/O or internal error`
+  1  migrate --check: target out of date; migrate --strict: items not carried exactly,
+     or a guard would be weakened
+  2  bad usage or unreadable input (malformed JSON, unknown dialect or event, bad settings,
+     a file too large or too deeply nested, a migrate target outside the project, ~ or --out)
+  3  I/O or internal error; migrate: the target kept changing while being written`
 
 // wrapExitCodesHelp is wrap's part of the exit-code API: the host reads
 // wrap's status, so it has rules of its own.
