@@ -354,6 +354,8 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 				// The same source handler as last time: what differs was
 				// changed by hand.
 				p.keepHandEdits(ex[k].std, &entries[i])
+			} else if ok {
+				p.noteDroppedFailClosed(ex[k].std, &entries[i])
 			}
 			switch {
 			case !ok:
@@ -453,6 +455,25 @@ func (e *editor) removeElem(ptr string, idx int) error {
 	arr.AfterExtra = append(trimRightSpace(kept), arr.AfterExtra...)
 	e.closeOnOwnLine(ptr)
 	return nil
+}
+
+// noteDroppedFailClosed reports an update, made because the source hook
+// changed, that takes --fail-closed off a guard.
+func (p *planner) noteDroppedFailClosed(prev []byte, en *Entry) {
+	var old outGroup
+	if json.Unmarshal(prev, &old) != nil || len(old.Hooks) != 1 {
+		return
+	}
+	has := func(cmd string) bool {
+		w, ok := parseWrap(cmd)
+		return ok && slices.ContainsFunc(w.flags, func(f wrapFlag) bool { return f.name == "--fail-closed" })
+	}
+	if has(old.Hooks[0].Command) && !has(en.Command) {
+		p.add(Item{Level: Warning, Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command,
+			What:   "drops --fail-closed",
+			Reason: "the source hook changed and no longer fails closed (onFailure \"block\"): the guard now fails open when it errors or times out",
+			Fix:    "put onFailure \"block\" back in the source hook if the guard must fail closed"})
+	}
 }
 
 // keepHandEdits compares the target's entry (prev, compact JSON) with the

@@ -270,3 +270,32 @@ func TestNewManifest(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// An entry written by an older hookx, whose id has no source, is updated in
+// place by the run that reads its source: not duplicated, not kept aside.
+func TestOldIDWithoutSourceIsUpdatedInPlace(t *testing.T) {
+	src := []Source{{Path: "s.json", Scope: "project", Data: []byte(guardSrc)}}
+	first := planSources(t, Options{}, src, nil)
+	old := bytes.ReplaceAll(first.After, []byte("@project"), nil)
+	res := planSources(t, Options{}, src, old)
+	if len(res.Removed) != 0 || len(res.Entries) != 1 || res.Entries[0].Change != "update" {
+		t.Fatalf("removed %v, entries %+v; want one update in place", res.Removed, res.Entries)
+	}
+	if !bytes.Equal(res.After, first.After) {
+		t.Errorf("got\n%s\nwant\n%s", res.After, first.After)
+	}
+}
+
+// A source change that drops onFailure "block" drops --fail-closed from the
+// entry: that weakens the guard and is said, not only shown as an update.
+func TestDroppedFailClosedIsReported(t *testing.T) {
+	closed := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./guard.sh","onFailure":"block"}]}]}}`
+	first := planSources(t, Options{}, []Source{{Path: "s.json", Scope: "project", Data: []byte(closed)}}, nil)
+	if !bytes.Contains(first.After, []byte("--fail-closed")) {
+		t.Fatalf("no --fail-closed written:\n%s", first.After)
+	}
+	res := planSources(t, Options{}, []Source{{Path: "s.json", Scope: "project", Data: []byte(guardSrc)}}, first.After)
+	if !strings.Contains(reportText(res), "drops --fail-closed") {
+		t.Errorf("dropping --fail-closed is not reported:\n%s", reportText(res))
+	}
+}

@@ -446,6 +446,10 @@ func readSettings(path, shown string) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, withCode(exitBadInput, fmt.Errorf("%s: is a directory, not a settings file", shown))
 	}
+	if fi.Size() > migrate.MaxFileSize {
+		// Refused before reading it into memory.
+		return nil, withCode(exitBadInput, fmt.Errorf("%s: is larger than %d MiB; no agent's settings file is this large", shown, migrate.MaxFileSize>>20))
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, withCode(exitInternal, err)
