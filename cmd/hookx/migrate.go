@@ -71,7 +71,7 @@ func (o *migrateOptions) dialects() (from, to string, err error) {
 	other := map[string]string{"claude": "gemini", "gemini": "claude"}
 	to, ok := other[from]
 	if !ok {
-		return "", "", fmt.Errorf("migrate: unknown dialect %q for --from (claude or gemini)", from)
+		return "", "", fmt.Errorf("migrate: unknown dialect %q for --from (claude or gemini)%s", from, mappings.DidYouMean(from, []string{"claude", "gemini"}))
 	}
 	if o.to != "" && o.to != to {
 		return "", "", fmt.Errorf("migrate: --to %s: from %s, hookx migrates only to %s", o.to, from, to)
