@@ -299,3 +299,20 @@ func TestDroppedFailClosedIsReported(t *testing.T) {
 		t.Errorf("dropping --fail-closed is not reported:\n%s", reportText(res))
 	}
 }
+
+// A plugin directory with spaces or '#' in its name stays inside the id's
+// alphabet, so a Claude marker comment still reads back whole and a second
+// run changes nothing.
+func TestPluginOriginIsEscapedInIDs(t *testing.T) {
+	src := `{"hooks":{"BeforeTool":[{"matcher":"run_shell_command","hooks":[{"name":"g","type":"command","command":"./guard.sh"}]}]}}`
+	sources := []Source{{Path: "p/hooks/hooks.json", Scope: "plugin", Origin: "/my plugins/guard #1", Data: []byte(src)}}
+	opts := Options{From: "gemini", To: "claude"}
+	first := planSources(t, opts, sources, nil)
+	if !bytes.Contains(first.After, []byte("@plugin:/my%20plugins/guard%20%231")) {
+		t.Fatalf("origin not escaped:\n%s", first.After)
+	}
+	again := planSources(t, opts, sources, first.After)
+	if again.Changed() || len(again.Entries) != 1 || again.Entries[0].Change != "unchanged" {
+		t.Errorf("second run: changed=%v entries %+v", again.Changed(), again.Entries)
+	}
+}
