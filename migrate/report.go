@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -117,6 +118,27 @@ func FormatReport(r *Result, written, dry bool) string {
 		b.WriteString(" Nothing written.\n")
 	}
 	return b.String()
+}
+
+// FormatUpToDate is the report of a run that changes nothing, on one line:
+// the target, how many entries hookx owns there, and how many items a full
+// report (-v) would list.
+func FormatUpToDate(r *Result) string {
+	target := r.Target
+	if abs, _ := filepath.Abs(r.Target); r.RealTarget != "" && r.RealTarget != abs {
+		target += " (real path " + r.RealTarget + ")"
+	}
+	line := fmt.Sprintf("hookx migrate: %s is up to date (%d entr%s)", target, len(r.Entries), pluralY(len(r.Entries)))
+	var parts []string
+	for _, lt := range levelTitles {
+		if n := r.Count(lt.level); n > 0 && lt.level != Note {
+			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(lt.level))))
+		}
+	}
+	if len(parts) > 0 {
+		line += "; " + strings.Join(parts, ", ") + ": -v lists them"
+	}
+	return line + "\n"
 }
 
 func plural(n int) string {

@@ -35,6 +35,7 @@ type migrateOptions struct {
 	dryRun, check          bool
 	noWrap, strict         bool
 	json                   bool
+	quiet, verbose         bool
 
 	// hookx is how the migrated entries call hookx; empty: found with
 	// hookxCommand. Tests set it.
@@ -125,10 +126,35 @@ It prints the unified diff of the target on stdout and the report on stderr
 keeps the previous version as <file>` + migrate.BackupSuffix + `.
 
 ` + exitCodesHelp,
+		Example: `  # Preview: the diff of .gemini/settings.json on stdout, the report on stderr
+  hookx migrate --from claude --dry-run
+
+  # Write it (the previous file is kept as settings.json.hookx.bak)
+  hookx migrate --from claude
+
+  # In CI: exit 1 when .gemini/settings.json is stale, silently
+  hookx migrate --from claude --check -q
+
+  # The other way, and the user-level settings
+  hookx migrate --from gemini --to claude
+  hookx migrate --from claude --user
+
+  # Convert a Claude Code plugin into a Gemini CLI extension
+  hookx migrate --from claude --plugin ./my-plugin --out ./my-extension`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if _, _, err := opts.dialects(); err != nil {
 				return withCode(exitBadInput, err)
+			}
+			if opts.quiet && opts.verbose {
+				return withCode(exitBadInput, errors.New("migrate: --quiet and --verbose cannot be combined"))
+			}
+			if opts.user && c.Flags().Changed("dir") {
+				return withCode(exitBadInput, errors.New("migrate: --user migrates the settings in your home directory; it cannot be combined with --dir"))
+			}
+			if !opts.user && opts.out == "" && !c.Flags().Changed("dir") {
+				from, _, _ := opts.dialects()
+				opts.dir = findProject(".", mappings.Default().MustDialect(from).Settings.Project)
 			}
 			if opts.dryRun && opts.check {
 				return withCode(exitBadInput, errors.New("migrate: --dry-run and --check cannot be combined"))
@@ -163,6 +189,8 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 	f.BoolVar(&opts.noWrap, "no-wrap", false, "copy the commands as they are, for hooks that already speak the target's protocol")
 	f.BoolVar(&opts.strict, "strict", false, "exit 1 without writing if any hook or part of one cannot be carried, or a guard would be weakened")
 	f.BoolVar(&opts.json, "json", false, "print the report and the planned changes as JSON")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors; the exit code tells (with --check: 1 when stale)")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "print the full report even when the target is up to date")
 	f.StringVar(&opts.hookx, "hookx-path", "", "how migrated entries invoke hookx (default: hookx if it is on PATH, else this binary's path)")
 	_ = f.MarkHidden("hookx-path")
 	return cmd
@@ -405,6 +433,34 @@ func migrateRun(opts *migrateOptions) error {
 	}
 }
 
+// findProject is the directory migrate works on when --dir is not given:
+// the nearest of dir and its parents that holds the source agent's settings
+// (settings, e.g. ".claude/settings.json"), not above the repository root
+// (a directory with .git); dir itself when none does. So migrate run from a
+// subdirectory finds the project's .claude, as the agents do.
+func findProject(dir, settings string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(settings))); err == nil {
+			if d == abs {
+				return dir
+			}
+			return d
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
 // inScope returns the real path of the target, refusing (exit 2) one that
 // resolves outside dir unless allow names that real path.
 func inScope(target, shown, dir, dirName, allow string) (string, error) {
@@ -508,10 +564,18 @@ func printReport(opts *migrateOptions, res *migrate.Result, diff string, written
 		_ = enc.Encode(migrateJSON{Result: res, Changed: res.Changed(), Written: written, Diff: diff})
 		return
 	}
+	if opts.quiet {
+		return // the exit code says it; errors still go to stderr
+	}
 	if opts.color {
 		io.WriteString(opts.s.Out, migrate.Colorize(diff))
 	} else {
 		io.WriteString(opts.s.Out, diff)
+	}
+	if diff == "" && !opts.verbose {
+		// Up to date: one line, like gofmt -l printing nothing.
+		io.WriteString(opts.s.Err, migrate.FormatUpToDate(res))
+		return
 	}
 	io.WriteString(opts.s.Err, migrate.FormatReport(res, written, opts.dryRun || opts.check))
 }

@@ -82,9 +82,10 @@ var extraCommands []func(streams) *cobra.Command
 
 // run executes hookx with args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(streams{In: stdin, Out: stdout, Err: stderr}, args)
+	out := &countingWriter{w: stdout}
+	root := newRootCmd(streams{In: stdin, Out: out, Err: stderr}, args)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
@@ -92,11 +93,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &silent) {
 		return int(silent)
 	}
-	fmt.Fprintf(stderr, "hookx: %v\n", err)
+	code := exitBadInput // flag parsing and argument checks: usage errors
 	var ee *exitError
 	if errors.As(err, &ee) {
-		return ee.code
+		code = ee.code
 	}
-	// Errors from flag parsing and argument checks are usage errors.
-	return exitBadInput
+	fmt.Fprintf(stderr, "hookx: %v\n", err)
+	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON && out.n == 0 {
+		// A tool reading --json output gets JSON for errors too, with the
+		// same exit code; when the command already printed its JSON, that
+		// object stands and the error goes to stderr only.
+		_ = writeJSON(stdout, map[string]any{"error": err.Error(), "exitCode": code})
+	}
+	return code
+}
+
+// countingWriter counts what a command wrote to stdout.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

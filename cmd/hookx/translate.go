@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/migrate"
 	"github.com/hookx-dev/hookx/translate"
 	"github.com/spf13/cobra"
 )
@@ -112,11 +113,13 @@ func translateEventRun(opts *translateOptions) error {
 	if opts.json {
 		out := map[string]any{"event": res.Event, "skip": res.Skip, "findings": findingsJSON(res.Findings)}
 		if res.Skip {
-			out["skip_reason"] = res.SkipReason
+			out["skipReason"] = res.SkipReason
 		} else {
 			out["payload"] = json.RawMessage(res.Payload)
 		}
-		return writeJSON(opts.s.Out, out)
+		if err := writeJSON(opts.s.Out, out); err != nil || !res.Skip {
+			return err
+		}
 	}
 	if res.Skip {
 		return withCode(exitChanges, errors.New("the target dialect has no such event or value"))
@@ -132,7 +135,7 @@ func newTranslateResultCmd(s streams, runF func(*translateOptions) error) *cobra
 		Short: "Translate a hook's stdout, stderr and exit code for the other agent",
 		Long: `result reads a hook's output, written for the --from dialect, and prints
 what the --to agent (the host) must receive to do the same thing, as one
-JSON object {"stdout": "...", "stderr": "...", "exit_code": N}.
+JSON object {"stdout": "...", "stderr": "...", "exitCode": N}.
 
 --event is the hook's event in the --from dialect; the host's event is the
 mapped one unless --host-event says otherwise.`,
@@ -207,7 +210,7 @@ func translateResultRun(opts *translateOptions) error {
 		FailClosed: opts.failClosed, Ask: opts.ask,
 	}, out)
 	printFindings(opts.s.Err, fs)
-	res := map[string]any{"stdout": string(host.Stdout), "stderr": string(host.Stderr), "exit_code": host.ExitCode}
+	res := map[string]any{"stdout": string(host.Stdout), "stderr": string(host.Stderr), "exitCode": host.ExitCode}
 	if opts.json {
 		res["findings"] = findingsJSON(fs)
 	}
@@ -248,16 +251,17 @@ func printFindings(w io.Writer, fs []translate.Finding) {
 	}
 }
 
-type findingJSON struct {
-	What string `json:"what"`
-	Mark string `json:"mark"`
-	Why  string `json:"why,omitempty"`
-}
-
-func findingsJSON(fs []translate.Finding) []findingJSON {
-	out := make([]findingJSON, 0, len(fs))
+// findingsJSON renders translation findings in the one schema hookx uses
+// for findings in JSON (migrate's report items): level, what, reason;
+// "approximate" or "not-carried", and [] rather than null.
+func findingsJSON(fs []translate.Finding) []migrate.Item {
+	out := make([]migrate.Item, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, findingJSON{What: f.What, Mark: string(f.Mark), Why: f.Why})
+		level := migrate.Approximate
+		if f.Mark == mappings.None {
+			level = migrate.NotCarried
+		}
+		out = append(out, migrate.Item{Level: level, What: f.What, Reason: f.Why})
 	}
 	return out
 }
