@@ -1,13 +1,11 @@
 package translate
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -100,11 +98,7 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 // type is skipped rather than voiding the rest.
 type fields map[string]json.RawMessage
 
-func parseFields(obj []byte) fields {
-	var f fields
-	_ = json.Unmarshal(obj, &f)
-	return f
-}
+func parseFields(obj []byte) fields { return jsFields(string(obj)) }
 
 // str returns a string field; a number or boolean gives its JSON text, as
 // JavaScript would print it.
@@ -113,8 +107,8 @@ func (f fields) str(key string) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if raw[0] == '"' {
+		s, _ := jsString(string(raw))
 		return s
 	}
 	switch raw[0] {
@@ -137,16 +131,20 @@ func (f fields) object(key string) fields {
 	return parseFields(raw)
 }
 
-func (f fields) inputObject(key string) map[string]any {
+// inputObject returns an object field as Go values. An object JSON.parse
+// read that Go cannot hold (nested past encoding/json's 10,000 levels, a
+// number out of float64 range) is an error: the hook's agent would have used
+// it.
+func (f fields) inputObject(key string) (map[string]any, error) {
 	raw := f[key]
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil
+		return nil, nil
 	}
 	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("%s cannot be carried: %w", key, err)
 	}
-	return m
+	return m, nil
 }
 
 func (f fields) unknown(known map[string]bool) []string {
@@ -158,12 +156,6 @@ func (f fields) unknown(known map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// trimJS trims like JavaScript's String.prototype.trim, which both agents
-// use: Unicode white space and the byte-order mark.
-func trimJS(b []byte) string {
-	return strings.TrimFunc(string(b), func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
 }
 
 var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decision", "reason", "suppressOutput", "hookSpecificOutput", "terminalSequence", "async", "asyncTimeout")
@@ -284,7 +276,11 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	default:
 		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid; ignored")
 	}
-	v.NewInput = hs.inputObject("updatedInput")
+	if in, err := hs.inputObject("updatedInput"); err != nil {
+		unreadableRewrite(&v, err, fs)
+	} else {
+		v.NewInput = in
+	}
 	if c := hs.str("additionalContext"); c != "" {
 		v.Context = append(v.Context, c)
 	}
@@ -318,6 +314,9 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		return v // no output at all: nothing blocks, whatever the exit code
 	}
 	obj, ok := geminiObject(text)
+	if ok && obj == nil {
+		return v // JSON but no object: Gemini CLI reads no output
+	}
 	if !ok {
 		switch exit {
 		case 0:
@@ -363,8 +362,12 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 	if c := hs.str("additionalContext"); c != "" && ev.Output.Context != "none" {
 		v.Context = append(v.Context, c)
 	}
-	if in := hs.inputObject("tool_input"); in != nil && ev.Output.RewriteInput {
-		v.NewInput = in
+	if ev.Output.RewriteInput {
+		if in, err := hs.inputObject("tool_input"); err != nil {
+			unreadableRewrite(&v, err, fs)
+		} else if in != nil {
+			v.NewInput = in
+		}
 	}
 	if hs.isTrue("clearContext") {
 		fs.add(mappings.None, "clearContext", "the host cannot clear the conversation from a hook")
@@ -728,44 +731,54 @@ func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 	return Output{Stdout: r.claude(ev, nil), Stderr: stderr}
 }
 
-// singleObject reports whether text is exactly one JSON object, the only
-// thing both agents read as JSON.
+// singleObject reports whether Claude Code reads text (already trimmed) as
+// its JSON output: it starts with { and JSON.parse accepts all of it.
 func singleObject(text string) ([]byte, bool) {
 	if !strings.HasPrefix(text, "{") {
 		return nil, false
 	}
-	b := []byte(text)
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	if kind, ok := jsParse(text); !ok || kind != '{' {
 		return nil, false
 	}
-	if dec.More() {
-		return nil, false // several documents are plain text
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, false
-	}
-	return raw, true
+	return []byte(text), true
 }
 
-// geminiObject parses text the way Gemini does: an object, or a JSON string
-// that holds one.
-func geminiObject(text string) ([]byte, bool) {
-	var x any
-	if err := json.Unmarshal([]byte(text), &x); err != nil {
+// geminiObject parses text (already trimmed) the way Gemini CLI's hook
+// runner does: JSON.parse, and JSON.parse again when that gives a string.
+// Text JSON.parse rejects is plain text (ok false). A value that is not an
+// object, or is null, is no output at all: obj is nil and ok true. An array
+// is an object without fields.
+func geminiObject(text string) (obj []byte, ok bool) {
+	kind, parsed := jsParse(text)
+	if !parsed {
 		return nil, false
 	}
-	switch v := x.(type) {
-	case map[string]any:
-		return []byte(text), true
-	case string:
-		var inner map[string]any
-		if json.Unmarshal([]byte(v), &inner) == nil && inner != nil {
-			return []byte(v), true
+	if kind == '"' {
+		inner, err := jsString(text)
+		if err != nil {
+			return nil, false
 		}
+		if kind, parsed = jsParse(inner); !parsed {
+			return nil, false // the second JSON.parse throws: plain text
+		}
+		text = inner
 	}
-	return nil, false
+	switch kind {
+	case '{':
+		return []byte(text), true
+	case '[':
+		return []byte("{}"), true
+	}
+	return nil, true
+}
+
+// unreadableRewrite blocks when a tool-input rewrite cannot be carried:
+// running the original input would grant what the hook took away.
+func unreadableRewrite(v *Verdict, err error, fs *findings) {
+	if !v.Block {
+		v.Block, v.Reason = true, "hookx cannot carry this hook's tool input rewrite: "+err.Error()
+	}
+	fs.add(mappings.None, "input rewrite", "%v; blocked rather than running the original input", err)
 }
 
 func keySet(keys ...string) map[string]bool {
