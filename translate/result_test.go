@@ -188,7 +188,38 @@ var resultCases = []resultCase{
 	{name: "G→C SessionStart plain text is not context", hook: "gemini", host: "claude", event: "SessionStart", stdout: "banner", want: `{"systemMessage":"banner"}`},
 	{name: "G→C PreCompress deny ignored", hook: "gemini", host: "claude", event: "PreCompress", stdout: `{"decision":"deny","reason":"x"}`, want: ``},
 	{name: "G→C SessionEnd message discarded", hook: "gemini", host: "claude", event: "SessionEnd", stdout: "bye", want: ``, wantFind: "discards"},
+
+	// Hook output is read as JSON.parse reads it (issue 8, item 10).
+	{name: "C→G block with a number out of float range blocks", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"block","reason":"r","n":1e400}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C deny with a number out of float range blocks", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"deny","reason":"r","n":-1e400}`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+	{name: "C→G block nested past Go's depth limit blocks", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"block","reason":"r","x":` + deepArray(10001) + `}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C deny nested past Go's depth limit blocks", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"deny","reason":"r","x":` + deepArray(10001) + `}`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+	{name: "G→C U+0085 around JSON is plain text: exit 2 blocks", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, stdout: "\u0085{\"decision\":\"allow\"}\u0085",
+		want: "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"\u0085{\\\"decision\\\":\\\"allow\\\"}\u0085\"}}"},
+	{name: "C→G U+0085 before JSON is plain text, not an allow", hook: "claude", host: "gemini", event: "PreToolUse", stdout: "\u0085{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}", want: `{}`, wantFind: "debug log"},
+	{name: "C→G byte-order mark and U+3000 are trimmed", hook: "claude", host: "gemini", event: "PreToolUse", stdout: "\uFEFF{\"decision\":\"block\",\"reason\":\"r\"}\u3000",
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "C→G stray trailing brace is not JSON", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"block","reason":"r"}}`, failClosed: true,
+		want: `{"decision":"deny","reason":"hook failed (fail-closed): printed output that starts with { but is not one valid JSON object"}`},
+	{name: "G→C stray trailing brace at exit 2 is a plain-text block", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, stdout: `{"decision":"allow"}}`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"{\"decision\":\"allow\"}}"}}`},
+	{name: "C→G duplicate keys: the last wins", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"approve","decision":"block","reason":"r"}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C duplicate keys: the last wins", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"deny","reason":"r","decision":"allow"}`, want: ``},
+	{name: "G→C JSON that is not an object is no output, even at exit 2", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, stdout: `123`, want: ``},
+	{name: "G→C a JSON string holding an object is read", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `"{\"decision\":\"deny\",\"reason\":\"r\"}"`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+	{name: "C→G a rewrite hookx cannot carry blocks", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls","n":1e400}}}`,
+		want: `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: updatedInput cannot be carried: json: cannot unmarshal number 1e400 into Go value of type float64"}`, wantFind: "rather than running"},
 }
+
+// deepArray is n nested empty arrays.
+func deepArray(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 
 func TestResult(t *testing.T) {
 	for _, c := range resultCases {
