@@ -215,7 +215,7 @@ var resultCases = []resultCase{
 		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
 	{name: "C→G a rewrite hookx cannot carry blocks", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls","n":1e400}}}`,
-		want: `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: updatedInput cannot be carried: json: cannot unmarshal number 1e400 into Go value of type float64"}`, wantFind: "rather than running"},
+		want:   `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: updatedInput cannot be carried: json: cannot unmarshal number 1e400 into Go value of type float64"}`, wantFind: "rather than running"},
 }
 
 // deepArray is n nested empty arrays.
