@@ -198,6 +198,12 @@ type Output struct {
 	// Guard is set on the events that guard an action (a tool call, a
 	// prompt): where hookx's own failure blocks rather than warns.
 	Guard bool `json:"guard"`
+	// FailClosed is set on the other events where a hook's block keeps
+	// something from happening or from the model (a Gemini AfterTool deny
+	// hides the tool's output; a Claude PostToolUse block sends the model a
+	// reason): there too, an answer hookx cannot read or produce is a
+	// block, as on guard events (issue 8, items 8 and 11).
+	FailClosed bool `json:"failClosed"`
 	// StopFailsAction is set where continue:false also stops the action
 	// itself (Gemini fails the tool, GC§4).
 	StopFailsAction bool `json:"stopFailsAction"`
@@ -554,6 +560,9 @@ func (o Output) validate(where string) error {
 	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
 	check("systemMessage", o.SystemMessage, "shown", "discarded")
 	check("allow", o.Allow, "skips_prompt", "none")
+	if (o.Guard || o.FailClosed) && !slices.Contains([]string{"deny", "feedback", "hide_output"}, o.Block) {
+		errs = append(errs, fmt.Errorf("%s: output.guard or failClosed on an event whose block (%q) keeps nothing from happening", where, o.Block))
+	}
 	return errors.Join(errs...)
 }
 
@@ -771,6 +780,11 @@ func (t *Table) EventOwner(name string) *Dialect {
 	}
 	return owner
 }
+
+// BlocksOnFailure reports whether a failure to read or produce the hook's
+// answer is a block on this event: it guards an action, or its block keeps
+// a tool's result from standing unchallenged.
+func (o Output) BlocksOnFailure() bool { return o.Guard || o.FailClosed }
 
 // MustDialect returns the named dialect and panics if there is none; for
 // names that come from the table itself.

@@ -14,10 +14,13 @@ import (
 type Output struct {
 	Stdout, Stderr []byte
 	ExitCode       int
-	TimedOut       bool   // killed by hookx's own timeout
-	Signaled       bool   // killed by a signal: there is no exit code
-	Failed         bool   // could not start, or output over the bound
-	FailReason     string // why, when Failed or TimedOut
+	TimedOut       bool // killed by hookx's own timeout
+	Signaled       bool // killed by a signal: there is no exit code
+	Failed         bool // could not start, or output over the bound
+	// Overflow is set when stdout or stderr was over hookx's bound: the
+	// stream over it is left out (nil), the other is kept.
+	Overflow   bool
+	FailReason string // why, when Failed or TimedOut
 }
 
 // ResultContext says where a hook result is going.
@@ -84,6 +87,9 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	if out.TimedOut {
 		return Verdict{Failure: cmp.Or(out.FailReason, "timed out")}
 	}
+	if out.Overflow {
+		return overflowVerdict(d, ev, out, fs)
+	}
 	if out.Failed {
 		return Verdict{Failure: cmp.Or(out.FailReason, "failed")}
 	}
@@ -91,6 +97,45 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 		return readGemini(ev, out, fs)
 	}
 	return readClaude(ev, out, fs)
+}
+
+// overflowVerdict reads a result whose output was over hookx's bound, so
+// cannot be read whole. Where the hook's own agent would block whatever the
+// output says (Claude's exit 2; a Gemini exit status of 2 or more, which
+// blocks unless JSON on stdout says otherwise), it blocks, as it does on
+// an event where a failure blocks (BlocksOnFailure). Elsewhere it is a
+// failure that fails open.
+func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
+	exit := out.ExitCode
+	blockingExit := exit == 2
+	if d.Protocol == "gemini" {
+		blockingExit = exit >= 2
+	}
+	if out.Signaled {
+		blockingExit = false
+	}
+	switch {
+	case ev.Output.Block == "none" || ev.Output.Block == "":
+		return Verdict{Failure: why}
+	case d.Protocol == "gemini" && out.Stdout != nil && trimJS(out.Stdout) != "":
+		// Gemini reads stdout, which is whole, and only falls back to stderr.
+		return readGemini(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
+	case d.Protocol == "claude" && out.Stdout != nil && !blockingExit:
+		// Stdout, whole, decides; stderr would only be shown.
+		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
+		return readClaude(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
+	case blockingExit && d.Protocol == "claude" && out.Stderr != nil:
+		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
+		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: exit}, fs)
+	case blockingExit:
+		fs.add(mappings.Approximate, "output bound", "%s; exit %d is a block in %s: blocked", why, exit, d.Agent)
+		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d, a block in %s, so hookx blocks", why, exit, d.Agent)}
+	case ev.Output.BlocksOnFailure():
+		fs.add(mappings.Approximate, "output bound", "%s; the verdict cannot be read on %s, which fails closed: blocked", why, ev.Name)
+		return Verdict{Block: true, Reason: fmt.Sprintf("%s; its verdict cannot be read, so hookx blocks (%s %s fails closed)", why, d.Agent, ev.Name)}
+	}
+	return Verdict{Failure: why}
 }
 
 // fields is a JSON object read the way both agents read hook output:

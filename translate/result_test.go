@@ -28,6 +28,8 @@ type resultCase struct {
 	stderr     string
 	timedOut   bool
 	failed     bool
+	overflow   bool // stdout (or, with overStderr, stderr) over the bound: left out
+	overStderr bool
 	hostFile   string // host payload under testdata/host
 	failClosed bool
 	ask        string
@@ -216,6 +218,44 @@ var resultCases = []resultCase{
 	{name: "C→G a rewrite hookx cannot carry blocks", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls","n":1e400}}}`,
 		want:   `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: updatedInput cannot be carried: json: cannot unmarshal number 1e400 into Go value of type float64"}`, wantFind: "rather than running"},
+
+	// Output over wrap's bound (issue 8, item 8): what the hook's own agent
+	// reads as a block stays a block; on events that fail closed, so does
+	// any unreadable verdict.
+	{name: "C→G exit 2 over the bound blocks with stderr", hook: "claude", host: "gemini", event: "PreToolUse", exit: 2, overflow: true, stderr: "no",
+		want: `{"decision":"deny","reason":"no"}`},
+	{name: "C→G exit 2 with stderr over the bound blocks", hook: "claude", host: "gemini", event: "PreToolUse", exit: 2, overStderr: true,
+		want: `{"decision":"deny","reason":"hook stderr over the 16777216-byte limit; it exited 2, a block in Claude Code, so hookx blocks"}`},
+	{name: "C→G exit 0 over the bound on a guard event blocks", hook: "claude", host: "gemini", event: "PreToolUse", overflow: true,
+		want: `{"decision":"deny","reason":"hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Claude Code PreToolUse fails closed)"}`},
+	{name: "C→G exit 0 over the bound after a tool is sent as feedback", hook: "claude", host: "gemini", event: "PostToolUse", overflow: true,
+		want: `{"hookSpecificOutput":{"additionalContext":"hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Claude Code PostToolUse fails closed)"}}`},
+	{name: "C→G exit 2 over the bound on Stop keeps going", hook: "claude", host: "gemini", event: "Stop", exit: 2, overflow: true, stderr: "more",
+		want: `{"decision":"deny","reason":"more"}`},
+	{name: "C→G over the bound where nothing can block fails open", hook: "claude", host: "gemini", event: "SessionStart", exit: 2, overflow: true, want: `{}`, wantFind: "fails open"},
+	{name: "C→G stderr over the bound at exit 0: stdout decides", hook: "claude", host: "gemini", event: "PreToolUse", overStderr: true, stdout: `{"decision":"block","reason":"r"}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C exit 2 over the bound blocks", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, overflow: true,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook stdout over the 16777216-byte limit; it exited 2, a block in Gemini CLI, so hookx blocks"}}`},
+	{name: "G→C exit 3 over the bound blocks", hook: "gemini", host: "claude", event: "BeforeAgent", exit: 3, overflow: true,
+		want: `{"decision":"block","reason":"hook stdout over the 16777216-byte limit; it exited 3, a block in Gemini CLI, so hookx blocks"}`},
+	{name: "G→C exit 0 over the bound on a guard event blocks", hook: "gemini", host: "claude", event: "BeforeTool", overflow: true,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI BeforeTool fails closed)"}}`},
+	{name: "G→C stderr over the bound: stdout decides", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, overStderr: true, stdout: `{"decision":"allow"}`, want: ``},
+	{name: "G→C exit 0 over the bound after a tool hides the output", hook: "gemini", host: "claude", event: "AfterTool", overflow: true, hostFile: "PostToolUse.Bash.json",
+		want: `{"decision":"block","reason":"Tool result blocked: hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI AfterTool fails closed)","hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"interrupted":false,"isImage":false,"stderr":"","stdout":"Tool result blocked: hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI AfterTool fails closed)"}}}`},
+	{name: "G→C over the bound on AfterAgent fails open", hook: "gemini", host: "claude", event: "AfterAgent", overflow: true, want: ``, wantFind: "fails open"},
+}
+
+func (c resultCase) output() Output {
+	out := Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed || c.overflow || c.overStderr}
+	switch {
+	case c.overStderr:
+		out.Overflow, out.Stderr, out.FailReason = true, nil, "hook stderr over the 16777216-byte limit"
+	case c.overflow:
+		out.Overflow, out.Stdout, out.FailReason = true, nil, "hook stdout over the 16777216-byte limit"
+	}
+	return out
 }
 
 // deepArray is n nested empty arrays.
@@ -238,7 +278,7 @@ func TestResult(t *testing.T) {
 				hp = payload(t, c.hostFile)
 			}
 			out, fs := tr.Result(ResultContext{HookEvent: c.event, HostEvent: host, HostPayload: hp, FailClosed: c.failClosed, Ask: c.ask},
-				Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed})
+				c.output())
 			if out.ExitCode != 0 {
 				t.Errorf("exit code %d, want 0", out.ExitCode)
 			}

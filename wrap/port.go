@@ -11,10 +11,13 @@ import "github.com/hookx-dev/hookx/mappings"
 type Output struct {
 	Stdout, Stderr []byte
 	ExitCode       int
-	TimedOut       bool   // killed by hookx's --timeout
-	Signaled       bool   // killed by a signal: there is no exit code
-	Failed         bool   // could not start, or output over the bound
-	FailReason     string // why Failed is set
+	TimedOut       bool // killed by hookx's --timeout
+	Signaled       bool // killed by a signal: there is no exit code
+	Failed         bool // could not start, or output over the bound
+	// Overflow is set when stdout or stderr was over hookx's bound: the
+	// stream over it is left out (nil), the other is kept.
+	Overflow   bool
+	FailReason string // why Failed is set
 }
 
 // Event is a host payload translated into the hook's dialect.

@@ -286,6 +286,7 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 	if len(why) > 0 {
 		raw.FailReason = "hook " + strings.Join(why, "; ")
 		raw.Failed = stdout.over() || stderr.over()
+		raw.Overflow = raw.Failed
 		raw.Signaled = res.crashed != ""
 	}
 	return raw, nil
