@@ -757,14 +757,16 @@ func converter(t *mappings.Tool) *mappings.InputConverter {
 }
 
 // FailureOutput answers the host when hookx itself failed (its stdin does not
-// parse, the event is unknown, an internal error): a block on the pre-action
-// events, with the error as the reason, so a guard is never silently switched
+// parse or is over the bound, the event is nested past the limits, the event
+// is unknown, an internal error): a block, with the error as the reason, on
+// every event where a block keeps something from happening or from the model
+// (output.guard and output.failClosed), so a hook is never silently switched
 // off by its translator; a warning elsewhere.
 func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 	reason := "hookx could not translate this hook call: " + err.Error()
 	ev := host.Event(hostEvent)
 	var r rendered
-	if ev != nil && ev.Output.Guard {
+	if ev != nil && ev.Output.BlocksOnFailure() {
 		r.block, r.reason = true, reason
 	} else {
 		r.systemMessage = reason

@@ -324,12 +324,17 @@ func checkHostOutput(t *testing.T, host *mappings.Dialect, stdout string) {
 	}
 }
 
-func TestFailureOutput(t *testing.T) {
+func TestFailureOutputFailsClosedWhereTheEventCanBlock(t *testing.T) {
 	tab := mappings.Default()
 	for _, c := range []struct{ host, event, want string }{
 		{"gemini", "BeforeTool", `{"decision":"deny","reason":"hookx could not translate this hook call: boom"}`},
 		{"gemini", "BeforeAgent", `{"decision":"deny","reason":"hookx could not translate this hook call: boom"}`},
-		{"gemini", "AfterTool", `{"systemMessage":"hookx could not translate this hook call: boom"}`},
+		// An after-tool event can block too (a Gemini deny hides the
+		// tool's output): it fails closed (issue 8, item 11).
+		{"gemini", "AfterTool", `{"decision":"deny","reason":"hookx could not translate this hook call: boom"}`},
+		{"claude", "PostToolUse", `{"decision":"block","reason":"hookx could not translate this hook call: boom"}`},
+		{"claude", "PostToolUseFailure", `{"decision":"block","reason":"hookx could not translate this hook call: boom"}`},
+		{"gemini", "SessionStart", `{"systemMessage":"hookx could not translate this hook call: boom"}`},
 		{"claude", "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hookx could not translate this hook call: boom"}}`},
 		{"claude", "UserPromptSubmit", `{"decision":"block","reason":"hookx could not translate this hook call: boom"}`},
 		{"claude", "Stop", `{"systemMessage":"hookx could not translate this hook call: boom"}`},

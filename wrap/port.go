@@ -54,6 +54,7 @@ type Translation interface {
 	// DetectHost guesses the host dialect from its payload and environment.
 	DetectHost(payload []byte, getenv func(string) string) (string, error)
 	// Failure is the host's answer when hookx itself failed: a block on
-	// pre-action events, a warning elsewhere.
+	// the events where a block keeps something from happening or from the
+	// model (output.guard, output.failClosed), a warning elsewhere.
 	Failure(host *mappings.Dialect, hostEvent string, err error) Output
 }
