@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tailscale/hujson"
 )
@@ -69,16 +70,19 @@ type Canonical struct {
 
 // Dialect is one agent's hook protocol.
 type Dialect struct {
-	Name     string            `json:"name"`
-	Agent    string            `json:"agent"`
-	Version  string            `json:"version"`
-	Protocol string            `json:"protocol"` // "claude" or "gemini": output and exit-code rules
-	Shell    string            `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
-	Settings Settings          `json:"settings"`
-	Timeout  Timeout           `json:"timeout"`
-	Env      Env               `json:"env"`
-	MCP      MCPStyle          `json:"mcp"`
-	Derive   map[string]string `json:"derive"` // payload field -> named deriver
+	Name     string   `json:"name"`
+	Agent    string   `json:"agent"`
+	Version  string   `json:"version"`
+	Protocol string   `json:"protocol"` // "claude" or "gemini": output and exit-code rules
+	Shell    string   `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
+	Settings Settings `json:"settings"`
+	Timeout  Timeout  `json:"timeout"`
+	// HeldOutput is what the agent does when a hook exits while something
+	// it started still holds its stdout or stderr open.
+	HeldOutput HeldOutput        `json:"heldOutput"`
+	Env        Env               `json:"env"`
+	MCP        MCPStyle          `json:"mcp"`
+	Derive     map[string]string `json:"derive"` // payload field -> named deriver
 	// Private lists payload fields this agent sends that mean nothing to
 	// another agent's hooks; they are dropped in translation (T§3.1).
 	Private []string `json:"private"`
@@ -114,6 +118,37 @@ type Timeout struct {
 	// MaxPerEvent caps what an event's hooks may be given, where the agent
 	// caps it.
 	MaxPerEvent map[string]float64 `json:"maxPerEvent"`
+}
+
+// Duration is n of the timeout's units.
+func (t Timeout) Duration(n float64) time.Duration {
+	if t.Unit == "ms" {
+		return time.Duration(n * float64(time.Millisecond))
+	}
+	return time.Duration(n * float64(time.Second))
+}
+
+// HeldOutput is how an agent reads a hook whose output is still held open
+// after it exited (a background process it started inherited the pipe).
+type HeldOutput struct {
+	// Wait is "quiet": read what arrived once no output came for QuietMS
+	// (and at most CapMS after the hook exited); or "eof": wait for end of
+	// file on both streams, for as long as it takes (past the hook's
+	// timeout, the hook counts as timed out).
+	Wait    string `json:"wait"`
+	QuietMS int    `json:"quietMs"`
+	CapMS   int    `json:"capMs"`
+	// Refuse is set when the agent refuses such a capture if it is an
+	// unfinished JSON object or a document that grants, rewrites or
+	// injects; on events with output.heldBlocks the refusal is a block,
+	// elsewhere a non-blocking error. Exit 2 is never refused.
+	Refuse bool `json:"refuse"`
+	// BlockNotHarmless lists events on which a decision "block" counts as
+	// a document that acts (and so is refused when held).
+	BlockNotHarmless []string `json:"blockNotHarmless"`
+	// ContextHarmlessAtExit0 lists events on which additionalContext at
+	// exit 0 does not count as injecting.
+	ContextHarmlessAtExit0 []string `json:"contextHarmlessAtExit0"`
 }
 
 // Env names the environment variables a dialect gives its hooks.
@@ -204,6 +239,9 @@ type Output struct {
 	// reason): there too, an answer hookx cannot read or produce is a
 	// block, as on guard events (issue 8, items 8 and 11).
 	FailClosed bool `json:"failClosed"`
+	// HeldBlocks is set where the agent's refusal of a held capture
+	// (HeldOutput.Refuse) is a block rather than a non-blocking error.
+	HeldBlocks bool `json:"heldBlocks"`
 	// StopFailsAction is set where continue:false also stops the action
 	// itself (Gemini fails the tool, GC§4).
 	StopFailsAction bool `json:"stopFailsAction"`
@@ -464,6 +502,22 @@ func (t *Table) index() error {
 			}
 		}
 
+		if w := d.HeldOutput.Wait; w != "quiet" && w != "eof" {
+			bad("%s: heldOutput.wait %q is neither quiet nor eof", d.Name, w)
+		}
+		if d.HeldOutput.Wait == "quiet" && (d.HeldOutput.QuietMS <= 0 || d.HeldOutput.CapMS < d.HeldOutput.QuietMS) {
+			bad("%s: heldOutput: quiet needs quietMs > 0 and capMs ≥ quietMs", d.Name)
+		}
+		for _, name := range slices.Concat(d.HeldOutput.BlockNotHarmless, d.HeldOutput.ContextHarmlessAtExit0) {
+			if d.eventByName[name] == nil {
+				bad("%s: heldOutput names unknown event %q", d.Name, name)
+			}
+		}
+		for _, e := range d.Events {
+			if e.Output.HeldBlocks && !d.HeldOutput.Refuse {
+				bad("%s: event %s: heldBlocks without heldOutput.refuse", d.Name, e.Name)
+			}
+		}
 		d.toolByName = map[string]*Tool{}
 		d.toolByCanon = map[string]*Tool{}
 		for _, tool := range d.Tools {

@@ -19,7 +19,11 @@ type Output struct {
 	Failed         bool // could not start, or output over the bound
 	// Overflow is set when stdout or stderr was over hookx's bound: the
 	// stream over it is left out (nil), the other is kept.
-	Overflow   bool
+	Overflow bool
+	// Held is set when the hook exited while something it started still
+	// held its stdout or stderr open, past the wait its own agent allows
+	// (mappings.HeldOutput): the output is what arrived until then.
+	Held       bool
 	FailReason string // why, when Failed or TimedOut
 }
 
@@ -93,6 +97,14 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	if out.Failed {
 		return Verdict{Failure: cmp.Or(out.FailReason, "failed")}
 	}
+	if out.Held && d.HeldOutput.Refuse {
+		if why := heldRefusal(d, ev, out); why != "" {
+			if ev.Output.HeldBlocks {
+				return Verdict{Block: true, Reason: why}
+			}
+			return Verdict{Failure: why}
+		}
+	}
 	if d.Protocol == "gemini" {
 		return readGemini(ev, out, fs)
 	}
@@ -136,6 +148,69 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 		return Verdict{Block: true, Reason: fmt.Sprintf("%s; its verdict cannot be read, so hookx blocks (%s %s fails closed)", why, d.Agent, ev.Name)}
 	}
 	return Verdict{Failure: why}
+}
+
+// heldRefusal is why an agent with HeldOutput.Refuse (Claude Code) refuses
+// a capture whose stdio was still open when it stopped waiting, or "": it
+// refuses an unfinished JSON object and a document that grants, rewrites
+// or injects; exit 2 always stands.
+func heldRefusal(d *mappings.Dialect, ev *mappings.Event, out Output) string {
+	if out.ExitCode == 2 && !out.Signaled {
+		return ""
+	}
+	text := trimJS(out.Stdout)
+	obj, isJSON := singleObject(text)
+	switch {
+	case isJSON && heldHarmless(d, ev, parseFields(obj), out.ExitCode):
+		return ""
+	case isJSON:
+		return "hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture"
+	case strings.HasPrefix(text, "{"):
+		return "hook output opens a JSON payload that never completed before its stdio went quiet; refusing to read the partial capture as a verdict"
+	}
+	return ""
+}
+
+var (
+	heldTopKeys  = keySet("continue", "suppressOutput", "stopReason", "decision", "systemMessage", "terminalSequence", "reason", "metrics", "rewakeSummary", "hookSpecificOutput")
+	heldHookKeys = keySet("hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext", "decision", "action", "content", "suppressOriginalPrompt", "retry")
+)
+
+// heldHarmless reports whether Claude Code reads a held capture anyway: the
+// document neither grants, nor rewrites, nor injects (2.1.330 binary).
+func heldHarmless(d *mappings.Dialect, ev *mappings.Event, o fields, exit int) bool {
+	if _, ok := o["async"]; ok {
+		return true
+	}
+	switch o.str("decision") {
+	case "approve":
+		return false
+	case "block":
+		if slices.Contains(d.HeldOutput.BlockNotHarmless, ev.Name) {
+			return false
+		}
+	}
+	if len(o.unknown(heldTopKeys)) > 0 {
+		return false
+	}
+	raw, ok := o["hookSpecificOutput"]
+	if !ok {
+		return true
+	}
+	hs := o.object("hookSpecificOutput")
+	if hs == nil {
+		return len(raw) > 0 && raw[0] != '[' // a scalar has no keys to act with
+	}
+	if pd := hs.str("permissionDecision"); pd == "allow" || pd == "defer" {
+		return false
+	}
+	if hs.object("decision").str("behavior") == "allow" || hs.str("action") == "accept" || hs.isTrue("retry") {
+		return false
+	}
+	if _, ok := hs["additionalContext"]; ok && !(exit == 0 && slices.Contains(d.HeldOutput.ContextHarmlessAtExit0, ev.Name)) {
+		return false
+	}
+	return len(hs.unknown(heldHookKeys)) == 0
 }
 
 // fields is a JSON object read the way both agents read hook output:

@@ -30,6 +30,7 @@ type resultCase struct {
 	failed     bool
 	overflow   bool // stdout (or, with overStderr, stderr) over the bound: left out
 	overStderr bool
+	held       bool   // a background process held the output open
 	hostFile   string // host payload under testdata/host
 	failClosed bool
 	ask        string
@@ -245,10 +246,33 @@ var resultCases = []resultCase{
 	{name: "G→C exit 0 over the bound after a tool hides the output", hook: "gemini", host: "claude", event: "AfterTool", overflow: true, hostFile: "PostToolUse.Bash.json",
 		want: `{"decision":"block","reason":"Tool result blocked: hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI AfterTool fails closed)","hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"interrupted":false,"isImage":false,"stderr":"","stdout":"Tool result blocked: hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI AfterTool fails closed)"}}}`},
 	{name: "G→C over the bound on AfterAgent fails open", hook: "gemini", host: "claude", event: "AfterAgent", overflow: true, want: ``, wantFind: "fails open"},
+
+	// Held output (issue 8, item 9): Claude Code refuses a held capture
+	// that grants, rewrites or injects, or an unfinished JSON object; on
+	// PreToolUse and UserPromptSubmit that is a block. Gemini CLI waits for
+	// end of file, so its hooks' held output is read as it is.
+	{name: "C→G held capture that grants blocks", hook: "claude", host: "gemini", event: "PreToolUse", held: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`,
+		want:   `{"decision":"deny","reason":"hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture"}`},
+	{name: "C→G held capture that rewrites blocks", hook: "claude", host: "gemini", event: "PreToolUse", held: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls"}}}`, want: `{"decision":"deny","reason":"hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture"}`},
+	{name: "C→G held unfinished JSON blocks", hook: "claude", host: "gemini", event: "UserPromptSubmit", held: true, stdout: `{"decision":`,
+		want: `{"decision":"deny","reason":"hook output opens a JSON payload that never completed before its stdio went quiet; refusing to read the partial capture as a verdict"}`},
+	{name: "C→G held plain block is read", hook: "claude", host: "gemini", event: "PreToolUse", held: true, stdout: `{"decision":"block","reason":"r"}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "C→G held exit 2 stands", hook: "claude", host: "gemini", event: "PreToolUse", held: true, exit: 2, stderr: "no",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, want: `{"decision":"deny","reason":"no"}`},
+	{name: "C→G held empty output is read", hook: "claude", host: "gemini", event: "PreToolUse", held: true, want: `{}`},
+	{name: "C→G held context at exit 0 on SessionStart is read", hook: "claude", host: "gemini", event: "SessionStart", held: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}`, want: `{"hookSpecificOutput":{"additionalContext":"c"}}`},
+	{name: "C→G held refusal after a tool is a non-blocking error", hook: "claude", host: "gemini", event: "PostToolUse", held: true,
+		stdout: `{"decision":"block","reason":"r"}`, want: `{}`, wantFind: "refusing to honor the suspect capture"},
+	{name: "G→C held output is read as it is", hook: "gemini", host: "claude", event: "BeforeTool", held: true,
+		stdout: `{"decision":"allow"}`, want: ``},
 }
 
 func (c resultCase) output() Output {
-	out := Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed || c.overflow || c.overStderr}
+	out := Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed || c.overflow || c.overStderr, Held: c.held}
 	switch {
 	case c.overStderr:
 		out.Overflow, out.Stderr, out.FailReason = true, nil, "hook stderr over the 16777216-byte limit"

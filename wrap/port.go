@@ -16,7 +16,11 @@ type Output struct {
 	Failed         bool // could not start, or output over the bound
 	// Overflow is set when stdout or stderr was over hookx's bound: the
 	// stream over it is left out (nil), the other is kept.
-	Overflow   bool
+	Overflow bool
+	// Held is set when the hook exited while something it started still
+	// held its stdout or stderr open, past the wait its own agent allows
+	// (mappings.HeldOutput): the output is what arrived until then.
+	Held       bool
 	FailReason string // why Failed is set
 }
 
