@@ -223,9 +223,14 @@ type Output struct {
 	Ask           bool   `json:"ask"`   // the event can ask the user to confirm
 	Allow         string `json:"allow"` // "skips_prompt" or "none"
 	RewriteInput  bool   `json:"rewriteInput"`
-	ReplaceOutput bool   `json:"replaceOutput"`
-	Stop          bool   `json:"stop"`     // continue:false stops the agent
-	BlockCap      int    `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+	// RewriteAnnounced is set where the agent tells the model that a hook
+	// rewrote the tool input (Gemini appends "[System] Tool input
+	// parameters (…) were modified by a hook before execution." to the
+	// tool's result).
+	RewriteAnnounced bool `json:"rewriteAnnounced"`
+	ReplaceOutput    bool `json:"replaceOutput"`
+	Stop             bool `json:"stop"`     // continue:false stops the agent
+	BlockCap         int  `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
 	// PermissionDecision is set where a decision is written as
 	// hookSpecificOutput.permissionDecision rather than a top-level
 	// decision (Claude's PreToolUse, CC§3.2).

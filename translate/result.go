@@ -593,6 +593,12 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 				fs.add(mappings.None, "input rewrite", "%v", err)
 			} else {
 				r.newInput = in
+				switch {
+				case out.RewriteAnnounced && !ho.RewriteAnnounced:
+					fs.add(mappings.Approximate, "input rewrite", "%s tells the model that a hook modified the tool input (a [System] note after the tool's result); %s would not", tr.To.Agent, tr.From.Agent)
+				case ho.RewriteAnnounced && !out.RewriteAnnounced:
+					fs.add(mappings.Approximate, "input rewrite", "%s does not tell the model that a hook modified the tool input; %s would (a [System] note after the tool's result)", tr.To.Agent, tr.From.Agent)
+				}
 			}
 		}
 	}
@@ -614,8 +620,11 @@ func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Even
 		// The hook's own agent ignores a block here: so do we.
 	case ho.Block == out.Block:
 		r.block, r.reason = true, v.Reason
-		if ho.BlockCap > 0 && out.BlockCap == 0 {
-			fs.add(mappings.Approximate, "block", "%s ends the turn after %d consecutive blocks; %s has no cap (hookx wrap enforces %d per session)", tr.From.Agent, ho.BlockCap, tr.To.Agent, ho.BlockCap)
+		switch {
+		case ho.BlockCap > 0 && out.BlockCap == 0:
+			fs.add(mappings.Approximate, "block", "%s has no cap on consecutive %s blocks; hookx wrap enforces %s's %d per session", tr.To.Agent, hostEv.Name, tr.From.Agent, ho.BlockCap)
+		case out.BlockCap > 0 && ho.BlockCap != out.BlockCap:
+			fs.add(mappings.Approximate, "block", "%s ends the turn after %d consecutive %s blocks, and the hook is not told", tr.To.Agent, out.BlockCap, hostEv.Name)
 		}
 	case ho.Block == "feedback" && out.Block == "hide_output":
 		// Claude's PostToolUse block keeps the output visible; a Gemini deny
