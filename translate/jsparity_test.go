@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -287,6 +289,7 @@ func parityInputs() [][]byte {
 	for _, c := range resultCases {
 		ins = append(ins, c.stdout, c.stderr)
 	}
+	ins = append(ins, corpusStrings("FuzzResult")...)
 	out := make([][]byte, 0, len(ins)+4000)
 	for _, s := range ins {
 		out = append(out, []byte(s))
@@ -337,6 +340,27 @@ func TestVerdictReaderMatchesJSONParse(t *testing.T) {
 			}
 		}
 	}
+}
+
+// corpusStrings returns the string values of a fuzz target's stored corpus
+// (testdata/fuzz/<target>), where inputs that failed once are kept.
+func corpusStrings(target string) []string {
+	files, _ := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "string("); ok {
+				if s, err := strconv.Unquote(strings.TrimSuffix(v, ")")); err == nil {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func short(b []byte) string {
