@@ -193,13 +193,14 @@ func heldHarmless(d *mappings.Dialect, ev *mappings.Event, o fields, exit int) b
 	if len(o.unknown(heldTopKeys)) > 0 {
 		return false
 	}
-	raw, ok := o["hookSpecificOutput"]
-	if !ok {
+	if _, ok := o["hookSpecificOutput"]; !ok {
 		return true
 	}
 	hs := o.object("hookSpecificOutput")
 	if hs == nil {
-		return len(raw) > 0 && raw[0] != '[' // a scalar has no keys to act with
+		// Claude's check throws on null or a scalar (the in operator) and
+		// counts an array's indexes as unknown keys: not read as harmless.
+		return false
 	}
 	if pd := hs.str("permissionDecision"); pd == "allow" || pd == "defer" {
 		return false
