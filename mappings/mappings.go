@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tailscale/hujson"
 )
@@ -69,16 +70,19 @@ type Canonical struct {
 
 // Dialect is one agent's hook protocol.
 type Dialect struct {
-	Name     string            `json:"name"`
-	Agent    string            `json:"agent"`
-	Version  string            `json:"version"`
-	Protocol string            `json:"protocol"` // "claude" or "gemini": output and exit-code rules
-	Shell    string            `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
-	Settings Settings          `json:"settings"`
-	Timeout  Timeout           `json:"timeout"`
-	Env      Env               `json:"env"`
-	MCP      MCPStyle          `json:"mcp"`
-	Derive   map[string]string `json:"derive"` // payload field -> named deriver
+	Name     string   `json:"name"`
+	Agent    string   `json:"agent"`
+	Version  string   `json:"version"`
+	Protocol string   `json:"protocol"` // "claude" or "gemini": output and exit-code rules
+	Shell    string   `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
+	Settings Settings `json:"settings"`
+	Timeout  Timeout  `json:"timeout"`
+	// HeldOutput is what the agent does when a hook exits while something
+	// it started still holds its stdout or stderr open.
+	HeldOutput HeldOutput        `json:"heldOutput"`
+	Env        Env               `json:"env"`
+	MCP        MCPStyle          `json:"mcp"`
+	Derive     map[string]string `json:"derive"` // payload field -> named deriver
 	// Private lists payload fields this agent sends that mean nothing to
 	// another agent's hooks; they are dropped in translation (T§3.1).
 	Private []string `json:"private"`
@@ -114,6 +118,37 @@ type Timeout struct {
 	// MaxPerEvent caps what an event's hooks may be given, where the agent
 	// caps it.
 	MaxPerEvent map[string]float64 `json:"maxPerEvent"`
+}
+
+// Duration is n of the timeout's units.
+func (t Timeout) Duration(n float64) time.Duration {
+	if t.Unit == "ms" {
+		return time.Duration(n * float64(time.Millisecond))
+	}
+	return time.Duration(n * float64(time.Second))
+}
+
+// HeldOutput is how an agent reads a hook whose output is still held open
+// after it exited (a background process it started inherited the pipe).
+type HeldOutput struct {
+	// Wait is "quiet": read what arrived once no output came for QuietMS
+	// (and at most CapMS after the hook exited); or "eof": wait for end of
+	// file on both streams, for as long as it takes (past the hook's
+	// timeout, the hook counts as timed out).
+	Wait    string `json:"wait"`
+	QuietMS int    `json:"quietMs"`
+	CapMS   int    `json:"capMs"`
+	// Refuse is set when the agent refuses such a capture if it is an
+	// unfinished JSON object or a document that grants, rewrites or
+	// injects; on events with output.heldBlocks the refusal is a block,
+	// elsewhere a non-blocking error. Exit 2 is never refused.
+	Refuse bool `json:"refuse"`
+	// BlockNotHarmless lists events on which a decision "block" counts as
+	// a document that acts (and so is refused when held).
+	BlockNotHarmless []string `json:"blockNotHarmless"`
+	// ContextHarmlessAtExit0 lists events on which additionalContext at
+	// exit 0 does not count as injecting.
+	ContextHarmlessAtExit0 []string `json:"contextHarmlessAtExit0"`
 }
 
 // Env names the environment variables a dialect gives its hooks.
@@ -188,9 +223,14 @@ type Output struct {
 	Ask           bool   `json:"ask"`   // the event can ask the user to confirm
 	Allow         string `json:"allow"` // "skips_prompt" or "none"
 	RewriteInput  bool   `json:"rewriteInput"`
-	ReplaceOutput bool   `json:"replaceOutput"`
-	Stop          bool   `json:"stop"`     // continue:false stops the agent
-	BlockCap      int    `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+	// RewriteAnnounced is set where the agent tells the model that a hook
+	// rewrote the tool input (Gemini appends "[System] Tool input
+	// parameters (…) were modified by a hook before execution." to the
+	// tool's result).
+	RewriteAnnounced bool `json:"rewriteAnnounced"`
+	ReplaceOutput    bool `json:"replaceOutput"`
+	Stop             bool `json:"stop"`     // continue:false stops the agent
+	BlockCap         int  `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
 	// PermissionDecision is set where a decision is written as
 	// hookSpecificOutput.permissionDecision rather than a top-level
 	// decision (Claude's PreToolUse, CC§3.2).
@@ -198,6 +238,15 @@ type Output struct {
 	// Guard is set on the events that guard an action (a tool call, a
 	// prompt): where hookx's own failure blocks rather than warns.
 	Guard bool `json:"guard"`
+	// FailClosed is set on the other events where a hook's block keeps
+	// something from happening or from the model (a Gemini AfterTool deny
+	// hides the tool's output; a Claude PostToolUse block sends the model a
+	// reason): there too, an answer hookx cannot read or produce is a
+	// block, as on guard events (issue 8, items 8 and 11).
+	FailClosed bool `json:"failClosed"`
+	// HeldBlocks is set where the agent's refusal of a held capture
+	// (HeldOutput.Refuse) is a block rather than a non-blocking error.
+	HeldBlocks bool `json:"heldBlocks"`
 	// StopFailsAction is set where continue:false also stops the action
 	// itself (Gemini fails the tool, GC§4).
 	StopFailsAction bool `json:"stopFailsAction"`
@@ -458,6 +507,22 @@ func (t *Table) index() error {
 			}
 		}
 
+		if w := d.HeldOutput.Wait; w != "quiet" && w != "eof" {
+			bad("%s: heldOutput.wait %q is neither quiet nor eof", d.Name, w)
+		}
+		if d.HeldOutput.Wait == "quiet" && (d.HeldOutput.QuietMS <= 0 || d.HeldOutput.CapMS < d.HeldOutput.QuietMS) {
+			bad("%s: heldOutput: quiet needs quietMs > 0 and capMs ≥ quietMs", d.Name)
+		}
+		for _, name := range slices.Concat(d.HeldOutput.BlockNotHarmless, d.HeldOutput.ContextHarmlessAtExit0) {
+			if d.eventByName[name] == nil {
+				bad("%s: heldOutput names unknown event %q", d.Name, name)
+			}
+		}
+		for _, e := range d.Events {
+			if e.Output.HeldBlocks && !d.HeldOutput.Refuse {
+				bad("%s: event %s: heldBlocks without heldOutput.refuse", d.Name, e.Name)
+			}
+		}
 		d.toolByName = map[string]*Tool{}
 		d.toolByCanon = map[string]*Tool{}
 		for _, tool := range d.Tools {
@@ -554,6 +619,9 @@ func (o Output) validate(where string) error {
 	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
 	check("systemMessage", o.SystemMessage, "shown", "discarded")
 	check("allow", o.Allow, "skips_prompt", "none")
+	if (o.Guard || o.FailClosed) && !slices.Contains([]string{"deny", "feedback", "hide_output"}, o.Block) {
+		errs = append(errs, fmt.Errorf("%s: output.guard or failClosed on an event whose block (%q) keeps nothing from happening", where, o.Block))
+	}
 	return errors.Join(errs...)
 }
 
@@ -771,6 +839,11 @@ func (t *Table) EventOwner(name string) *Dialect {
 	}
 	return owner
 }
+
+// BlocksOnFailure reports whether a failure to read or produce the hook's
+// answer is a block on this event: it guards an action, or its block keeps
+// a tool's result from standing unchallenged.
+func (o Output) BlocksOnFailure() bool { return o.Guard || o.FailClosed }
 
 // MustDialect returns the named dialect and panics if there is none; for
 // names that come from the table itself.

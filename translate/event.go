@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -77,7 +78,13 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 	}
 	res.Event = dst.Name
 	if m, _ := tr.Table.MapEvent(tr.From, tr.To, name); m.Mark == mappings.Approximate {
-		fs.add(mappings.Approximate, "event "+name+" → "+dst.Name, "%s", m.Note)
+		// Findings speak for the host (tr.From): a note of the hook's own
+		// event describes the hook's agent, and says so.
+		note := m.Note
+		if hn := m.To.Note; hn != "" && hn != m.From.Note {
+			note = strings.Replace(note, hn, "in "+tr.To.Agent+", "+hn, 1)
+		}
+		fs.add(mappings.Approximate, "event "+name+" → "+dst.Name, "%s", note)
 	}
 
 	// Everything but tool_response is small: decode it to work on.

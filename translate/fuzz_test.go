@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -43,7 +44,10 @@ func FuzzEvent(f *testing.F) {
 }
 
 // FuzzResult checks the two invariants on arbitrary hook output: a block in
-// the hook's dialect is a block at the host, and nothing is granted.
+// the hook's dialect is a block at the host, and nothing is granted. Where
+// node is installed (always in CI), JSON.parse is the oracle: hookx must read
+// the hook's stdout as the hook's own agent does, and the host's output is
+// read back the way the host reads it.
 func FuzzResult(f *testing.F) {
 	for _, c := range resultCases {
 		f.Add(c.hook == "claude", c.event, c.stdout, c.stderr, c.exit)
@@ -80,5 +84,29 @@ func FuzzResult(f *testing.F) {
 		if hostV.Allow {
 			t.Fatalf("host output grants: %s", out.Stdout)
 		}
+
+		o := optionalOracle(t)
+		if o == nil {
+			return
+		}
+		want := o.read(t, tr.From.Protocol, []byte(stdout)).normalize()
+		if diff := cmp.Diff(want, hookxProjection(tr.From.Protocol, []byte(stdout)).normalize()); diff != "" {
+			t.Fatalf("%s reads stdout %q differently from hookx (-JSON.parse +hookx):\n%s", tr.From.Agent, stdout, diff)
+		}
+		hp := o.read(t, tr.To.Protocol, out.Stdout)
+		if mustBlock && !hp.blocks() {
+			t.Fatalf("deny in, no deny out as %s reads it: hook %s %s exit %d stdout %q stderr %q → host %s", tr.To.Agent, hook, event, exit, stdout, stderr, out.Stdout)
+		}
+		if hp.grants() {
+			t.Fatalf("host output grants as %s reads it: %s", tr.To.Agent, out.Stdout)
+		}
 	})
+}
+
+// optionalOracle is the node oracle, or nil where node is missing outside CI.
+func optionalOracle(t *testing.T) *nodeOracle {
+	if o, err := startOracle(); err == nil {
+		return o
+	}
+	return jsOracle(t) // fails in CI; skips otherwise
 }

@@ -1,13 +1,11 @@
 package translate
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -16,10 +14,17 @@ import (
 type Output struct {
 	Stdout, Stderr []byte
 	ExitCode       int
-	TimedOut       bool   // killed by hookx's own timeout
-	Signaled       bool   // killed by a signal: there is no exit code
-	Failed         bool   // could not start, or output over the bound
-	FailReason     string // why, when Failed or TimedOut
+	TimedOut       bool // killed by hookx's own timeout
+	Signaled       bool // killed by a signal: there is no exit code
+	Failed         bool // could not start, or output over the bound
+	// Overflow is set when stdout or stderr was over hookx's bound: the
+	// stream over it is left out (nil), the other is kept.
+	Overflow bool
+	// Held is set when the hook exited while something it started still
+	// held its stdout or stderr open, past the wait its own agent allows
+	// (mappings.HeldOutput): the output is what arrived until then.
+	Held       bool
+	FailReason string // why, when Failed or TimedOut
 }
 
 // ResultContext says where a hook result is going.
@@ -86,8 +91,19 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	if out.TimedOut {
 		return Verdict{Failure: cmp.Or(out.FailReason, "timed out")}
 	}
+	if out.Overflow {
+		return overflowVerdict(d, ev, out, fs)
+	}
 	if out.Failed {
 		return Verdict{Failure: cmp.Or(out.FailReason, "failed")}
+	}
+	if out.Held && d.HeldOutput.Refuse {
+		if why := heldRefusal(d, ev, out); why != "" {
+			if ev.Output.HeldBlocks {
+				return Verdict{Block: true, Reason: why}
+			}
+			return Verdict{Failure: why}
+		}
 	}
 	if d.Protocol == "gemini" {
 		return readGemini(ev, out, fs)
@@ -95,16 +111,115 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	return readClaude(ev, out, fs)
 }
 
+// overflowVerdict reads a result whose output was over hookx's bound, so
+// cannot be read whole. Where the hook's own agent would block whatever the
+// output says (Claude's exit 2; a Gemini exit status of 2 or more, which
+// blocks unless JSON on stdout says otherwise), it blocks, as it does on
+// an event where a failure blocks (BlocksOnFailure). Elsewhere it is a
+// failure that fails open.
+func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
+	exit := out.ExitCode
+	blockingExit := exit == 2
+	if d.Protocol == "gemini" {
+		blockingExit = exit >= 2
+	}
+	if out.Signaled {
+		blockingExit = false
+	}
+	switch {
+	case ev.Output.Block == "none" || ev.Output.Block == "":
+		return Verdict{Failure: why}
+	case d.Protocol == "gemini" && out.Stdout != nil && trimJS(out.Stdout) != "":
+		// Gemini reads stdout, which is whole, and only falls back to stderr.
+		return readGemini(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
+	case d.Protocol == "claude" && out.Stdout != nil && !blockingExit:
+		// Stdout, whole, decides; stderr would only be shown.
+		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
+		return readClaude(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
+	case blockingExit && d.Protocol == "claude" && out.Stderr != nil:
+		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
+		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: exit}, fs)
+	case blockingExit:
+		fs.add(mappings.Approximate, "output bound", "%s; exit %d is a block in %s: blocked", why, exit, d.Agent)
+		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d, a block in %s, so hookx blocks", why, exit, d.Agent)}
+	case ev.Output.BlocksOnFailure():
+		fs.add(mappings.Approximate, "output bound", "%s; the verdict cannot be read on %s, which fails closed: blocked", why, ev.Name)
+		return Verdict{Block: true, Reason: fmt.Sprintf("%s; its verdict cannot be read, so hookx blocks (%s %s fails closed)", why, d.Agent, ev.Name)}
+	}
+	return Verdict{Failure: why}
+}
+
+// heldRefusal is why an agent with HeldOutput.Refuse (Claude Code) refuses
+// a capture whose stdio was still open when it stopped waiting, or "": it
+// refuses an unfinished JSON object and a document that grants, rewrites
+// or injects; exit 2 always stands.
+func heldRefusal(d *mappings.Dialect, ev *mappings.Event, out Output) string {
+	if out.ExitCode == 2 && !out.Signaled {
+		return ""
+	}
+	text := trimJS(out.Stdout)
+	obj, isJSON := singleObject(text)
+	switch {
+	case isJSON && heldHarmless(d, ev, parseFields(obj), out.ExitCode):
+		return ""
+	case isJSON:
+		return "hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture"
+	case strings.HasPrefix(text, "{"):
+		return "hook output opens a JSON payload that never completed before its stdio went quiet; refusing to read the partial capture as a verdict"
+	}
+	return ""
+}
+
+var (
+	heldTopKeys  = keySet("continue", "suppressOutput", "stopReason", "decision", "systemMessage", "terminalSequence", "reason", "metrics", "rewakeSummary", "hookSpecificOutput")
+	heldHookKeys = keySet("hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext", "decision", "action", "content", "suppressOriginalPrompt", "retry")
+)
+
+// heldHarmless reports whether Claude Code reads a held capture anyway: the
+// document neither grants, nor rewrites, nor injects (2.1.330 binary).
+func heldHarmless(d *mappings.Dialect, ev *mappings.Event, o fields, exit int) bool {
+	if _, ok := o["async"]; ok {
+		return true
+	}
+	switch o.str("decision") {
+	case "approve":
+		return false
+	case "block":
+		if slices.Contains(d.HeldOutput.BlockNotHarmless, ev.Name) {
+			return false
+		}
+	}
+	if len(o.unknown(heldTopKeys)) > 0 {
+		return false
+	}
+	if _, ok := o["hookSpecificOutput"]; !ok {
+		return true
+	}
+	hs := o.object("hookSpecificOutput")
+	if hs == nil {
+		// Claude's check throws on null or a scalar (the in operator) and
+		// counts an array's indexes as unknown keys: not read as harmless.
+		return false
+	}
+	if pd := hs.str("permissionDecision"); pd == "allow" || pd == "defer" {
+		return false
+	}
+	if hs.object("decision").str("behavior") == "allow" || hs.str("action") == "accept" || hs.isTrue("retry") {
+		return false
+	}
+	if _, ok := hs["additionalContext"]; ok && !(exit == 0 && slices.Contains(d.HeldOutput.ContextHarmlessAtExit0, ev.Name)) {
+		return false
+	}
+	return len(hs.unknown(heldHookKeys)) == 0
+}
+
 // fields is a JSON object read the way both agents read hook output:
 // JSON.parse, exact keys, the last duplicate wins, and a field of the wrong
 // type is skipped rather than voiding the rest.
 type fields map[string]json.RawMessage
 
-func parseFields(obj []byte) fields {
-	var f fields
-	_ = json.Unmarshal(obj, &f)
-	return f
-}
+func parseFields(obj []byte) fields { return jsFields(string(obj)) }
 
 // str returns a string field; a number or boolean gives its JSON text, as
 // JavaScript would print it.
@@ -113,8 +228,8 @@ func (f fields) str(key string) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if raw[0] == '"' {
+		s, _ := jsString(string(raw))
 		return s
 	}
 	switch raw[0] {
@@ -137,16 +252,20 @@ func (f fields) object(key string) fields {
 	return parseFields(raw)
 }
 
-func (f fields) inputObject(key string) map[string]any {
+// inputObject returns an object field as Go values. An object JSON.parse
+// read that Go cannot hold (nested past encoding/json's 10,000 levels, a
+// number out of float64 range) is an error: the hook's agent would have used
+// it.
+func (f fields) inputObject(key string) (map[string]any, error) {
 	raw := f[key]
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil
+		return nil, nil
 	}
 	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("%s cannot be carried: %w", key, err)
 	}
-	return m
+	return m, nil
 }
 
 func (f fields) unknown(known map[string]bool) []string {
@@ -158,12 +277,6 @@ func (f fields) unknown(known map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// trimJS trims like JavaScript's String.prototype.trim, which both agents
-// use: Unicode white space and the byte-order mark.
-func trimJS(b []byte) string {
-	return strings.TrimFunc(string(b), func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
 }
 
 var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decision", "reason", "suppressOutput", "hookSpecificOutput", "terminalSequence", "async", "asyncTimeout")
@@ -284,7 +397,11 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	default:
 		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid; ignored")
 	}
-	v.NewInput = hs.inputObject("updatedInput")
+	if in, err := hs.inputObject("updatedInput"); err != nil {
+		unreadableRewrite(&v, err, fs)
+	} else {
+		v.NewInput = in
+	}
 	if c := hs.str("additionalContext"); c != "" {
 		v.Context = append(v.Context, c)
 	}
@@ -318,6 +435,9 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		return v // no output at all: nothing blocks, whatever the exit code
 	}
 	obj, ok := geminiObject(text)
+	if ok && obj == nil {
+		return v // JSON but no object: Gemini CLI reads no output
+	}
 	if !ok {
 		switch exit {
 		case 0:
@@ -363,8 +483,12 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 	if c := hs.str("additionalContext"); c != "" && ev.Output.Context != "none" {
 		v.Context = append(v.Context, c)
 	}
-	if in := hs.inputObject("tool_input"); in != nil && ev.Output.RewriteInput {
-		v.NewInput = in
+	if ev.Output.RewriteInput {
+		if in, err := hs.inputObject("tool_input"); err != nil {
+			unreadableRewrite(&v, err, fs)
+		} else if in != nil {
+			v.NewInput = in
+		}
 	}
 	if hs.isTrue("clearContext") {
 		fs.add(mappings.None, "clearContext", "the host cannot clear the conversation from a hook")
@@ -470,6 +594,12 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 				fs.add(mappings.None, "input rewrite", "%v", err)
 			} else {
 				r.newInput = in
+				switch {
+				case out.RewriteAnnounced && !ho.RewriteAnnounced:
+					fs.add(mappings.Approximate, "input rewrite", "%s tells the model that a hook modified the tool input (a [System] note after the tool's result); %s would not", tr.To.Agent, tr.From.Agent)
+				case ho.RewriteAnnounced && !out.RewriteAnnounced:
+					fs.add(mappings.Approximate, "input rewrite", "%s does not tell the model that a hook modified the tool input; %s would (a [System] note after the tool's result)", tr.To.Agent, tr.From.Agent)
+				}
 			}
 		}
 	}
@@ -491,8 +621,11 @@ func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Even
 		// The hook's own agent ignores a block here: so do we.
 	case ho.Block == out.Block:
 		r.block, r.reason = true, v.Reason
-		if ho.BlockCap > 0 && out.BlockCap == 0 {
-			fs.add(mappings.Approximate, "block", "%s ends the turn after %d consecutive blocks; %s has no cap (hookx wrap enforces %d per session)", tr.From.Agent, ho.BlockCap, tr.To.Agent, ho.BlockCap)
+		switch {
+		case ho.BlockCap > 0 && out.BlockCap == 0:
+			fs.add(mappings.Approximate, "block", "%s has no cap on consecutive %s blocks; hookx wrap enforces %s's %d per session", tr.To.Agent, hostEv.Name, tr.From.Agent, ho.BlockCap)
+		case out.BlockCap > 0 && ho.BlockCap != out.BlockCap:
+			fs.add(mappings.Approximate, "block", "%s ends the turn after %d consecutive %s blocks, and the hook is not told", tr.To.Agent, out.BlockCap, hostEv.Name)
 		}
 	case ho.Block == "feedback" && out.Block == "hide_output":
 		// Claude's PostToolUse block keeps the output visible; a Gemini deny
@@ -709,14 +842,16 @@ func converter(t *mappings.Tool) *mappings.InputConverter {
 }
 
 // FailureOutput answers the host when hookx itself failed (its stdin does not
-// parse, the event is unknown, an internal error): a block on the pre-action
-// events, with the error as the reason, so a guard is never silently switched
+// parse or is over the bound, the event is nested past the limits, the event
+// is unknown, an internal error): a block, with the error as the reason, on
+// every event where a block keeps something from happening or from the model
+// (output.guard and output.failClosed), so a hook is never silently switched
 // off by its translator; a warning elsewhere.
 func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 	reason := "hookx could not translate this hook call: " + err.Error()
 	ev := host.Event(hostEvent)
 	var r rendered
-	if ev != nil && ev.Output.Guard {
+	if ev != nil && ev.Output.BlocksOnFailure() {
 		r.block, r.reason = true, reason
 	} else {
 		r.systemMessage = reason
@@ -728,44 +863,54 @@ func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 	return Output{Stdout: r.claude(ev, nil), Stderr: stderr}
 }
 
-// singleObject reports whether text is exactly one JSON object, the only
-// thing both agents read as JSON.
+// singleObject reports whether Claude Code reads text (already trimmed) as
+// its JSON output: it starts with { and JSON.parse accepts all of it.
 func singleObject(text string) ([]byte, bool) {
 	if !strings.HasPrefix(text, "{") {
 		return nil, false
 	}
-	b := []byte(text)
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	if kind, ok := jsParse(text); !ok || kind != '{' {
 		return nil, false
 	}
-	if dec.More() {
-		return nil, false // several documents are plain text
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, false
-	}
-	return raw, true
+	return []byte(text), true
 }
 
-// geminiObject parses text the way Gemini does: an object, or a JSON string
-// that holds one.
-func geminiObject(text string) ([]byte, bool) {
-	var x any
-	if err := json.Unmarshal([]byte(text), &x); err != nil {
+// geminiObject parses text (already trimmed) the way Gemini CLI's hook
+// runner does: JSON.parse, and JSON.parse again when that gives a string.
+// Text JSON.parse rejects is plain text (ok false). A value that is not an
+// object, or is null, is no output at all: obj is nil and ok true. An array
+// is an object without fields.
+func geminiObject(text string) (obj []byte, ok bool) {
+	kind, parsed := jsParse(text)
+	if !parsed {
 		return nil, false
 	}
-	switch v := x.(type) {
-	case map[string]any:
-		return []byte(text), true
-	case string:
-		var inner map[string]any
-		if json.Unmarshal([]byte(v), &inner) == nil && inner != nil {
-			return []byte(v), true
+	if kind == '"' {
+		inner, err := jsString(text)
+		if err != nil {
+			return nil, false
 		}
+		if kind, parsed = jsParse(inner); !parsed {
+			return nil, false // the second JSON.parse throws: plain text
+		}
+		text = inner
 	}
-	return nil, false
+	switch kind {
+	case '{':
+		return []byte(text), true
+	case '[':
+		return []byte("{}"), true
+	}
+	return nil, true
+}
+
+// unreadableRewrite blocks when a tool-input rewrite cannot be carried:
+// running the original input would grant what the hook took away.
+func unreadableRewrite(v *Verdict, err error, fs *findings) {
+	if !v.Block {
+		v.Block, v.Reason = true, "hookx cannot carry this hook's tool input rewrite: "+err.Error()
+	}
+	fs.add(mappings.None, "input rewrite", "%v; blocked rather than running the original input", err)
 }
 
 func keySet(keys ...string) map[string]bool {

@@ -28,6 +28,9 @@ type resultCase struct {
 	stderr     string
 	timedOut   bool
 	failed     bool
+	overflow   bool // stdout (or, with overStderr, stderr) over the bound: left out
+	overStderr bool
+	held       bool   // a background process held the output open
 	hostFile   string // host payload under testdata/host
 	failClosed bool
 	ask        string
@@ -75,9 +78,10 @@ var resultCases = []resultCase{
 		want: `{"decision":"ask","systemMessage":"The hook deferred this decision"}`},
 	{name: "C→G allow grants nothing", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, want: `{}`, wantFind: "no auto-approval"},
 	{name: "C→G approve grants nothing", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"approve"}`, want: `{}`},
-	{name: "C→G updatedInput rebuilt for the host", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
-		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo b","description":"rewritten","run_in_background":false}}}`,
-		want:   `{"hookSpecificOutput":{"tool_input":{"command":"echo b","description":"rewritten","is_background":false}}}`},
+	{name: "C→G updatedInput rebuilt for the host, and the host announces it", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
+		stdout:   `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo b","description":"rewritten","run_in_background":false}}}`,
+		want:     `{"hookSpecificOutput":{"tool_input":{"command":"echo b","description":"rewritten","is_background":false}}}`,
+		wantFind: "Gemini CLI tells the model that a hook modified the tool input"},
 	{name: "C→G updatedInput on replace keeps instruction", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.replace.json",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/p/a","old_string":"x","new_string":"y","replace_all":false}}}`,
 		want:   `{"hookSpecificOutput":{"tool_input":{"allow_multiple":false,"file_path":"/p/a","instruction":"Uppercase every beta","new_string":"y","old_string":"x"}}}`},
@@ -112,7 +116,8 @@ var resultCases = []resultCase{
 	{name: "C→G UPS continue false", hook: "claude", host: "gemini", event: "UserPromptSubmit", stdout: `{"continue":false,"stopReason":"s"}`, want: `{"continue":false,"stopReason":"s"}`},
 	// §9.3 Stop → AfterAgent.
 	{name: "C→G Stop exit 2", hook: "claude", host: "gemini", event: "Stop", exit: 2, stderr: "run the tests", want: `{"decision":"deny","reason":"run the tests"}`},
-	{name: "C→G Stop block", hook: "claude", host: "gemini", event: "Stop", stdout: `{"decision":"block","reason":"again"}`, want: `{"decision":"deny","reason":"again"}`},
+	{name: "C→G Stop block: the finding says the host has no cap", hook: "claude", host: "gemini", event: "Stop", stdout: `{"decision":"block","reason":"again"}`, want: `{"decision":"deny","reason":"again"}`,
+		wantFind: "Gemini CLI has no cap on consecutive AfterAgent blocks; hookx wrap enforces Claude Code's 8 per session"},
 	{name: "C→G Stop additionalContext keeps going", hook: "claude", host: "gemini", event: "Stop", stdout: `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"one more"}}`, want: `{"decision":"deny","reason":"one more"}`},
 	{name: "C→G Stop plain text ignored", hook: "claude", host: "gemini", event: "Stop", stdout: "done", want: `{}`},
 	// §9.3 SessionStart, SessionEnd, PreCompact, Notification.
@@ -151,9 +156,10 @@ var resultCases = []resultCase{
 		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"confirm?"}}`},
 	{name: "G→C allow never becomes allow", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"allow"}`, want: ``},
 	{name: "G→C approve never becomes approve", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"approve","reason":"fine"}`, want: ``},
-	{name: "G→C tool_input rewrite", hook: "gemini", host: "claude", event: "BeforeTool", hostFile: "PreToolUse.Bash.json",
-		stdout: `{"hookSpecificOutput":{"tool_input":{"command":"echo b","is_background":false}}}`,
-		want:   `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo b","run_in_background":false}}}`},
+	{name: "G→C tool_input rewrite, which the host does not announce", hook: "gemini", host: "claude", event: "BeforeTool", hostFile: "PreToolUse.Bash.json",
+		stdout:   `{"hookSpecificOutput":{"tool_input":{"command":"echo b","is_background":false}}}`,
+		want:     `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo b","run_in_background":false}}}`,
+		wantFind: "Claude Code does not tell the model that a hook modified the tool input; Gemini CLI would"},
 	{name: "G→C tool_input rewrite of replace drops instruction", hook: "gemini", host: "claude", event: "BeforeTool", hostFile: "PreToolUse.Edit.json",
 		stdout: `{"hookSpecificOutput":{"tool_input":{"file_path":"/p/a","instruction":"i","old_string":"x","new_string":"y"}}}`,
 		want:   `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/p/a","new_string":"y","old_string":"x"}}}`, wantFind: "instruction"},
@@ -179,7 +185,8 @@ var resultCases = []resultCase{
 	{name: "G→C BeforeAgent deny", hook: "gemini", host: "claude", event: "BeforeAgent", stdout: `{"decision":"deny","reason":"r"}`, want: `{"decision":"block","reason":"r"}`},
 	{name: "G→C BeforeAgent additionalContext", hook: "gemini", host: "claude", event: "BeforeAgent", stdout: `{"hookSpecificOutput":{"additionalContext":"c"}}`,
 		want: `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"c"}}`},
-	{name: "G→C AfterAgent deny", hook: "gemini", host: "claude", event: "AfterAgent", stdout: `{"decision":"deny","reason":"again"}`, want: `{"decision":"block","reason":"again"}`},
+	{name: "G→C AfterAgent deny: the finding gives the host's cap", hook: "gemini", host: "claude", event: "AfterAgent", stdout: `{"decision":"deny","reason":"again"}`, want: `{"decision":"block","reason":"again"}`,
+		wantFind: "Claude Code ends the turn after 8 consecutive Stop blocks, and the hook is not told"},
 	{name: "G→C AfterAgent exit 2 text", hook: "gemini", host: "claude", event: "AfterAgent", exit: 2, stderr: "again", want: `{"decision":"block","reason":"again"}`},
 	{name: "G→C AfterAgent clearContext", hook: "gemini", host: "claude", event: "AfterAgent", stdout: `{"continue":false,"hookSpecificOutput":{"clearContext":true}}`,
 		want: `{"continue":false,"stopReason":"No reason provided"}`, wantFind: "clearContext"},
@@ -188,7 +195,99 @@ var resultCases = []resultCase{
 	{name: "G→C SessionStart plain text is not context", hook: "gemini", host: "claude", event: "SessionStart", stdout: "banner", want: `{"systemMessage":"banner"}`},
 	{name: "G→C PreCompress deny ignored", hook: "gemini", host: "claude", event: "PreCompress", stdout: `{"decision":"deny","reason":"x"}`, want: ``},
 	{name: "G→C SessionEnd message discarded", hook: "gemini", host: "claude", event: "SessionEnd", stdout: "bye", want: ``, wantFind: "discards"},
+
+	// Hook output is read as JSON.parse reads it (issue 8, item 10).
+	{name: "C→G block with a number out of float range blocks", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"block","reason":"r","n":1e400}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C deny with a number out of float range blocks", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"deny","reason":"r","n":-1e400}`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+	{name: "C→G block nested past Go's depth limit blocks", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"block","reason":"r","x":` + deepArray(10001) + `}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C deny nested past Go's depth limit blocks", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"deny","reason":"r","x":` + deepArray(10001) + `}`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+	{name: "G→C U+0085 around JSON is plain text: exit 2 blocks", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, stdout: "\u0085{\"decision\":\"allow\"}\u0085",
+		want: "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"\u0085{\\\"decision\\\":\\\"allow\\\"}\u0085\"}}"},
+	{name: "C→G U+0085 before JSON is plain text, not an allow", hook: "claude", host: "gemini", event: "PreToolUse", stdout: "\u0085{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}", want: `{}`, wantFind: "debug log"},
+	{name: "C→G byte-order mark and U+3000 are trimmed", hook: "claude", host: "gemini", event: "PreToolUse", stdout: "\uFEFF{\"decision\":\"block\",\"reason\":\"r\"}\u3000",
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "C→G stray trailing brace is not JSON", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"block","reason":"r"}}`, failClosed: true,
+		want: `{"decision":"deny","reason":"hook failed (fail-closed): printed output that starts with { but is not one valid JSON object"}`},
+	{name: "G→C stray trailing brace at exit 2 is a plain-text block", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, stdout: `{"decision":"allow"}}`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"{\"decision\":\"allow\"}}"}}`},
+	{name: "C→G duplicate keys: the last wins", hook: "claude", host: "gemini", event: "PreToolUse", stdout: `{"decision":"approve","decision":"block","reason":"r"}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C duplicate keys: the last wins", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `{"decision":"deny","reason":"r","decision":"allow"}`, want: ``},
+	{name: "G→C JSON that is not an object is no output, even at exit 2", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, stdout: `123`, want: ``},
+	{name: "G→C a JSON string holding an object is read", hook: "gemini", host: "claude", event: "BeforeTool", stdout: `"{\"decision\":\"deny\",\"reason\":\"r\"}"`,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+	{name: "C→G a rewrite hookx cannot carry blocks", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls","n":1e400}}}`,
+		want:   `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: updatedInput cannot be carried: json: cannot unmarshal number 1e400 into Go value of type float64"}`, wantFind: "rather than running"},
+
+	// Output over wrap's bound (issue 8, item 8): what the hook's own agent
+	// reads as a block stays a block; on events that fail closed, so does
+	// any unreadable verdict.
+	{name: "C→G exit 2 over the bound blocks with stderr", hook: "claude", host: "gemini", event: "PreToolUse", exit: 2, overflow: true, stderr: "no",
+		want: `{"decision":"deny","reason":"no"}`},
+	{name: "C→G exit 2 with stderr over the bound blocks", hook: "claude", host: "gemini", event: "PreToolUse", exit: 2, overStderr: true,
+		want: `{"decision":"deny","reason":"hook stderr over the 16777216-byte limit; it exited 2, a block in Claude Code, so hookx blocks"}`},
+	{name: "C→G exit 0 over the bound on a guard event blocks", hook: "claude", host: "gemini", event: "PreToolUse", overflow: true,
+		want: `{"decision":"deny","reason":"hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Claude Code PreToolUse fails closed)"}`},
+	{name: "C→G exit 0 over the bound after a tool is sent as feedback", hook: "claude", host: "gemini", event: "PostToolUse", overflow: true,
+		want: `{"hookSpecificOutput":{"additionalContext":"hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Claude Code PostToolUse fails closed)"}}`},
+	{name: "C→G exit 2 over the bound on Stop keeps going", hook: "claude", host: "gemini", event: "Stop", exit: 2, overflow: true, stderr: "more",
+		want: `{"decision":"deny","reason":"more"}`},
+	{name: "C→G over the bound where nothing can block fails open", hook: "claude", host: "gemini", event: "SessionStart", exit: 2, overflow: true, want: `{}`, wantFind: "fails open"},
+	{name: "C→G stderr over the bound at exit 0: stdout decides", hook: "claude", host: "gemini", event: "PreToolUse", overStderr: true, stdout: `{"decision":"block","reason":"r"}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "G→C exit 2 over the bound blocks", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, overflow: true,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook stdout over the 16777216-byte limit; it exited 2, a block in Gemini CLI, so hookx blocks"}}`},
+	{name: "G→C exit 3 over the bound blocks", hook: "gemini", host: "claude", event: "BeforeAgent", exit: 3, overflow: true,
+		want: `{"decision":"block","reason":"hook stdout over the 16777216-byte limit; it exited 3, a block in Gemini CLI, so hookx blocks"}`},
+	{name: "G→C exit 0 over the bound on a guard event blocks", hook: "gemini", host: "claude", event: "BeforeTool", overflow: true,
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI BeforeTool fails closed)"}}`},
+	{name: "G→C stderr over the bound: stdout decides", hook: "gemini", host: "claude", event: "BeforeTool", exit: 2, overStderr: true, stdout: `{"decision":"allow"}`, want: ``},
+	{name: "G→C exit 0 over the bound after a tool hides the output", hook: "gemini", host: "claude", event: "AfterTool", overflow: true, hostFile: "PostToolUse.Bash.json",
+		want: `{"decision":"block","reason":"Tool result blocked: hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI AfterTool fails closed)","hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"interrupted":false,"isImage":false,"stderr":"","stdout":"Tool result blocked: hook stdout over the 16777216-byte limit; its verdict cannot be read, so hookx blocks (Gemini CLI AfterTool fails closed)"}}}`},
+	{name: "G→C over the bound on AfterAgent fails open", hook: "gemini", host: "claude", event: "AfterAgent", overflow: true, want: ``, wantFind: "fails open"},
+
+	// Held output (issue 8, item 9): Claude Code refuses a held capture
+	// that grants, rewrites or injects, or an unfinished JSON object; on
+	// PreToolUse and UserPromptSubmit that is a block. Gemini CLI waits for
+	// end of file, so its hooks' held output is read as it is.
+	{name: "C→G held capture that grants blocks", hook: "claude", host: "gemini", event: "PreToolUse", held: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`,
+		want:   `{"decision":"deny","reason":"hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture"}`},
+	{name: "C→G held capture that rewrites blocks", hook: "claude", host: "gemini", event: "PreToolUse", held: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls"}}}`, want: `{"decision":"deny","reason":"hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture"}`},
+	{name: "C→G held unfinished JSON blocks", hook: "claude", host: "gemini", event: "UserPromptSubmit", held: true, stdout: `{"decision":`,
+		want: `{"decision":"deny","reason":"hook output opens a JSON payload that never completed before its stdio went quiet; refusing to read the partial capture as a verdict"}`},
+	{name: "C→G held plain block is read", hook: "claude", host: "gemini", event: "PreToolUse", held: true, stdout: `{"decision":"block","reason":"r"}`,
+		want: `{"decision":"deny","reason":"r"}`},
+	{name: "C→G held exit 2 stands", hook: "claude", host: "gemini", event: "PreToolUse", held: true, exit: 2, stderr: "no",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, want: `{"decision":"deny","reason":"no"}`},
+	{name: "C→G held empty output is read", hook: "claude", host: "gemini", event: "PreToolUse", held: true, want: `{}`},
+	{name: "C→G held context at exit 0 on SessionStart is read", hook: "claude", host: "gemini", event: "SessionStart", held: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}`, want: `{"hookSpecificOutput":{"additionalContext":"c"}}`},
+	{name: "C→G held refusal after a tool is a non-blocking error", hook: "claude", host: "gemini", event: "PostToolUse", held: true,
+		stdout: `{"decision":"block","reason":"r"}`, want: `{}`, wantFind: "refusing to honor the suspect capture"},
+	{name: "G→C held output is read as it is", hook: "gemini", host: "claude", event: "BeforeTool", held: true,
+		stdout: `{"decision":"allow"}`, want: ``},
 }
+
+func (c resultCase) output() Output {
+	out := Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed || c.overflow || c.overStderr, Held: c.held}
+	switch {
+	case c.overStderr:
+		out.Overflow, out.Stderr, out.FailReason = true, nil, "hook stderr over the 16777216-byte limit"
+	case c.overflow:
+		out.Overflow, out.Stdout, out.FailReason = true, nil, "hook stdout over the 16777216-byte limit"
+	}
+	return out
+}
+
+// deepArray is n nested empty arrays.
+func deepArray(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 
 func TestResult(t *testing.T) {
 	for _, c := range resultCases {
@@ -207,7 +306,7 @@ func TestResult(t *testing.T) {
 				hp = payload(t, c.hostFile)
 			}
 			out, fs := tr.Result(ResultContext{HookEvent: c.event, HostEvent: host, HostPayload: hp, FailClosed: c.failClosed, Ask: c.ask},
-				Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed})
+				c.output())
 			if out.ExitCode != 0 {
 				t.Errorf("exit code %d, want 0", out.ExitCode)
 			}
@@ -253,12 +352,17 @@ func checkHostOutput(t *testing.T, host *mappings.Dialect, stdout string) {
 	}
 }
 
-func TestFailureOutput(t *testing.T) {
+func TestFailureOutputFailsClosedWhereTheEventCanBlock(t *testing.T) {
 	tab := mappings.Default()
 	for _, c := range []struct{ host, event, want string }{
 		{"gemini", "BeforeTool", `{"decision":"deny","reason":"hookx could not translate this hook call: boom"}`},
 		{"gemini", "BeforeAgent", `{"decision":"deny","reason":"hookx could not translate this hook call: boom"}`},
-		{"gemini", "AfterTool", `{"systemMessage":"hookx could not translate this hook call: boom"}`},
+		// An after-tool event can block too (a Gemini deny hides the
+		// tool's output): it fails closed (issue 8, item 11).
+		{"gemini", "AfterTool", `{"decision":"deny","reason":"hookx could not translate this hook call: boom"}`},
+		{"claude", "PostToolUse", `{"decision":"block","reason":"hookx could not translate this hook call: boom"}`},
+		{"claude", "PostToolUseFailure", `{"decision":"block","reason":"hookx could not translate this hook call: boom"}`},
+		{"gemini", "SessionStart", `{"systemMessage":"hookx could not translate this hook call: boom"}`},
 		{"claude", "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hookx could not translate this hook call: boom"}}`},
 		{"claude", "UserPromptSubmit", `{"decision":"block","reason":"hookx could not translate this hook call: boom"}`},
 		{"claude", "Stop", `{"systemMessage":"hookx could not translate this hook call: boom"}`},

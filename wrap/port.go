@@ -11,10 +11,17 @@ import "github.com/hookx-dev/hookx/mappings"
 type Output struct {
 	Stdout, Stderr []byte
 	ExitCode       int
-	TimedOut       bool   // killed by hookx's --timeout
-	Signaled       bool   // killed by a signal: there is no exit code
-	Failed         bool   // could not start, or output over the bound
-	FailReason     string // why Failed is set
+	TimedOut       bool // killed by hookx's --timeout
+	Signaled       bool // killed by a signal: there is no exit code
+	Failed         bool // could not start, or output over the bound
+	// Overflow is set when stdout or stderr was over hookx's bound: the
+	// stream over it is left out (nil), the other is kept.
+	Overflow bool
+	// Held is set when the hook exited while something it started still
+	// held its stdout or stderr open, past the wait its own agent allows
+	// (mappings.HeldOutput): the output is what arrived until then.
+	Held       bool
+	FailReason string // why Failed is set
 }
 
 // Event is a host payload translated into the hook's dialect.
@@ -51,6 +58,7 @@ type Translation interface {
 	// DetectHost guesses the host dialect from its payload and environment.
 	DetectHost(payload []byte, getenv func(string) string) (string, error)
 	// Failure is the host's answer when hookx itself failed: a block on
-	// pre-action events, a warning elsewhere.
+	// the events where a block keeps something from happening or from the
+	// model (output.guard, output.failClosed), a warning elsewhere.
 	Failure(host *mappings.Dialect, hostEvent string, err error) Output
 }

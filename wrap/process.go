@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -22,8 +23,15 @@ type hookSpec struct {
 	stdout, stderr io.Writer
 	timeout        time.Duration // 0: none
 	killGrace      time.Duration // SIGTERM to SIGKILL
-	pipeGrace      time.Duration // how long to wait for EOF once the hook has exited
-	signals        <-chan os.Signal
+	// Once the hook has exited, its output may still be held open by a
+	// process it started. With held.wait "eof" it is waited for until
+	// eofLimit after the start (then the hook has timed out); otherwise
+	// until no output came for pipeGrace, and at most pipeCap after the
+	// exit (the hook's own agent's wait, mappings.HeldOutput).
+	pipeGrace, pipeCap time.Duration
+	waitEOF            bool
+	eofLimit           time.Duration // 0: no limit but the host's
+	signals            <-chan os.Signal
 }
 
 // runResult is what happened to the hook's process.
@@ -83,9 +91,20 @@ func (s *hookSpec) run() runResult {
 	}()
 
 	var drained sync.WaitGroup
+	var lastData atomic.Int64 // UnixNano of the last output
 	drain := func(r *os.File, w io.Writer) {
 		defer drained.Done()
-		_, _ = io.Copy(w, r) // w never fails: see sink
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				lastData.Store(time.Now().UnixNano())
+				_, _ = w.Write(buf[:n]) // w never fails: see sink
+			}
+			if err != nil {
+				return
+			}
+		}
 	}
 	drained.Add(2)
 	go drain(outR, s.stdout)
@@ -135,9 +154,7 @@ wait:
 		// Nothing of a hook that was stopped may outlive it.
 		killGroup(pid, syscall.SIGKILL)
 	}
-	select {
-	case <-pipesDone:
-	case <-time.After(s.pipeGrace):
+	if !s.awaitEOF(pipesDone, &res, start, lastData.Load) {
 		// The hook has exited but something it started still holds its
 		// output: stop waiting for EOF, and stop the leftovers.
 		res.held = true
@@ -153,6 +170,50 @@ wait:
 	}
 	res.elapsed = time.Since(start)
 	return res
+}
+
+// awaitEOF waits for the hook's output to close once the hook has exited,
+// the way the hook's own agent waits, and reports whether it did. A hook
+// that was stopped gets pipeGrace.
+func (s *hookSpec) awaitEOF(pipesDone <-chan struct{}, res *runResult, start time.Time, lastData func() int64) bool {
+	if res.timedOut || res.signal != nil {
+		select {
+		case <-pipesDone:
+			return true
+		case <-time.After(s.pipeGrace):
+			return false
+		}
+	}
+	if s.waitEOF {
+		var limit <-chan time.Time
+		if s.eofLimit > 0 {
+			t := time.NewTimer(s.eofLimit - time.Since(start))
+			defer t.Stop()
+			limit = t.C
+		}
+		select {
+		case <-pipesDone:
+			return true
+		case <-limit:
+			res.timedOut = true // the agent would still be waiting: a timeout
+			return false
+		case sig := <-s.signals:
+			res.signal = sig
+			return false
+		}
+	}
+	exited := time.Now()
+	for {
+		seen := lastData()
+		select {
+		case <-pipesDone:
+			return true
+		case <-time.After(s.pipeGrace):
+		}
+		if time.Since(exited) >= s.pipeCap || lastData() == seen {
+			return false
+		}
+	}
 }
 
 // startFailure turns a failure to exec the hook directly into what a shell

@@ -34,6 +34,9 @@ const (
 	DefaultMaxStdin  = 64 << 20
 	DefaultMaxOutput = 16 << 20
 	DefaultKillGrace = 2 * time.Second
+	// DefaultPipeGrace is how long pass-through mode waits for a hook's
+	// output to close after it exited; translation mode waits as the hook's
+	// own agent does (mappings.HeldOutput).
 	DefaultPipeGrace = 200 * time.Millisecond
 )
 
@@ -117,9 +120,6 @@ func (r *runner) defaults() {
 	}
 	if r.KillGrace == 0 {
 		r.KillGrace = DefaultKillGrace
-	}
-	if r.PipeGrace == 0 {
-		r.PipeGrace = DefaultPipeGrace
 	}
 	if r.Ask == "" {
 		r.Ask = "deny"
@@ -223,9 +223,10 @@ func (r *runner) run() int {
 		env:    hookEnv(r.Environ, host, hook, payload),
 		stdin:  bytes.NewReader(ev.Payload),
 		stdout: stdout, stderr: stderr,
-		timeout: r.Timeout, killGrace: r.KillGrace, pipeGrace: r.PipeGrace,
+		timeout: r.Timeout, killGrace: r.KillGrace,
 		signals: r.Signals,
 	}
+	r.heldWait(spec)
 	res := spec.run()
 	r.trace.Timings.HookMS = ms(res.elapsed)
 	if res.signal != nil {
@@ -252,6 +253,23 @@ func (r *runner) run() int {
 	return r.answer(out)
 }
 
+// heldWait sets how long the hook's output is waited for after it exited:
+// as the hook's own agent waits (mappings.HeldOutput). Waiting for end of
+// file is bounded by --timeout, or else by the dialect's default timeout, so
+// that hookx never waits for ever where its host would not.
+func (r *runner) heldWait(spec *hookSpec) {
+	h := r.hook.HeldOutput
+	spec.pipeGrace = cmp.Or(r.PipeGrace, time.Duration(h.QuietMS)*time.Millisecond, DefaultPipeGrace)
+	spec.pipeCap = max(spec.pipeGrace, time.Duration(h.CapMS)*time.Millisecond)
+	if h.Wait == "eof" {
+		spec.waitEOF = true
+		spec.eofLimit = r.Timeout
+		if spec.eofLimit == 0 {
+			spec.eofLimit = r.hook.Timeout.Duration(r.hook.Timeout.Default)
+		}
+	}
+}
+
 // rawOutput turns what happened to the hook's process into its Output. An
 // error means hookx itself failed: the shell could not be started.
 func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) (Output, error) {
@@ -268,7 +286,10 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 	}
 	raw := Output{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: res.code, TimedOut: res.timedOut}
 	var why []string
-	if res.timedOut {
+	switch {
+	case res.timedOut && res.held && spec.waitEOF:
+		why = append(why, fmt.Sprintf("timed out after %v: a background process it started held its output open, and %s waits for it", spec.eofLimit, r.hook.Agent))
+	case res.timedOut:
 		why = append(why, fmt.Sprintf("timed out after %v", r.Timeout))
 	}
 	if res.crashed != "" {
@@ -282,10 +303,12 @@ func (r *runner) rawOutput(spec *hookSpec, res runResult, stdout, stderr *sink) 
 	}
 	if res.held {
 		why = append(why, "a background process kept its output open and was killed")
+		raw.Held = !res.timedOut
 	}
 	if len(why) > 0 {
 		raw.FailReason = "hook " + strings.Join(why, "; ")
 		raw.Failed = stdout.over() || stderr.over()
+		raw.Overflow = raw.Failed
 		raw.Signaled = res.crashed != ""
 	}
 	return raw, nil
@@ -346,7 +369,8 @@ func (r *runner) passThrough(stdin io.Reader) int {
 		env:    r.Environ,
 		stdin:  stdin,
 		stdout: stdout, stderr: stderr,
-		timeout: r.Timeout, killGrace: r.KillGrace, pipeGrace: r.PipeGrace,
+		timeout: r.Timeout, killGrace: r.KillGrace,
+		pipeGrace: cmp.Or(r.PipeGrace, DefaultPipeGrace), pipeCap: cmp.Or(r.PipeGrace, DefaultPipeGrace),
 		signals: r.Signals,
 	}
 	res := spec.run()

@@ -217,3 +217,49 @@ func BenchmarkExecBaseline(b *testing.B) {
 		}
 	}
 }
+
+// TestHeldOutputWaitsAsTheHooksAgent: once the hook has exited, output a
+// background process still holds is waited for the way the hook's own agent
+// waits (mappings.HeldOutput): Claude while output keeps coming, Gemini
+// until end of file, bounded by the timeout.
+func TestHeldOutputWaitsAsTheHooksAgent(t *testing.T) {
+	tests := []struct {
+		name       string
+		from       string
+		timeout    time.Duration
+		script     string
+		wantStdout string
+		wantHeld   bool
+		wantTimed  bool
+	}{
+		{"claude: output that keeps coming is waited for", "claude", 0,
+			`(for i in 1 2 3 4 5 6; do sleep 0.03; echo x; done) & exit 0`, "x\nx\nx\nx\nx\nx\n", false, false},
+		{"claude: a quiet held pipe is given up on", "claude", 0,
+			`echo x; sleep 5 & exit 0`, "x\n", true, false},
+		{"gemini: a late verdict is waited for", "gemini", 0,
+			`(sleep 0.3; echo late) & exit 0`, "late\n", false, false},
+		{"gemini: held past the timeout is a timeout", "gemini", 300 * time.Millisecond,
+			`echo early; sleep 5 & exit 0`, "early\n", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeTranslation{hookEv: "PreToolUse"}
+			host := "gemini"
+			if tt.from == "gemini" {
+				host, f.hookEv = "claude", "BeforeTool"
+			}
+			run(t, f, beforeTool, func(o *Options) {
+				o.From, o.Host, o.Timeout = tt.from, host, tt.timeout
+				o.PipeGrace = 150 * time.Millisecond // Claude's quiet window, shortened
+			}, "sh", "-c", tt.script)
+			if f.raw == nil {
+				t.Fatal("Result was not called")
+			}
+			got := *f.raw
+			if string(got.Stdout) != tt.wantStdout || got.Held != tt.wantHeld || got.TimedOut != tt.wantTimed {
+				t.Errorf("got stdout %q held %v timed out %v (%s); want %q %v %v",
+					got.Stdout, got.Held, got.TimedOut, got.FailReason, tt.wantStdout, tt.wantHeld, tt.wantTimed)
+			}
+		})
+	}
+}
