@@ -405,6 +405,7 @@ func scenarios() []*scenario {
 			check: ran(false),
 		},
 	)
+	list = append(list, transcriptScenarios()...)
 	return list
 }
 
