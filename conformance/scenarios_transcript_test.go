@@ -117,6 +117,10 @@ func transcriptScenarios() []*scenario {
 		}
 	}
 	claude := ralph("transcript/claude-ralph-loop", driver.Claude, "Stop", claudeRalph, "Bash")
+	// Gemini's own migrator leaves the loop reading Gemini's file with
+	// Claude's parser: it never finds an assistant message, waits 5 s at
+	// every stop and loops to the cap. Recorded once (issue 11), not rerun.
+	claude.noPeer = true
 	gemini := ralph("transcript/gemini-ralph-loop-checks-prompt", driver.Gemini, "AfterAgent", geminiRalph, "run_shell_command")
 	gcheck := gemini.check
 	gemini.check = func(o *outcome) []string {

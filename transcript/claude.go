@@ -105,15 +105,15 @@ func blockText(raw json.RawMessage) string {
 // The records hookx writes carry the fields public hooks read, in Claude's
 // order.
 type claudeOut struct {
-	ParentUUID  *string    `json:"parentUuid"`
-	IsSidechain bool       `json:"isSidechain"`
-	Type        string     `json:"type"`
-	Message     claudeMsg  `json:"message"`
-	IsMeta      bool       `json:"isMeta,omitempty"`
-	UUID        string     `json:"uuid"`
-	Timestamp   string     `json:"timestamp"`
-	SessionID   string     `json:"sessionId,omitempty"`
-	Cwd         string     `json:"cwd,omitempty"`
+	ParentUUID  *string   `json:"parentUuid"`
+	IsSidechain bool      `json:"isSidechain"`
+	Type        string    `json:"type"`
+	Message     claudeMsg `json:"message"`
+	IsMeta      bool      `json:"isMeta,omitempty"`
+	UUID        string    `json:"uuid"`
+	Timestamp   string    `json:"timestamp"`
+	SessionID   string    `json:"sessionId,omitempty"`
+	Cwd         string    `json:"cwd,omitempty"`
 }
 
 type claudeMsg struct {

@@ -203,12 +203,14 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		Ask:         opts.ask,
 		TracePath:   opts.trace,
 		StateDir:    stopStateDir(),
-		Stdin:       opts.s.In,
-		Stdout:      opts.s.Out,
-		Stderr:      opts.s.Err,
-		Environ:     os.Environ(),
-		Signals:     sigs,
-		Exec:        wrap.SysExec,
+		// Beside the stop counters: $XDG_STATE_HOME/hookx/transcripts.
+		TranscriptDir: filepath.Join(filepath.Dir(stopStateDir()), "transcripts"),
+		Stdin:         opts.s.In,
+		Stdout:        opts.s.Out,
+		Stderr:        opts.s.Err,
+		Environ:       os.Environ(),
+		Signals:       sigs,
+		Exec:          wrap.SysExec,
 	})
 	if code != 0 {
 		return silentExit(code)
