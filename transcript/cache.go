@@ -170,17 +170,23 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		_ = json.Unmarshal(b, &st)
 	}
 
+	// A source not written yet (Claude creates it lazily) is an empty one.
+	var size int64
+	var ino uint64
 	in, err := os.Open(src)
-	if err != nil {
+	switch {
+	case err == nil:
+		defer in.Close()
+		fi, err := in.Stat()
+		if err != nil {
+			return Synced{}, fmt.Errorf("transcript: %w", err)
+		}
+		size, ino = fi.Size(), inode(fi)
+	case !errors.Is(err, fs.ErrNotExist):
 		return Synced{}, fmt.Errorf("transcript: %w", err)
 	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return Synced{}, fmt.Errorf("transcript: %w", err)
-	}
-	if st.Version != stateVersion || st.Source != src || st.Inode != inode(fi) || fi.Size() < st.Offset {
-		st = state{Version: stateVersion, Source: src, Inode: inode(fi)}
+	if st.Version != stateVersion || st.Source != src || st.Inode != ino || size < st.Offset {
+		st = state{Version: stateVersion, Source: src, Inode: ino}
 		res.Rebuilt = true
 	}
 
@@ -200,7 +206,7 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 
 	var buf bytes.Buffer
 	before := st
-	if n := fi.Size() - st.Offset; n > 0 {
+	if n := size - st.Offset; n > 0 {
 		chunk := make([]byte, n)
 		if _, err := in.ReadAt(chunk, st.Offset); err != nil && !errors.Is(err, io.EOF) {
 			return Synced{}, fmt.Errorf("transcript: %w", err)
