@@ -62,6 +62,7 @@ case "$last" in *PROMISE-DONE*) exit 0;; esac
 var claudeRalph = readInput + `lastq='[.[] | select(.type=="user" or .type=="assistant") | [(if .type=="user" then "user" else "assistant" end), ([.message.content | if type=="string" then {type:"text",text:.} else .[] end | select(.type=="text") | .text] | join("\n"))]] | last'
 toolsq='[.[] | select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | [.name, .input.command]]'
 resultsq='[.[] | select(.type=="user") | .message.content | arrays | .[] | select(.type=="tool_result") | (.content | if type=="string" then . else ([.[]? | .text] | join("")) end)]'
+mkdir -p "$HOME/hooklog"; printf '%s' "$input" | jq -c '.last_assistant_message' >> "$HOME/hooklog/lam"
 ` + ralphTail + emit(`{"decision":"block","reason":"RALPH: keep going until the promise"}`)
 
 // Gemini's chat file: JSONL, a metadata record, then message records; a
@@ -121,6 +122,20 @@ func transcriptScenarios() []*scenario {
 	// Claude's parser: it never finds an assistant message, waits 5 s at
 	// every stop and loops to the cap. Recorded once (issue 11), not rerun.
 	claude.noPeer = true
+	ccheck := claude.check
+	claude.check = func(o *outcome) []string {
+		p := ccheck(o)
+		var got []string
+		for _, l := range readLines(o, "lam") {
+			var s string
+			_ = json.Unmarshal([]byte(l), &s)
+			got = append(got, s)
+		}
+		if diff := cmp.Diff(ralphSeen, got); diff != "" {
+			p = append(p, fmt.Sprintf("last_assistant_message at each stop (-want +got):\n%s", diff))
+		}
+		return p
+	}
 	gemini := ralph("transcript/gemini-ralph-loop-checks-prompt", driver.Gemini, "AfterAgent", geminiRalph, "run_shell_command")
 	gcheck := gemini.check
 	gemini.check = func(o *outcome) []string {

@@ -3,6 +3,7 @@ package wrap
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/hookx-dev/hookx/transcript"
@@ -13,7 +14,8 @@ import (
 // per session under TranscriptDir, converting only what the host added
 // since the last call), and fills the turn fields the hook's agent sends
 // and the host's does not: Gemini's prompt and the whole prompt_response
-// on a Claude Stop. When the transcript cannot be translated, the hook gets
+// on a Claude Stop, Claude's last_assistant_message (the last reply, not
+// the turn) on a Gemini AfterAgent. When the transcript cannot be translated, the hook gets
 // the host's, and a finding says so.
 func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	src := stringField(hostPayload, "transcript_path")
@@ -43,6 +45,13 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 			if res.Turn.Prompt == "" {
 				r.report([]string{"prompt: not found in " + r.host.Agent + "'s transcript; left empty"})
 			}
+		}
+	}
+	if hasField(hookPayload, "last_assistant_message") && !hasField(hostPayload, "last_assistant_message") {
+		// Gemini's prompt_response is the whole turn; Claude's field is
+		// the last message alone.
+		if r := res.Turn.Response; len(r) > 0 {
+			set["last_assistant_message"] = strings.TrimSpace(r[len(r)-1])
 		}
 	}
 	return setFields(hookPayload, set)
@@ -94,7 +103,7 @@ func setFields(payload []byte, set map[string]string) []byte {
 		}
 		put(k, v)
 	}
-	for _, k := range []string{"transcript_path", "prompt", "prompt_response"} {
+	for _, k := range []string{"transcript_path", "prompt", "prompt_response", "last_assistant_message"} {
 		if s, ok := set[k]; ok && !done[k] {
 			put(k, marshalString(s))
 		}
