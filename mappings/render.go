@@ -45,6 +45,12 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 		}
 		rows = append(rows, Row{Kind: "tool", From: name, To: m.Name, Mark: m.Mark, Note: note, Verified: verified(m.Live, m.Mark)})
 	}
+	if from.Transcript.Format != "" && to.Transcript.Format != "" {
+		// wrap hands the hook a translated copy in its own format.
+		rows = append(rows, Row{Kind: "transcript", From: from.Transcript.File, To: to.Transcript.File, Mark: Approximate,
+			Note:     joinNotes("a translated copy holds "+to.Transcript.Carries, "not "+to.Transcript.Lacks),
+			Verified: verified(from.Transcript.Live && to.Transcript.Live, Approximate)})
+	}
 	mcpFrom, _ := from.MCPName("server", "tool")
 	mcpTo, _ := to.MCPName("server", "tool")
 	rows = append(rows, Row{Kind: "tool", From: mcpFrom, To: mcpTo, Mark: Exact, Note: "MCP tools; exact when the name needs no sanitising", Verified: "live"})

@@ -112,7 +112,7 @@ type format struct {
 	file func(session string) string
 }
 
-// formats by dialect protocol.
+// formats by the name a dialect gives in its transcript.format.
 var formats = map[string]*format{
 	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: func(*writeState, string, *bytes.Buffer) {}, file: claudeFile},
 	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
@@ -137,7 +137,7 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Converter{from: f, to: t, table: table, rf: formats[f.Protocol], wf: formats[t.Protocol]}
+	c := &Converter{from: f, to: t, table: table, rf: formats[f.Transcript.Format], wf: formats[t.Transcript.Format]}
 	if c.rf == nil || c.wf == nil {
 		return nil, fmt.Errorf("no transcript format for %s or %s", f.Agent, t.Agent)
 	}

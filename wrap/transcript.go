@@ -19,7 +19,7 @@ import (
 // the host's, and a finding says so.
 func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	src := stringField(hostPayload, "transcript_path")
-	if r.TranscriptDir == "" || src == "" || r.host.Protocol == r.hook.Protocol {
+	if r.TranscriptDir == "" || src == "" || r.host.Transcript.Format == r.hook.Transcript.Format {
 		return hookPayload
 	}
 	t0 := time.Now()
