@@ -37,14 +37,19 @@ type Cache struct {
 
 // Synced is the outcome of one Sync.
 type Synced struct {
-	Path string // the translated transcript
-	// Turn is the source's last prompt and the response since, as known
-	// after this Sync.
-	Turn Turn
+	Path     string // the translated transcript
+	turnFile string
 	// Read is the number of source bytes converted by this call; Rebuilt is
 	// set when the whole source was (re)read.
 	Read    int64
 	Rebuilt bool
+}
+
+// Turn returns the source's last prompt and the response since, as known
+// after the Sync; it reads them from the cache.
+func (s Synced) Turn() Turn {
+	b, _ := os.ReadFile(s.turnFile)
+	return readTurn(b)
 }
 
 // state is what a session's directory remembers between calls.
@@ -55,10 +60,58 @@ type state struct {
 	Offset  int64  `json:"offset"`  // source bytes consumed (whole lines)
 	OutSize int64  `json:"outSize"` // bytes of the translated file that are ours
 	Started bool   `json:"started"`
+	// The last assistant reply (its records' text joined), to tell whether
+	// the host's last message is in the source yet.
+	LastReply   string `json:"lastReply,omitempty"`
+	LastReplyID string `json:"lastReplyID,omitempty"`
+	TurnSize    int64  `json:"turnSize"` // bytes of turn.jsonl that are ours
 
 	R    readState  `json:"r"`
 	W    writeState `json:"w"`
-	Turn Turn       `json:"turn"`
+	turn turnSink
+}
+
+// fileTurn collects the turn's records for turn.jsonl: a prompt line, then
+// one line per assistant text. The whole turn is read back only when a
+// hook needs it, so that a call costs the new records.
+type fileTurn struct {
+	reset bool
+	buf   bytes.Buffer
+}
+
+type turnLine struct {
+	Prompt *string `json:"prompt,omitempty"`
+	ID     string  `json:"id,omitempty"`
+	Text   string  `json:"text,omitempty"`
+}
+
+func (f *fileTurn) add(m *Message) {
+	switch {
+	case isPrompt(m):
+		f.reset = true
+		f.buf.Reset()
+		p := m.Text
+		appendJSON(&f.buf, turnLine{Prompt: &p})
+	case m.Role == "assistant" && m.Text != "":
+		appendJSON(&f.buf, turnLine{ID: m.ID, Text: m.Text})
+	}
+}
+
+// readTurn reads a turn.jsonl back.
+func readTurn(b []byte) Turn {
+	var t Turn
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var l turnLine
+		if json.Unmarshal(line, &l) != nil {
+			continue
+		}
+		if l.Prompt != nil {
+			t = Turn{Prompt: *l.Prompt}
+			continue
+		}
+		t.add(&Message{Role: "assistant", ID: l.ID, Text: l.Text})
+	}
+	return t
 }
 
 // readState is what readers remember of records already read.
@@ -73,10 +126,13 @@ type namedCall struct {
 }
 
 type seenMsg struct {
-	ID    string   `json:"id"`
-	Text  string   `json:"text,omitempty"`
-	Calls []string `json:"calls,omitempty"`
-	Done  bool     `json:"done,omitempty"`
+	ID string `json:"id"`
+	// The text carried so far: its length and a hash, to tell a grown
+	// message from a changed one without keeping it.
+	TextLen int      `json:"textLen,omitempty"`
+	TextSum string   `json:"textSum,omitempty"`
+	Calls   []string `json:"calls,omitempty"`
+	Done    bool     `json:"done,omitempty"`
 }
 
 const keepRecent = 32
@@ -127,10 +183,30 @@ type writeState struct {
 	Parent  string `json:"parent,omitempty"` // Claude: the last record's uuid
 	N       int    `json:"n,omitempty"`
 	// Gemini: the last gemini message, re-appended as its calls complete.
-	Last *lastGemini `json:"last,omitempty"`
+	// It is kept in last.json and loaded only when a record needs it.
+	Last      *lastGemini `json:"-"`
+	load      func() *lastGemini
+	loaded    bool
+	lastDirty bool
 	// Gemini: the host's last message written ahead of its transcript.
 	Pending     string `json:"pending,omitempty"`
 	PendingText string `json:"pendingText,omitempty"`
+}
+
+// last returns the last gemini message, loading it on first use.
+func (w *writeState) last() *lastGemini {
+	if !w.loaded {
+		w.loaded = true
+		if w.load != nil {
+			w.Last = w.load()
+		}
+	}
+	return w.Last
+}
+
+func (w *writeState) setLast(l *lastGemini) {
+	w.loaded, w.Last = true, l
+	w.lastDirty = true
 }
 
 type lastGemini struct {
@@ -151,23 +227,32 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
-	lf, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	// state.json is also the lock. It is rewritten in place, not renamed
+	// over (creating files is the slowest step here): a call that dies
+	// mid-write leaves a state that does not parse, and the next call
+	// rebuilds from the source.
+	sf, err := os.OpenFile(filepath.Join(dir, "state.json"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
-	defer lf.Close()
-	if err := lock(lf); err != nil {
+	defer sf.Close()
+	if err := lock(sf); err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: lock: %w", err)
 	}
-	now := c.now()
-	_ = os.Chtimes(lf.Name(), now, now) // the last use, for pruning
+	if fi, err := sf.Stat(); err == nil && c.now().Sub(fi.ModTime()) > pruneEvery {
+		now := c.now()
+		_ = os.Chtimes(sf.Name(), now, now) // in use, for pruning
+	}
 	c.prune(dir)
 
 	res := Synced{Path: filepath.Join(dir, conv.wf.file(conv.Session))}
-	stateFile := filepath.Join(dir, "state.json")
 	var st state
-	if b, err := os.ReadFile(stateFile); err == nil {
-		_ = json.Unmarshal(b, &st)
+	// The first line is the state; the second the last gemini message,
+	// decoded only when a record needs it.
+	raw, _ := io.ReadAll(sf)
+	head, lastRaw, _ := bytes.Cut(raw, []byte("\n"))
+	if json.Unmarshal(head, &st) != nil {
+		st = state{}
 	}
 
 	// A source not written yet (Claude creates it lazily) is an empty one.
@@ -204,6 +289,18 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		}
 	}
 
+	res.turnFile = filepath.Join(dir, "turn.jsonl")
+	turn := &fileTurn{}
+	st.turn = turn
+	st.W.load = func() *lastGemini {
+		var l *lastGemini
+		_ = json.Unmarshal(lastRaw, &l)
+		return l
+	}
+	if res.Rebuilt {
+		st.W.loaded = true // nothing to load
+		turn.reset = true  // nor any turn to keep
+	}
 	var buf bytes.Buffer
 	before := st
 	if n := size - st.Offset; n > 0 {
@@ -218,7 +315,6 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		conv.feed(&st, nil, &buf)
 	}
 	conv.finish(&st, tail, &buf)
-	res.Turn = st.Turn
 	if buf.Len() == 0 && st.Offset == before.Offset && st.Started == before.Started {
 		return res, nil
 	}
@@ -226,22 +322,48 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
 	st.OutSize += int64(buf.Len())
+	if err := st.writeTurn(res.turnFile, turn); err != nil {
+		return Synced{}, fmt.Errorf("transcript cache: %w", err)
+	}
+	if st.W.lastDirty || res.Rebuilt {
+		lastRaw, _ = json.Marshal(st.W.Last)
+	}
 	b, err := json.Marshal(&st)
 	if err != nil {
 		return Synced{}, err
 	}
-	if err := writeFileAtomic(stateFile, b); err != nil {
+	b = append(append(b, '\n'), lastRaw...)
+	if _, err := sf.WriteAt(b, 0); err != nil {
+		return Synced{}, fmt.Errorf("transcript cache: %w", err)
+	}
+	if err := sf.Truncate(int64(len(b))); err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
 	return res, nil
 }
 
-func writeFileAtomic(file string, b []byte) error {
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+// writeTurn starts turn.jsonl afresh on a new prompt, or appends to it.
+func (st *state) writeTurn(file string, t *fileTurn) error {
+	if !t.reset && t.buf.Len() == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, file)
+	defer f.Close()
+	if t.reset {
+		st.TurnSize = 0
+	}
+	// Past TurnSize is what a call that died left behind.
+	if err := f.Truncate(st.TurnSize); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(t.buf.Bytes(), st.TurnSize); err != nil {
+		return err
+	}
+	st.TurnSize += int64(t.buf.Len())
+	return nil
 }
 
 // prune removes session directories unused for MaxAge, at most once per
@@ -276,7 +398,7 @@ func (c *Cache) prune(keep string) {
 		if !e.IsDir() || p == keep {
 			continue
 		}
-		fi, err := os.Stat(filepath.Join(p, "lock"))
+		fi, err := os.Stat(filepath.Join(p, "state.json"))
 		if errors.Is(err, fs.ErrNotExist) {
 			fi, err = e.Info()
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -47,7 +48,7 @@ func TestSyncIncrementalEqualsWhole(t *testing.T) {
 		t.Run(tc.from+"-to-"+tc.to, func(t *testing.T) {
 			data := golden(t, tc.file, tc.src)
 			conv := converter(t, tc.from, tc.to)
-			want, _ := conv.Convert(data, "")
+			want, wantTurn := conv.Convert(data, "")
 			dir := t.TempDir()
 			src := filepath.Join(dir, "src.jsonl")
 			cache := &Cache{Dir: filepath.Join(dir, "cache")}
@@ -79,6 +80,9 @@ func TestSyncIncrementalEqualsWhole(t *testing.T) {
 			}
 			if string(got) != string(want) {
 				t.Errorf("incremental result differs from the whole conversion:\n got %s\nwant %s", got, want)
+			}
+			if diff := cmp.Diff(wantTurn, res.Turn()); diff != "" {
+				t.Errorf("incremental turn differs from the whole conversion's (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -183,11 +187,11 @@ func TestLaggingTranscriptGetsTheHostsLastMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.Turn.Text("working on it"); got != "INTRO-TEXT\nworking on it" {
+	if got := res.Turn().Text("working on it"); got != "INTRO-TEXT\nworking on it" {
 		t.Errorf("prompt_response = %q", got)
 	}
-	if res.Turn.Prompt != "RALPH-TASK: finish the job" {
-		t.Errorf("prompt = %q", res.Turn.Prompt)
+	if res.Turn().Prompt != "RALPH-TASK: finish the job" {
+		t.Errorf("prompt = %q", res.Turn().Prompt)
 	}
 	b, _ := os.ReadFile(res.Path)
 	if n := strings.Count(string(b), `"content":"working on it"`); n != 1 {
@@ -206,5 +210,35 @@ func TestLaggingTranscriptGetsTheHostsLastMessage(t *testing.T) {
 	}
 	if len(ids) != 2 || ids[0] != ids[1] {
 		t.Errorf("the real record does not replace the early one (same id): %q", ids)
+	}
+}
+
+// A state torn by a call that died mid-write is not trusted: the next call
+// converts the source again, and the result is the same.
+func TestTornStateRebuilds(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.jsonl")
+	data := golden(t, "claude-ralph-loop.txtar", "real-claude.jsonl")
+	os.WriteFile(src, data, 0o600)
+	conv := converter(t, "claude", "gemini")
+	cache := &Cache{Dir: filepath.Join(dir, "cache")}
+	res, err := cache.Sync(conv, src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateFile := filepath.Join(filepath.Dir(res.Path), "state.json")
+	b, _ := os.ReadFile(stateFile)
+	os.WriteFile(stateFile, b[:len(b)/2], 0o600)
+	os.WriteFile(res.Path, []byte("garbage left by a dead call\n"), 0o600)
+	if res, err = cache.Sync(conv, src, ""); err != nil {
+		t.Fatal(err)
+	}
+	want, turn := conv.Convert(data, "")
+	got, _ := os.ReadFile(res.Path)
+	if !res.Rebuilt || string(got) != string(want) {
+		t.Errorf("rebuilt=%v; got\n%s\nwant\n%s", res.Rebuilt, got, want)
+	}
+	if diff := cmp.Diff(turn, res.Turn()); diff != "" {
+		t.Errorf("turn (-want +got):\n%s", diff)
 	}
 }

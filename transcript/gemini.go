@@ -104,12 +104,12 @@ func readGemini(line []byte, st *readState) []Message {
 	var text string
 	_ = json.Unmarshal(r.Content, &text)
 	m := Message{Role: "assistant", ID: r.ID, Time: r.Timestamp, Model: r.Model}
-	if strings.HasPrefix(text, seen.Text) {
-		m.Text = text[len(seen.Text):]
+	if seen.TextLen <= len(text) && textSum(text[:seen.TextLen]) == seen.TextSum {
+		m.Text = text[seen.TextLen:]
 	} else {
 		m.Text = text
 	}
-	seen.Text = text
+	seen.TextLen, seen.TextSum = len(text), textSum(text)
 	for _, c := range r.ToolCalls {
 		if seen.hasCall(c.ID) {
 			continue
@@ -194,15 +194,16 @@ func writeGemini(w *writeState, m *Message, out *bytes.Buffer) {
 	}
 	// Claude splits a reply into records, one per block; Gemini keeps one
 	// message, re-appended as it grows.
-	if w.Last == nil || w.Last.Src != m.ID || m.ID == "" {
+	if last := w.last(); last == nil || last.Src != m.ID || m.ID == "" {
 		id := newID(w.Session, m.ID, "gemini")
 		if w.Pending != "" && m.Text != "" && strings.TrimSpace(m.Text) == strings.TrimSpace(w.PendingText) {
 			// The host's last message, written ahead of its transcript.
 			id = w.Pending
 			w.Pending, w.PendingText = "", ""
 		}
-		w.Last = &lastGemini{Src: m.ID, Msg: geminiOut{ID: id, Timestamp: m.Time, Type: "gemini", Model: m.Model}}
+		w.setLast(&lastGemini{Src: m.ID, Msg: geminiOut{ID: id, Timestamp: m.Time, Type: "gemini", Model: m.Model}})
 	}
+	w.lastDirty = true
 	w.Last.Msg.Content += m.Text
 	for _, c := range m.Calls {
 		// Gemini records calls once they completed, with their results.
@@ -230,7 +231,7 @@ func writeGeminiResults(w *writeState, m *Message, out *bytes.Buffer) {
 		}
 		fr := map[string]any{"id": r.ID, "name": name, "response": map[string]any{key: r.Output}}
 		parts = append(parts, map[string]any{"functionResponse": fr})
-		if w.Last == nil {
+		if w.last() == nil {
 			continue
 		}
 		for i, c := range w.Last.Waiting {
@@ -249,6 +250,7 @@ func writeGeminiResults(w *writeState, m *Message, out *bytes.Buffer) {
 		}
 	}
 	if changed {
+		w.lastDirty = true
 		appendJSON(out, w.Last.Msg)
 	}
 	appendJSON(out, geminiUserOut{ID: newID(w.Session, m.ID, "results"), Timestamp: m.Time, Type: "user", Content: parts})
@@ -270,4 +272,10 @@ func geminiFile(session string) string {
 		s = s[:8]
 	}
 	return "session-" + s + ".jsonl"
+}
+
+// textSum is a short hash of a message's text.
+func textSum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:12])
 }

@@ -67,10 +67,19 @@ type Turn struct {
 	LastID   string   `json:"lastID,omitempty"`
 }
 
+// isPrompt reports whether m starts a turn: a prompt the user typed (hook
+// feedback and tool results do not).
+func isPrompt(m *Message) bool {
+	return m.Role == "user" && !m.Meta && m.Text != "" && len(m.Results) == 0
+}
+
+// turnSink receives the messages that make up turns.
+type turnSink interface{ add(m *Message) }
+
 // add folds a message into the turn.
 func (t *Turn) add(m *Message) {
 	switch {
-	case m.Role == "user" && !m.Meta && m.Text != "" && len(m.Results) == 0:
+	case isPrompt(m):
 		*t = Turn{Prompt: m.Text}
 	case m.Role == "assistant" && m.Text != "":
 		if m.ID != "" && m.ID == t.LastID && len(t.Response) > 0 {
@@ -147,11 +156,12 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 // Convert converts a whole transcript at once; it is what Sync does in
 // steps. tail is the host's last assistant message ("" for none).
 func (c *Converter) Convert(src []byte, tail string) ([]byte, Turn) {
-	var st state
+	var turn Turn
+	st := state{turn: &turn}
 	var out bytes.Buffer
 	c.feed(&st, src, &out)
 	c.finish(&st, tail, &out)
-	return out.Bytes(), st.Turn
+	return out.Bytes(), turn
 }
 
 // feed converts the complete lines of src and returns how many bytes it
@@ -172,7 +182,17 @@ func (c *Converter) feed(st *state, src []byte, out *bytes.Buffer) int {
 		n += i + 1
 		for _, m := range c.rf.read(line, &st.R) {
 			c.mapTools(&m)
-			st.Turn.add(&m)
+			st.turn.add(&m)
+			switch {
+			case isPrompt(&m):
+				st.LastReply, st.LastReplyID = "", ""
+			case m.Role == "assistant" && m.Text != "":
+				if m.ID == "" || m.ID != st.LastReplyID {
+					st.LastReply = ""
+				}
+				st.LastReply += m.Text
+				st.LastReplyID = m.ID
+			}
 			c.wf.write(&st.W, &m, out)
 		}
 	}
@@ -184,7 +204,7 @@ func (c *Converter) finish(st *state, tail string, out *bytes.Buffer) {
 	if tail = strings.TrimSpace(tail); tail == "" {
 		return
 	}
-	if r := st.Turn.Response; len(r) > 0 && strings.TrimSpace(r[len(r)-1]) == tail {
+	if strings.TrimSpace(st.LastReply) == tail {
 		return
 	}
 	c.wf.tail(&st.W, tail, out)

@@ -38,11 +38,13 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 		return hookPayload
 	}
 	set := map[string]string{"transcript_path": res.Path}
+	turn := res.Turn() // read only when a field needs it
+
 	if hasField(hookPayload, "prompt_response") && !hasField(hostPayload, "prompt_response") {
-		set["prompt_response"] = res.Turn.Text(tail)
+		set["prompt_response"] = turn.Text(tail)
 		if stringField(hookPayload, "prompt") == "" {
-			set["prompt"] = res.Turn.Prompt
-			if res.Turn.Prompt == "" {
+			set["prompt"] = turn.Prompt
+			if turn.Prompt == "" {
 				r.report([]string{"prompt: not found in " + r.host.Agent + "'s transcript; left empty"})
 			}
 		}
@@ -50,7 +52,7 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	if hasField(hookPayload, "last_assistant_message") && !hasField(hostPayload, "last_assistant_message") {
 		// Gemini's prompt_response is the whole turn; Claude's field is
 		// the last message alone.
-		if r := res.Turn.Response; len(r) > 0 {
+		if r := turn.Response; len(r) > 0 {
 			set["last_assistant_message"] = strings.TrimSpace(r[len(r)-1])
 		}
 	}
