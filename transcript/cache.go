@@ -243,7 +243,6 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		now := c.now()
 		_ = os.Chtimes(sf.Name(), now, now) // in use, for pruning
 	}
-	c.prune(dir)
 
 	res := Synced{Path: filepath.Join(dir, conv.wf.file(conv.Session))}
 	var st state
@@ -273,6 +272,8 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	if st.Version != stateVersion || st.Source != src || st.Inode != ino || size < st.Offset {
 		st = state{Version: stateVersion, Source: src, Inode: ino}
 		res.Rebuilt = true
+		// A new session is when old ones may go.
+		c.prune(dir)
 	}
 
 	out, err := os.OpenFile(res.Path, os.O_RDWR|os.O_CREATE, 0o600)
@@ -366,8 +367,9 @@ func (st *state) writeTurn(file string, t *fileTurn) error {
 	return nil
 }
 
-// prune removes session directories unused for MaxAge, at most once per
-// pruneEvery (a marker file's time says when it last ran).
+// prune removes session directories unused for MaxAge. It runs when a
+// session starts, at most once per pruneEvery (a marker file's time says
+// when it last ran).
 func (c *Cache) now() time.Time {
 	if c.Now != nil {
 		return c.Now()
