@@ -111,7 +111,7 @@ func (t Turn) Text(tail string) string {
 type format struct {
 	// read turns one line into messages; st is the reader's state.
 	read func(line []byte, st *readState) []Message
-	// writer returns a writer continuing from its saved state.
+	// write appends m's records to out, continuing from w.
 	write func(w *writeState, m *Message, out *bytes.Buffer)
 	// start is written once at the top of a new file.
 	start func(w *writeState, out *bytes.Buffer)
@@ -129,9 +129,11 @@ var formats = map[string]*format{
 
 // Converter converts one dialect's transcript records into another's.
 type Converter struct {
-	from, to     *mappings.Dialect
-	table        *mappings.Table
-	rf, wf       *format
+	from, to *mappings.Dialect
+	table    *mappings.Table
+	rf, wf   *format
+	// Session and Cwd go into the records written (Claude's sessionId and
+	// cwd, Gemini's sessionId and projectHash).
 	Session, Cwd string
 }
 
@@ -153,8 +155,10 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 	return c, nil
 }
 
-// Convert converts a whole transcript at once; it is what Sync does in
-// steps. tail is the host's last assistant message ("" for none).
+// Convert converts a whole transcript at once and returns it with its last
+// turn; it is what Sync does in steps, and gives the same bytes. tail is the
+// host's last assistant message ("" for none), added when src lacks it.
+// Incomplete last lines are left out.
 func (c *Converter) Convert(src []byte, tail string) ([]byte, Turn) {
 	var turn Turn
 	st := state{turn: &turn}
