@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/transcript"
 )
 
@@ -13,13 +14,26 @@ import (
 // in its own agent's format (package transcript keeps the translated copy
 // per session under TranscriptDir, converting only what the host added
 // since the last call), and fills the turn fields the hook's agent sends
-// and the host's does not: Gemini's prompt and the whole prompt_response
-// on a Claude Stop, Claude's last_assistant_message (the last reply, not
-// the turn) on a Gemini AfterAgent. When the transcript cannot be translated, the hook gets
-// the host's, and a finding says so.
+// and the host's does not: Gemini's prompt and the whole prompt_response on
+// a Claude Stop, Claude's last_assistant_message (the last reply, not the
+// turn) on a Gemini AfterAgent. When the transcript cannot be translated,
+// the hook gets the host's, and a finding says so.
 func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
-	src := stringField(hostPayload, "transcript_path")
-	if r.TranscriptDir == "" || src == "" || r.host.Transcript.Format == r.hook.Transcript.Format {
+	if r.TranscriptDir == "" || r.host.Transcript.Format == r.hook.Transcript.Format {
+		return hookPayload
+	}
+	// Payloads can hold megabytes of tool output: split them once, at
+	// memchr speed, and decode only the small fields needed.
+	_, host, err := mappings.SplitObject(hostPayload)
+	if err != nil {
+		return hookPayload
+	}
+	src := rawString(host["transcript_path"])
+	if src == "" {
+		return hookPayload
+	}
+	order, hook, err := mappings.SplitObject(hookPayload)
+	if err != nil {
 		return hookPayload
 	}
 	t0 := time.Now()
@@ -29,8 +43,8 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 		r.reportf("transcript_path is %s's own file: %v", r.host.Agent, err)
 		return hookPayload
 	}
-	conv.Session, conv.Cwd = stringField(hostPayload, "session_id"), stringField(hostPayload, "cwd")
-	tail := stringField(hostPayload, "last_assistant_message")
+	conv.Session, conv.Cwd = rawString(host["session_id"]), rawString(host["cwd"])
+	tail := rawString(host["last_assistant_message"])
 	cache := transcript.Cache{Dir: r.TranscriptDir}
 	res, err := cache.Sync(conv, src, tail)
 	if err != nil {
@@ -38,75 +52,68 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 		return hookPayload
 	}
 	set := map[string]string{"transcript_path": res.Path}
-	turn := res.Turn() // read only when a field needs it
-
-	if hasField(hookPayload, "prompt_response") && !hasField(hostPayload, "prompt_response") {
-		set["prompt_response"] = turn.Text(tail)
-		if stringField(hookPayload, "prompt") == "" {
-			set["prompt"] = turn.Prompt
-			if turn.Prompt == "" {
-				r.report([]string{"prompt: not found in " + r.host.Agent + "'s transcript; left empty"})
+	fillResponse := has(hook, "prompt_response") && !has(host, "prompt_response")
+	fillLast := has(hook, "last_assistant_message") && !has(host, "last_assistant_message")
+	if fillResponse || fillLast {
+		turn := res.Turn()
+		if fillResponse {
+			set["prompt_response"] = turn.Text(tail)
+			if rawString(hook["prompt"]) == "" {
+				set["prompt"] = turn.Prompt
+				if turn.Prompt == "" {
+					r.report([]string{"prompt: not found in " + r.host.Agent + "'s transcript; left empty"})
+				}
 			}
 		}
-	}
-	if hasField(hookPayload, "last_assistant_message") && !hasField(hostPayload, "last_assistant_message") {
 		// Gemini's prompt_response is the whole turn; Claude's field is
-		// the last message alone.
-		if r := turn.Response; len(r) > 0 {
-			set["last_assistant_message"] = strings.TrimSpace(r[len(r)-1])
+		// the last reply alone.
+		if rs := turn.Response; fillLast && len(rs) > 0 {
+			set["last_assistant_message"] = strings.TrimSpace(rs[len(rs)-1])
 		}
 	}
-	return setFields(hookPayload, set)
+	return setFields(order, hook, set)
 }
 
-func hasField(payload []byte, name string) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(payload, &m) != nil {
-		return false
-	}
-	_, ok := m[name]
+func has(m map[string]json.RawMessage, k string) bool {
+	_, ok := m[k]
 	return ok
 }
 
-// setFields sets top-level string fields of a JSON object, keeping the
-// order of the others; new ones go at the end. A payload that is not an
-// object is returned as it is.
-func setFields(payload []byte, set map[string]string) []byte {
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return payload
+// rawString is a JSON string value, or "".
+func rawString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
 	}
-	var out bytes.Buffer
+	return s
+}
+
+// setFields rebuilds a split object with string fields set, keeping the
+// order of the others; new ones go at the end, in a fixed order.
+func setFields(order []string, raw map[string]json.RawMessage, set map[string]string) []byte {
+	n := 2
+	for _, v := range raw {
+		n += len(v) + 32
+	}
+	out := bytes.NewBuffer(make([]byte, 0, n))
 	out.WriteByte('{')
-	done := map[string]bool{}
 	put := func(k string, v []byte) {
 		if out.Len() > 1 {
 			out.WriteByte(',')
 		}
-		kb, _ := json.Marshal(k)
-		out.Write(kb)
+		out.Write(marshalString(k))
 		out.WriteByte(':')
 		out.Write(v)
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return payload
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return payload
-		}
+	for _, k := range order {
+		v := raw[k]
 		if s, ok := set[k]; ok {
 			v = marshalString(s)
-			done[k] = true
 		}
 		put(k, v)
 	}
 	for _, k := range []string{"transcript_path", "prompt", "prompt_response", "last_assistant_message"} {
-		if s, ok := set[k]; ok && !done[k] {
+		if s, ok := set[k]; ok && !has(raw, k) {
 			put(k, marshalString(s))
 		}
 	}

@@ -108,3 +108,29 @@ func reportCPU(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkTranscriptBigPayload is what the transcript adds to a wrapped
+// PostToolUse whose payload carries 10 MB of tool output (warm cache): the
+// payloads are split once, not decoded.
+func BenchmarkTranscriptBigPayload(b *testing.B) {
+	table := mappings.Default()
+	claude, gemini := table.MustDialect("claude"), table.MustDialect("gemini")
+	dir := b.TempDir()
+	src := filepath.Join(dir, "session.jsonl")
+	if err := os.WriteFile(src, bigClaudeTranscript(b, 0), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	out := strings.Repeat("x", 10<<20)
+	host := []byte(`{"session_id":"s1","transcript_path":"` + src + `","cwd":"/p","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"x"},"tool_response":{"stdout":"` + out + `","stderr":""}}`)
+	hook := []byte(`{"session_id":"s1","transcript_path":"` + src + `","cwd":"/p","hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"x"},"tool_response":{"llmContent":"` + out + `"}}`)
+	r := &runner{Options: Options{Table: table, TranscriptDir: filepath.Join(dir, "cache"), Stderr: io.Discard}, host: claude, hook: gemini}
+	r.withTranscript(host, hook)
+	b.SetBytes(int64(len(host)))
+	cpu := cpuTime()
+	for b.Loop() {
+		if got := r.withTranscript(host, hook); len(got) < len(hook) {
+			b.Fatal("payload lost")
+		}
+	}
+	reportCPU(b, cpu)
+}
