@@ -57,7 +57,11 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	if fillResponse || fillLast {
 		turn := res.Turn()
 		if fillResponse {
-			set["prompt_response"] = turn.Text(tail)
+			// Nothing recovered keeps the translation's value: Gemini's own
+			// "[no response text]".
+			if text := turn.Text(tail); text != "" {
+				set["prompt_response"] = text
+			}
 			if rawString(hook["prompt"]) == "" {
 				set["prompt"] = turn.Prompt
 				if turn.Prompt == "" {
