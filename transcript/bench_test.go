@@ -125,3 +125,20 @@ func reportCPU(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkConvert10MB is the conversion alone, in memory: no cache, no
+// file I/O.
+func BenchmarkConvert10MB(b *testing.B) {
+	for _, d := range directions {
+		b.Run(d.name, func(b *testing.B) {
+			data := big(b, d.file, d.src, 10<<20)
+			conv := converter(b, d.from, d.to)
+			b.SetBytes(int64(len(data)))
+			cpu := cpuTime()
+			for b.Loop() {
+				conv.Convert(data, "")
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
