@@ -11,7 +11,7 @@ import (
 
 // Row is one line of the compatibility table between two dialects.
 type Row struct {
-	Kind string `json:"kind"` // "event" or "tool"
+	Kind string `json:"kind"` // "event", "tool" or "transcript"
 	From string `json:"from"`
 	To   string `json:"to"` // empty when there is no counterpart
 	Mark Mark   `json:"mark"`
@@ -22,7 +22,7 @@ type Row struct {
 }
 
 // Rows lists every event and tool of from with its counterpart in to, in
-// the table's order.
+// the table's order, then the transcript and MCP rows.
 func (t *Table) Rows(from, to *Dialect) []Row {
 	var rows []Row
 	for _, e := range from.Events {
