@@ -119,8 +119,8 @@ func transcriptScenarios() []*scenario {
 	}
 	claude := ralph("transcript/claude-ralph-loop", driver.Claude, "Stop", claudeRalph, "Bash")
 	// Gemini's own migrator leaves the loop reading Gemini's file with
-	// Claude's parser: it never finds an assistant message, waits 5 s at
-	// every stop and loops to the cap. Recorded once (issue 11), not rerun.
+	// Claude's parser: it finds no assistant message and waits 5 s at every
+	// stop (issue 11 saw it live); not worth a peer run each time.
 	claude.noPeer = true
 	ccheck := claude.check
 	claude.check = func(o *outcome) []string {
