@@ -109,6 +109,7 @@ type action struct {
 	kind                    string // shell, write, read, edit, say
 	text                    string // shell command or say text
 	path, content, old, new string // project-relative path
+	intro                   string // text the model says before its tool call
 }
 
 func shell(cmd string) action                  { return action{kind: "shell", text: cmd} }
@@ -119,6 +120,14 @@ func edit(path, old, new string) action        { return action{kind: "edit", pat
 func (a action) abs(sb *driver.Sandbox) string { return sb.Path(a.path) }
 
 func toStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
+	s := callStep(host, sb, a)
+	if a.intro != "" {
+		s.Text = a.intro
+	}
+	return s
+}
+
+func callStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 	g := host == driver.Gemini
 	switch a.kind {
 	case "shell":

@@ -406,6 +406,7 @@ func scenarios() []*scenario {
 		},
 	)
 	list = append(list, verdictScenarios()...)
+	list = append(list, transcriptScenarios()...)
 	return list
 }
 

@@ -94,6 +94,9 @@ type Dialect struct {
 	Events          []*Event `json:"events"`
 	Tools           []*Tool  `json:"tools"`
 	Lacks           Lacks    `json:"lacks"`
+	// Transcript is the session transcript the agent writes and names in
+	// transcript_path.
+	Transcript Transcript `json:"transcript"`
 
 	eventByName     map[string]*Event
 	eventByCanon    map[string]*Event
@@ -253,6 +256,17 @@ type Output struct {
 	// StderrShown is set where a failing hook's stderr is shown to the user
 	// (Claude's SessionStart and SessionEnd, CC§2.2).
 	StderrShown bool `json:"stderrShown"`
+}
+
+// Transcript describes an agent's session transcript: where it is, the
+// format package transcript reads and writes, and what a transcript
+// translated into this format holds.
+type Transcript struct {
+	File    string `json:"file"`
+	Format  string `json:"format"` // "claude" or "gemini"
+	Live    bool   `json:"live"`   // its records were seen in real runs
+	Carries string `json:"carries"`
+	Lacks   string `json:"lacks"`
 }
 
 // Tool is one built-in tool of a dialect.

@@ -11,7 +11,7 @@ import (
 
 // Row is one line of the compatibility table between two dialects.
 type Row struct {
-	Kind string `json:"kind"` // "event" or "tool"
+	Kind string `json:"kind"` // "event", "tool" or "transcript"
 	From string `json:"from"`
 	To   string `json:"to"` // empty when there is no counterpart
 	Mark Mark   `json:"mark"`
@@ -22,7 +22,7 @@ type Row struct {
 }
 
 // Rows lists every event and tool of from with its counterpart in to, in
-// the table's order.
+// the table's order, then the transcript and MCP rows.
 func (t *Table) Rows(from, to *Dialect) []Row {
 	var rows []Row
 	for _, e := range from.Events {
@@ -44,6 +44,12 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 			note = joinNotes("legacy name: accepted, never emitted", note)
 		}
 		rows = append(rows, Row{Kind: "tool", From: name, To: m.Name, Mark: m.Mark, Note: note, Verified: verified(m.Live, m.Mark)})
+	}
+	if from.Transcript.Format != "" && to.Transcript.Format != "" {
+		// wrap hands the hook a translated copy in its own format.
+		rows = append(rows, Row{Kind: "transcript", From: from.Transcript.File, To: to.Transcript.File, Mark: Approximate,
+			Note:     joinNotes("a translated copy holds "+to.Transcript.Carries, "not "+to.Transcript.Lacks),
+			Verified: verified(from.Transcript.Live && to.Transcript.Live, Approximate)})
 	}
 	mcpFrom, _ := from.MCPName("server", "tool")
 	mcpTo, _ := to.MCPName("server", "tool")

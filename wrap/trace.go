@@ -43,6 +43,7 @@ type traceTimings struct {
 	TranslateEventMS  float64 `json:"translateEventMs,omitempty"`
 	HookMS            float64 `json:"hookMs"`
 	TranslateResultMS float64 `json:"translateResultMs,omitempty"`
+	TranscriptMS      float64 `json:"transcriptMs,omitempty"`
 	TotalMS           float64 `json:"totalMs"`
 }
 

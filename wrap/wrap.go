@@ -54,6 +54,9 @@ type Options struct {
 	Ask        string        // "deny" or "ask": ask/defer on a Gemini host
 	TracePath  string        // append one JSON line per run; "" for none
 	StateDir   string        // where the stop-loop counters live; "" disables the cap
+	// TranscriptDir caches the hook's own-format transcripts; "" passes
+	// the host's transcript_path unchanged.
+	TranscriptDir string
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -213,6 +216,7 @@ func (r *runner) run() int {
 		r.trace.Skipped = ev.SkipReason
 		return r.answer(nothing(host))
 	}
+	ev.Payload = r.withTranscript(payload, ev.Payload)
 	r.trace.Passed = jsonOrString(ev.Payload)
 
 	argv, shell := hookArgv(hook.Shell, r.Command)

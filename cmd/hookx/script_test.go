@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -180,14 +181,27 @@ func fakehook() {
 	ignoreTerm := fl.Bool("ignoreterm", false, "")
 	crash := fl.Int("crash", 0, "")
 	exit := fl.Int("exit", 0, "")
+	transcript := fl.String("transcript", "", "")
 	fl.Parse(os.Args[1:])
 
 	if *ignoreTerm {
 		signal.Ignore(syscall.SIGTERM)
 	}
-	if *stdinFile != "" {
+	if *stdinFile != "" || *transcript != "" {
 		b, _ := io.ReadAll(os.Stdin)
-		must(os.WriteFile(*stdinFile, b, 0o644))
+		if *stdinFile != "" {
+			must(os.WriteFile(*stdinFile, b, 0o644))
+		}
+		if *transcript != "" {
+			// Copy the file the event's transcript_path names.
+			var ev struct {
+				Path string `json:"transcript_path"`
+			}
+			must(json.Unmarshal(b, &ev))
+			t, err := os.ReadFile(ev.Path)
+			must(err)
+			must(os.WriteFile(*transcript, t, 0o644))
+		}
 	}
 	if *envFile != "" {
 		env := os.Environ()

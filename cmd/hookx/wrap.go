@@ -63,6 +63,12 @@ A Claude Stop hook on a Gemini host keeps Claude's cap of 8 consecutive
 blocks per session; the count lives in $XDG_STATE_HOME/hookx/stop
 (default ~/.local/state/hookx/stop).
 
+transcript_path names a copy of the host's transcript in the hook's own
+agent's format (prompts, replies, tool calls and results), kept per session
+in $XDG_STATE_HOME/hookx/transcripts and updated with the new records on
+each call. A Gemini AfterAgent hook on a Claude Stop also gets prompt and
+the whole prompt_response, recovered from Claude's transcript.
+
 If hookx itself fails (unreadable event, unknown event), it blocks on the
 events that guard an action (PreToolUse/BeforeTool, UserPromptSubmit/
 BeforeAgent) and warns elsewhere.
@@ -203,12 +209,14 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		Ask:         opts.ask,
 		TracePath:   opts.trace,
 		StateDir:    stopStateDir(),
-		Stdin:       opts.s.In,
-		Stdout:      opts.s.Out,
-		Stderr:      opts.s.Err,
-		Environ:     os.Environ(),
-		Signals:     sigs,
-		Exec:        wrap.SysExec,
+		// Beside the stop counters: $XDG_STATE_HOME/hookx/transcripts.
+		TranscriptDir: filepath.Join(filepath.Dir(stopStateDir()), "transcripts"),
+		Stdin:         opts.s.In,
+		Stdout:        opts.s.Out,
+		Stderr:        opts.s.Err,
+		Environ:       os.Environ(),
+		Signals:       sigs,
+		Exec:          wrap.SysExec,
 	})
 	if code != 0 {
 		return silentExit(code)

@@ -34,6 +34,9 @@ func (f *Server) serveAnthropic(w http.ResponseWriter, req *Request) {
 	stop := "end_turn"
 	if len(step.Calls) > 0 {
 		stop = "tool_use"
+		if step.Text != "" {
+			blocks = append(blocks, map[string]any{"type": "text", "text": step.Text})
+		}
 		for i, c := range step.Calls {
 			blocks = append(blocks, map[string]any{
 				"type": "tool_use", "id": fmt.Sprintf("toolu_fake_%d_%d", req.Turn, i), "name": c.Name, "input": nonNil(c.Args),

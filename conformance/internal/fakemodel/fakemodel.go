@@ -28,8 +28,8 @@ type Call struct {
 	Args map[string]any
 }
 
-// Step is one scripted model reply: tool calls when Calls is non-empty,
-// otherwise the text Text.
+// Step is one scripted model reply: the text Text, then the tool calls
+// Calls; a step with calls and no text has no text part.
 type Step struct {
 	Calls []Call
 	Text  string

@@ -106,3 +106,21 @@ func TestAnthropic(t *testing.T) {
 		t.Errorf("Conversation %q lacks the tool result", c)
 	}
 }
+
+// A step with text and calls says the text first, then calls the tools, in
+// both APIs: what a model that explains before acting sends.
+func TestTextBeforeCall(t *testing.T) {
+	step := Step{Text: "INTRO", Calls: []Call{{Name: "run_shell_command", Args: map[string]any{"command": "x"}}}}
+	g := NewGemini(Script{Steps: []Step{step}})
+	defer g.Close()
+	_, body := post(t, g.URL+"/v1beta/models/m:generateContent", `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}]}`)
+	if i, j := strings.Index(body, `"text":"INTRO"`), strings.Index(body, `"functionCall"`); i < 0 || j < 0 || i > j {
+		t.Errorf("gemini: want the text part then the call, got %s", body)
+	}
+	a := NewAnthropic(Script{Steps: []Step{step}})
+	defer a.Close()
+	_, body = post(t, a.URL+"/v1/messages", `{"messages":[{"role":"user","content":"x"}],"tools":[{"name":"run_shell_command"}]}`)
+	if i, j := strings.Index(body, `"text":"INTRO"`), strings.Index(body, `"tool_use"`); i < 0 || j < 0 || i > j || !strings.Contains(body, `"stop_reason":"tool_use"`) {
+		t.Errorf("anthropic: want a text block then a tool_use, stop_reason tool_use, got %s", body)
+	}
+}

@@ -34,6 +34,9 @@ func (f *Server) serveGemini(w http.ResponseWriter, req *Request) {
 		case !req.Main:
 			parts = []any{map[string]any{"text": utilityJSON}}
 		case len(step.Calls) > 0:
+			if step.Text != "" {
+				parts = append(parts, map[string]any{"text": step.Text})
+			}
 			for _, c := range step.Calls {
 				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": nonNil(c.Args)}})
 			}

@@ -1,0 +1,201 @@
+//go:build unix
+
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
+)
+
+// Transcript scenarios: Stop hooks that read transcript_path in their own
+// agent's format (issue 11). The model says an intro and runs a tool, then
+// answers three times; the hook keeps the session going until the last
+// assistant message in the transcript holds the promise, as a Ralph-style
+// loop does. Natively and through hookx the hook must see the same
+// sequence of last messages, the tool call and its result.
+
+// ralphSteps is the scripted conversation shared by both scenarios.
+var ralphSteps = []action{
+	{kind: "shell", text: "printf TOOL%s -OUT", intro: "INTRO-TEXT"},
+	say("working on it"),
+	say("still working"),
+	say("all done PROMISE-DONE"),
+}
+
+// ralphSeen is what the loop must see as the last assistant message at each
+// stop: it blocks twice and lets the third stop through.
+var ralphSeen = []string{"working on it", "still working", "all done PROMISE-DONE"}
+
+const ralphPrompt = "RALPH-TASK: finish the job"
+
+// ralphTail waits (up to 5 s) until the transcript's last conversational
+// record is an assistant text, since Claude writes its transcript
+// asynchronously, then records what the hook read: the last text, the tool
+// calls and the tool results. $lastq, $toolsq and $resultsq are jq programs
+// for the dialect's format, each printing one JSON value per line.
+const ralphTail = `tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
+mkdir -p "$HOME/hooklog"
+n=$(ls "$HOME/hooklog" | grep -c '^call\.')
+printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
+i=0
+while :; do
+  last=$(jq -sc "$lastq" "$tp" 2>/dev/null)
+  case "$last" in '["assistant",""]'|'') ;; '["assistant",'*) break;; esac
+  i=$((i+1)); [ $i -ge 50 ] && break
+  sleep 0.1
+done
+cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
+printf '%s\n' "$last" >> "$HOME/hooklog/seen"
+jq -sc "$toolsq" "$tp" > "$HOME/hooklog/tools.$n" 2>/dev/null
+jq -sc "$resultsq" "$tp" > "$HOME/hooklog/results.$n" 2>/dev/null
+case "$last" in *PROMISE-DONE*) exit 0;; esac
+`
+
+// Claude's transcript: JSONL, one record per line; an assistant message may
+// be split over several lines, one per content block.
+var claudeRalph = readInput + `lastq='[.[] | select(.type=="user" or .type=="assistant") | [(if .type=="user" then "user" else "assistant" end), ([.message.content | if type=="string" then {type:"text",text:.} else .[] end | select(.type=="text") | .text] | join("\n"))]] | last'
+toolsq='[.[] | select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | [.name, .input.command]]'
+resultsq='[.[] | select(.type=="user") | .message.content | arrays | .[] | select(.type=="tool_result") | (.content | if type=="string" then . else ([.[]? | .text] | join("")) end)]'
+mkdir -p "$HOME/hooklog"; printf '%s' "$input" | jq -c '.last_assistant_message' >> "$HOME/hooklog/lam"
+` + ralphTail + emit(`{"decision":"block","reason":"RALPH: keep going until the promise"}`)
+
+// Gemini's chat file: JSONL, a metadata record, then message records; a
+// message re-appended with the same id replaces the earlier one.
+var geminiRalph = readInput + `mkdir -p "$HOME/hooklog"
+prompt=$(printf '%s' "$input" | jq -r '.prompt // ""')
+printf '%s' "$input" | jq -c '[.prompt, .prompt_response]' >> "$HOME/hooklog/prompts"
+case "$prompt" in *RALPH-TASK*) ;; *) printf '%s\n' "$input" >> "$HOME/hooklog/other-task"; exit 0;; esac
+msgs='[.[] | select(type=="object" and has("id") and has("type"))] | reduce .[] as $m ({}; .[$m.id] = $m) | [.[]]'
+lastq="$msgs"' | [.[] | select(.type=="user" or .type=="gemini") | [(if .type=="user" then "user" else "assistant" end), (.content | if type=="string" then . else ([.[]? | .text // empty] | join("")) end)]] | last'
+toolsq="$msgs"' | [.[] | .toolCalls[]? | [.name, .args.command]]'
+resultsq="$msgs"' | [.[] | .toolCalls[]? | .result[]?.functionResponse.response | (.output // .error // "")]'
+` + ralphTail + emit(`{"decision":"deny","reason":"RALPH: keep going until the promise"}`)
+
+func transcriptScenarios() []*scenario {
+	ralph := func(name string, dialect driver.Agent, event, script, tool string) *scenario {
+		return &scenario{
+			name: name, dialect: dialect, prompt: ralphPrompt, steps: ralphSteps,
+			hooks:   []hookDef{{event: event, script: "ralph"}},
+			scripts: map[string]string{"ralph": script},
+			maxMain: 10,
+			check: func(o *outcome) []string {
+				saveTranscripts(o, name)
+				var p []string
+				if n := len(o.srv.Main()); n != 4 {
+					p = append(p, fmt.Sprintf("the model was called %d times, want 4 (two blocks, then the promise)", n))
+				}
+				seen := readLines(o, "seen")
+				var got []string
+				for _, s := range seen {
+					var v []string
+					if json.Unmarshal([]byte(s), &v) != nil || len(v) != 2 || v[0] != "assistant" {
+						got = append(got, "not an assistant message: "+s)
+						continue
+					}
+					got = append(got, v[1])
+				}
+				if diff := cmp.Diff(ralphSeen, got); diff != "" {
+					p = append(p, fmt.Sprintf("the last assistant message the loop read from the transcript (-want +got):\n%s", diff))
+				}
+				last := fmt.Sprint(len(seen) - 1)
+				if b := readFile(o, "tools."+last); !strings.Contains(b, fmt.Sprintf(`[[%q,"printf TOOL%%s -OUT"]]`, tool)) {
+					p = append(p, fmt.Sprintf("the transcript's tool calls are %s, want one %s call running printf TOOL%%s -OUT", b, tool))
+				}
+				if b := readFile(o, "results."+last); !strings.Contains(b, "TOOL-OUT") {
+					p = append(p, fmt.Sprintf("the transcript's tool results %s lack the output TOOL-OUT", b))
+				}
+				if b := readFile(o, "transcript."+last); !strings.Contains(b, ralphPrompt) || !strings.Contains(b, "INTRO-TEXT") {
+					p = append(p, "the transcript lacks the user's prompt or the intro text")
+				}
+				return p
+			},
+		}
+	}
+	claude := ralph("transcript/claude-ralph-loop", driver.Claude, "Stop", claudeRalph, "Bash")
+	// Gemini's own migrator leaves the loop reading Gemini's file with
+	// Claude's parser: it finds no assistant message and waits 5 s at every
+	// stop (issue 11 saw it live); not worth a peer run each time.
+	claude.noPeer = true
+	ccheck := claude.check
+	claude.check = func(o *outcome) []string {
+		p := ccheck(o)
+		var got []string
+		for _, l := range readLines(o, "lam") {
+			var s string
+			_ = json.Unmarshal([]byte(l), &s)
+			got = append(got, s)
+		}
+		if diff := cmp.Diff(ralphSeen, got); diff != "" {
+			p = append(p, fmt.Sprintf("last_assistant_message at each stop (-want +got):\n%s", diff))
+		}
+		return p
+	}
+	gemini := ralph("transcript/gemini-ralph-loop-checks-prompt", driver.Gemini, "AfterAgent", geminiRalph, "run_shell_command")
+	gcheck := gemini.check
+	gemini.check = func(o *outcome) []string {
+		p := gcheck(o)
+		if b := readFile(o, "other-task"); b != "" {
+			p = append(p, "the hook saw a prompt that is not its task: "+b)
+		}
+		prompts := readLines(o, "prompts")
+		if len(prompts) == 0 {
+			return append(p, "the hook logged no prompt")
+		}
+		var first []string
+		_ = json.Unmarshal([]byte(prompts[0]), &first)
+		if len(first) != 2 || first[0] != ralphPrompt {
+			p = append(p, fmt.Sprintf("the first AfterAgent's prompt is %q, want %q", prompts[0], ralphPrompt))
+		}
+		if len(first) == 2 && (!strings.Contains(first[1], "INTRO-TEXT") || !strings.Contains(first[1], "working on it")) {
+			p = append(p, fmt.Sprintf("the first AfterAgent's prompt_response %q is not the whole response (INTRO-TEXT … working on it)", first[1]))
+		}
+		return p
+	}
+	return []*scenario{claude, gemini}
+}
+
+func readFile(o *outcome, name string) string {
+	b, _ := os.ReadFile(filepath.Join(o.sb.Home, "hooklog", name))
+	return string(b)
+}
+
+func readLines(o *outcome, name string) []string {
+	s := strings.TrimRight(readFile(o, name), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// saveTranscripts copies the agent's own transcript files and what the
+// hook read into $HOOKX_TRANSCRIPT_GOLDENS, for recording goldens from the
+// real agents (see transcript/testdata).
+func saveTranscripts(o *outcome, name string) {
+	dir := os.Getenv("HOOKX_TRANSCRIPT_GOLDENS")
+	if dir == "" {
+		return
+	}
+	base := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+"."+string(o.host))
+	os.MkdirAll(base, 0o755)
+	var own []string
+	if o.host == driver.Claude {
+		own, _ = filepath.Glob(filepath.Join(o.sb.Home, ".claude", "projects", "*", "*.jsonl"))
+	} else {
+		own, _ = filepath.Glob(filepath.Join(o.sb.Home, ".gemini", "tmp", "*", "chats", "*.json*"))
+	}
+	for _, f := range own {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(base, "agent-"+filepath.Base(f)), b, 0o644)
+	}
+	logs, _ := filepath.Glob(filepath.Join(o.sb.Home, "hooklog", "*"))
+	for _, f := range logs {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(base, "hooklog-"+filepath.Base(f)), b, 0o644)
+	}
+}

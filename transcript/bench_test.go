@@ -1,0 +1,144 @@
+//go:build unix
+
+package transcript
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// big makes a transcript of about size bytes from the real one: its
+// conversational records repeated with fresh ids.
+func big(tb testing.TB, file, section string, size int) []byte {
+	data := golden(tb, file, section)
+	var conv []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, `"type":"user"`) || strings.Contains(l, `"type":"assistant"`) || strings.Contains(l, `"type":"gemini"`) {
+			conv = append(conv, l)
+		}
+	}
+	var b bytes.Buffer
+	b.Write(data)
+	for i := 0; b.Len() < size; i++ {
+		for _, l := range conv {
+			// Every id-like value gets the round's suffix.
+			l = strings.ReplaceAll(l, `-`, fmt.Sprintf("-%d", i%10))
+			l = strings.ReplaceAll(l, `msg_fake_`, fmt.Sprintf("msg_%d_", i))
+			l = strings.ReplaceAll(l, `"id":"`, fmt.Sprintf(`"id":"r%d`, i))
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+var directions = []struct{ name, file, src, from, to string }{
+	{"claude-to-gemini", "claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini"},
+	{"gemini-to-claude", "gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude"},
+}
+
+// BenchmarkSyncFirstUse10MB is a hook's first call in a session whose
+// transcript is already 10 MB: the whole file is converted.
+func BenchmarkSyncFirstUse10MB(b *testing.B) {
+	for _, d := range directions {
+		b.Run(d.name, func(b *testing.B) {
+			dir := b.TempDir()
+			src := filepath.Join(dir, "src.jsonl")
+			data := big(b, d.file, d.src, 10<<20)
+			os.WriteFile(src, data, 0o600)
+			conv := converter(b, d.from, d.to)
+			b.SetBytes(int64(len(data)))
+			b.ResetTimer()
+			cpu := cpuTime()
+			for i := 0; b.Loop(); i++ {
+				cache := &Cache{Dir: filepath.Join(dir, fmt.Sprint("c", i))}
+				if _, err := cache.Sync(conv, src, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// BenchmarkSyncWarm10MB is a later call on a 10 MB transcript: nothing new,
+// or one new record (an assistant reply) since the last call.
+func BenchmarkSyncWarm10MB(b *testing.B) {
+	for _, d := range directions {
+		for _, add := range []bool{false, true} {
+			name := d.name + "/unchanged"
+			if add {
+				name = d.name + "/one-new-record"
+			}
+			b.Run(name, func(b *testing.B) {
+				dir := b.TempDir()
+				src := filepath.Join(dir, "src.jsonl")
+				data := big(b, d.file, d.src, 10<<20)
+				os.WriteFile(src, data, 0o600)
+				conv := converter(b, d.from, d.to)
+				cache := &Cache{Dir: filepath.Join(dir, "cache")}
+				if _, err := cache.Sync(conv, src, ""); err != nil {
+					b.Fatal(err)
+				}
+				f, _ := os.OpenFile(src, os.O_WRONLY|os.O_APPEND, 0)
+				defer f.Close()
+				line := `{"parentUuid":null,"type":"assistant","message":{"id":"msg_new_%d","role":"assistant","content":[{"type":"text","text":"a new reply"}]},"uuid":"u%d","timestamp":"t"}` + "\n"
+				if d.from == "gemini" {
+					line = `{"id":"new-%d-%d","timestamp":"t","type":"gemini","content":"a new reply"}` + "\n"
+				}
+				cpu := cpuTime()
+				for i := 0; b.Loop(); i++ {
+					if add {
+						b.StopTimer()
+						fmt.Fprintf(f, line, i, i)
+						b.StartTimer()
+					}
+					if _, err := cache.Sync(conv, src, ""); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, cpu)
+			})
+		}
+	}
+}
+
+// cpuTime is the process's CPU time so far (user and system). On a shared
+// machine the wall time per call depends on the load; the CPU time much
+// less, so both are reported.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportCPU(b *testing.B, start time.Duration) {
+	if b.N > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkConvert10MB is the conversion alone, in memory: no cache, no
+// file I/O.
+func BenchmarkConvert10MB(b *testing.B) {
+	for _, d := range directions {
+		b.Run(d.name, func(b *testing.B) {
+			data := big(b, d.file, d.src, 10<<20)
+			conv := converter(b, d.from, d.to)
+			b.SetBytes(int64(len(data)))
+			cpu := cpuTime()
+			for b.Loop() {
+				conv.Convert(data, "")
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}

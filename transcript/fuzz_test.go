@@ -1,0 +1,46 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// FuzzConvert: any input converts without a panic, in both directions, into
+// lines that each parse as a JSON object; converting twice gives the same
+// bytes.
+func FuzzConvert(f *testing.F) {
+	for _, g := range []struct{ file, sec string }{
+		{"claude-ralph-loop.txtar", "real-claude.jsonl"},
+		{"gemini-ralph-loop.txtar", "real-gemini.jsonl"},
+	} {
+		for _, l := range strings.Split(string(golden(f, g.file, g.sec)), "\n") {
+			f.Add(l + "\n")
+		}
+	}
+	f.Add(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"text","text":"a"}]}]}}` + "\n")
+	f.Add(`{"id":"a","type":"gemini","content":"x","toolCalls":[{"id":"c","name":"nope","args":null}]}` + "\n" + `{"id":"a","type":"gemini","content":"y"}` + "\n")
+	convs := []*Converter{converter(f, "claude", "gemini"), converter(f, "gemini", "claude")}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, c := range convs {
+			out, _ := c.Convert([]byte(src), "tail")
+			again, _ := c.Convert([]byte(src), "tail")
+			if !bytes.Equal(out, again) {
+				t.Fatalf("not deterministic")
+			}
+			if len(out) > 0 && out[len(out)-1] != '\n' {
+				t.Fatalf("output does not end in a newline: %q", out)
+			}
+			for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
+				if len(out) == 0 {
+					break
+				}
+				var m map[string]any
+				if err := json.Unmarshal(l, &m); err != nil {
+					t.Fatalf("output line is not a JSON object: %v: %s", err, l)
+				}
+			}
+		}
+	})
+}

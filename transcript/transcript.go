@@ -1,0 +1,289 @@
+// Package transcript converts a session transcript between the formats the
+// agents write, so that a wrapped hook that reads transcript_path finds the
+// conversation in its own agent's format: Claude Code's JSONL (one
+// {"type":"user"|"assistant","message":{"role","content":[…]}} record per
+// line, tool_use and tool_result blocks) and Gemini CLI's chat file (JSONL
+// too: a metadata record, then message records {"id","type":"user"|"gemini",
+// "content",…,"toolCalls":[…]}, where a record re-appended with the same id
+// replaces the earlier one).
+//
+// What is carried: user prompts, assistant text, tool calls (names and
+// arguments mapped through the table) and tool results (as text). What is
+// not: thinking, token counts, attachments and system records, the agents'
+// own bookkeeping records, images, and Gemini's rewinds.
+//
+// Both formats are append-only, so the conversion is incremental: a Cache
+// keeps, per session, the translated file and how far the source was read,
+// and each Sync converts only the records added since.
+package transcript
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// Message is one conversational record in neutral form.
+type Message struct {
+	Role  string // "user" or "assistant"
+	ID    string // the source's id of the message (an assistant message may span several records)
+	Time  string
+	Model string
+	Text  string
+	// Meta marks a user record the user did not type: Claude's isMeta
+	// (Stop hook feedback, injected context), Gemini's session context.
+	Meta    bool
+	Calls   []Call
+	Results []Result
+}
+
+// Call is one tool call.
+type Call struct {
+	ID    string
+	Name  string
+	Input map[string]any
+}
+
+// Result is one tool result, as text.
+type Result struct {
+	ID      string
+	Name    string
+	Output  string
+	IsError bool
+}
+
+// Turn is the user's last prompt and the assistant text since, the way
+// Gemini's AfterAgent reports them: the prompt of the turn (hook feedback
+// does not start a new one) and each model response's text, joined by
+// newlines.
+type Turn struct {
+	Prompt   string   `json:"prompt,omitempty"`
+	Response []string `json:"response,omitempty"`
+	LastID   string   `json:"lastID,omitempty"`
+}
+
+// isPrompt reports whether m starts a turn: a prompt the user typed (hook
+// feedback and tool results do not).
+func isPrompt(m *Message) bool {
+	return m.Role == "user" && !m.Meta && m.Text != "" && len(m.Results) == 0
+}
+
+// turnSink receives the messages that make up turns.
+type turnSink interface{ add(m *Message) }
+
+// add folds a message into the turn.
+func (t *Turn) add(m *Message) {
+	switch {
+	case isPrompt(m):
+		*t = Turn{Prompt: m.Text}
+	case m.Role == "assistant" && m.Text != "":
+		if m.ID != "" && m.ID == t.LastID && len(t.Response) > 0 {
+			t.Response[len(t.Response)-1] += m.Text
+		} else {
+			t.Response = append(t.Response, m.Text)
+		}
+		t.LastID = m.ID
+	}
+}
+
+// Text is the turn's response as Gemini's prompt_response holds it; tail,
+// when not empty and not already the last response, is added: the host
+// knows the last message before its transcript does.
+func (t Turn) Text(tail string) string {
+	parts := make([]string, 0, len(t.Response)+1)
+	for _, r := range t.Response {
+		if r = strings.TrimSpace(r); r != "" {
+			parts = append(parts, r)
+		}
+	}
+	if tail = strings.TrimSpace(tail); tail != "" && (len(parts) == 0 || parts[len(parts)-1] != tail) {
+		parts = append(parts, tail)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// format is one agent's transcript format.
+type format struct {
+	// read turns one line into messages; st is the reader's state.
+	read func(line []byte, st *readState) []Message
+	// write appends m's records to out, continuing from w.
+	write func(w *writeState, m *Message, out *bytes.Buffer)
+	// start is written once at the top of a new file.
+	start func(w *writeState, out *bytes.Buffer)
+	// tail writes the host's last message when the source lacks it yet.
+	tail func(w *writeState, text string, out *bytes.Buffer)
+	// file is the translated file's name.
+	file func(session string) string
+}
+
+// formats by the name a dialect gives in its transcript.format.
+var formats = map[string]*format{
+	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: func(*writeState, string, *bytes.Buffer) {}, file: claudeFile},
+	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
+}
+
+// Converter converts one dialect's transcript records into another's.
+type Converter struct {
+	from, to *mappings.Dialect
+	table    *mappings.Table
+	rf, wf   *format
+	// Session and Cwd go into the records written (Claude's sessionId and
+	// cwd, Gemini's sessionId and projectHash).
+	Session, Cwd string
+}
+
+// NewConverter returns a converter from the transcript format of dialect
+// from to that of dialect to. It fails when either has no known format.
+func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
+	f, err := table.Dialect(from)
+	if err != nil {
+		return nil, err
+	}
+	t, err := table.Dialect(to)
+	if err != nil {
+		return nil, err
+	}
+	c := &Converter{from: f, to: t, table: table, rf: formats[f.Transcript.Format], wf: formats[t.Transcript.Format]}
+	if c.rf == nil || c.wf == nil {
+		return nil, fmt.Errorf("no transcript format for %s or %s", f.Agent, t.Agent)
+	}
+	return c, nil
+}
+
+// Convert converts a whole transcript at once and returns it with its last
+// turn; it is what Sync does in steps, and gives the same bytes. tail is the
+// host's last assistant message ("" for none), added when src lacks it.
+// Incomplete last lines are left out.
+func (c *Converter) Convert(src []byte, tail string) ([]byte, Turn) {
+	var turn Turn
+	st := state{turn: &turn}
+	var out bytes.Buffer
+	c.feed(&st, src, &out)
+	c.finish(&st, tail, &out)
+	return out.Bytes(), turn
+}
+
+// feed converts the complete lines of src and returns how many bytes it
+// consumed.
+func (c *Converter) feed(st *state, src []byte, out *bytes.Buffer) int {
+	st.W.Session, st.W.Cwd = c.Session, c.Cwd
+	if !st.Started {
+		c.wf.start(&st.W, out)
+		st.Started = true
+	}
+	n := 0
+	for {
+		i := bytes.IndexByte(src[n:], '\n')
+		if i < 0 {
+			break
+		}
+		line := src[n : n+i]
+		n += i + 1
+		for _, m := range c.rf.read(line, &st.R) {
+			c.mapTools(&m)
+			st.turn.add(&m)
+			switch {
+			case isPrompt(&m):
+				st.LastReply, st.LastReplyID = "", ""
+			case m.Role == "assistant" && m.Text != "":
+				if m.ID == "" || m.ID != st.LastReplyID {
+					st.LastReply = ""
+				}
+				st.LastReply += m.Text
+				st.LastReplyID = m.ID
+			}
+			c.wf.write(&st.W, &m, out)
+		}
+	}
+	return n
+}
+
+// finish writes the host's last message if the transcript lacks it.
+func (c *Converter) finish(st *state, tail string, out *bytes.Buffer) {
+	if tail = strings.TrimSpace(tail); tail == "" {
+		return
+	}
+	if strings.TrimSpace(st.LastReply) == tail {
+		return
+	}
+	c.wf.tail(&st.W, tail, out)
+}
+
+// mapTools renames tool calls and their arguments into the target dialect.
+// A tool the table does not know keeps its name.
+func (c *Converter) mapTools(m *Message) {
+	for i := range m.Calls {
+		call := &m.Calls[i]
+		tm, err := c.table.MapTool(c.from, c.to, call.Name)
+		if err != nil || tm.Name == "" {
+			continue
+		}
+		if tm.From != nil && tm.To != nil {
+			call.Input = mapArgs(call.Input, tm.From, tm.To)
+		}
+		call.Name = tm.Name
+	}
+	for i := range m.Results {
+		r := &m.Results[i]
+		if r.Name == "" {
+			continue
+		}
+		if tm, err := c.table.MapTool(c.from, c.to, r.Name); err == nil && tm.Name != "" {
+			r.Name = tm.Name
+		}
+	}
+}
+
+// mapArgs renames arguments through the canonical names, applying the
+// table's named converters.
+func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
+	a := make(map[string]any, len(in))
+	for k, v := range in {
+		a[k] = v
+	}
+	if cv := mappings.InputConverterByName(src.Convert); cv != nil {
+		cv.ToCanonical(a)
+	}
+	canon := make(map[string]any, len(a))
+	for k, v := range a {
+		if c, ok := src.Fields[k]; ok {
+			k = c
+		}
+		canon[k] = v
+	}
+	if cv := mappings.InputConverterByName(dst.Convert); cv != nil {
+		cv.FromCanonical(canon)
+	}
+	out := make(map[string]any, len(canon))
+	for k, v := range canon {
+		if arg, ok := dst.ArgFor(k); ok {
+			k = arg
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// newID derives a stable id from a source id, so a re-read gives the same
+// file; hex in the UUID layout both agents use.
+func newID(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	s := hex.EncodeToString(h.Sum(nil))
+	return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32]
+}
+
+// appendJSON writes v as one JSON line.
+func appendJSON(out *bytes.Buffer, v any) {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
