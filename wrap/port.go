@@ -30,7 +30,20 @@ type Event struct {
 	Name       string // the event name in the hook's dialect
 	Skip       bool   // the hook's dialect has no such event or value: it would never run
 	SkipReason string
-	Findings   []string
+	Findings   []Finding
+}
+
+// Finding is one thing a translation could not carry exactly, rendered
+// for people.
+type Finding struct {
+	Text string
+	// Notice says the user must know it when it happens, so it is printed
+	// on every call: what happened to this hook's answer (a failure, a
+	// block hookx had to add, a cap reached) and anything of the event that
+	// did not reach the hook at all. The table's routine approximations
+	// (a renamed argument, say) are printed with --verbose only; the trace
+	// records every finding.
+	Notice bool
 }
 
 // ResultContext is what the result translation needs besides the output.
@@ -48,7 +61,7 @@ type Translator interface {
 	Event(hostPayload []byte) (*Event, error)
 	// Result translates the hook's output into what the host must receive,
 	// with findings to report.
-	Result(ctx ResultContext, out Output) (Output, []string)
+	Result(ctx ResultContext, out Output) (Output, []Finding)
 }
 
 // Translation is the translation library as wrap uses it.

@@ -45,7 +45,7 @@ func TestTraceToExistingLooseFileIsMadePrivate(t *testing.T) {
 type panicky struct{ fakeTranslation }
 
 func (p *panicky) New(host, hook string) (Translator, error) { return p, nil }
-func (p *panicky) Result(ctx ResultContext, out Output) (Output, []string) {
+func (p *panicky) Result(ctx ResultContext, out Output) (Output, []Finding) {
 	panic("a bug in the translation")
 }
 

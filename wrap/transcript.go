@@ -65,7 +65,7 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 			if rawString(hook["prompt"]) == "" {
 				set["prompt"] = turn.Prompt
 				if turn.Prompt == "" {
-					r.report([]string{"prompt: not found in " + r.host.Agent + "'s transcript; left empty"})
+					r.report([]Finding{{Text: "prompt: not found in " + r.host.Agent + "'s transcript; left empty", Notice: true}})
 				}
 			}
 		}

@@ -53,6 +53,7 @@ type Options struct {
 	FailClosed bool          // every failure of the hook is a block
 	Ask        string        // "deny" or "ask": ask/defer on a Gemini host
 	TracePath  string        // append one JSON line per run; "" for none
+	Verbose    bool          // print every finding on stderr, not only what was lost
 	StateDir   string        // where the stop-loop counters live; "" disables the cap
 	// TranscriptDir caches the hook's own-format transcripts; "" passes
 	// the host's transcript_path unchanged.
@@ -458,11 +459,15 @@ func nothing(host *mappings.Dialect) Output {
 	return Output{}
 }
 
-func (r *runner) report(findings []string) {
+// report records findings in the trace and prints, on stderr, those the
+// user must know when they happen (Notice), or all of them with Verbose.
+func (r *runner) report(findings []Finding) {
 	for _, f := range findings {
-		r.reportf("%s", f)
+		if f.Notice || r.Verbose {
+			r.reportf("%s", f.Text)
+		}
+		r.trace.Findings = append(r.trace.Findings, f.Text)
 	}
-	r.trace.Findings = append(r.trace.Findings, findings...)
 }
 
 func (r *runner) reportf(format string, args ...any) {

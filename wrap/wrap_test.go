@@ -39,7 +39,7 @@ func (f *fakeTranslation) Event(p []byte) (*Event, error) {
 	return &Event{Payload: p, Name: f.hookEv}, nil
 }
 
-func (f *fakeTranslation) Result(ctx ResultContext, out Output) (Output, []string) {
+func (f *fakeTranslation) Result(ctx ResultContext, out Output) (Output, []Finding) {
 	f.raw = &out
 	if f.result != nil {
 		return f.result(out), nil

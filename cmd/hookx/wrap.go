@@ -29,6 +29,7 @@ type wrapOptions struct {
 	failClosed bool
 	ask        string
 	trace      string
+	verbose    bool
 	command    []string
 }
 
@@ -45,7 +46,9 @@ func newWrapCmd(s streams, runF func(*wrapOptions) error) *cobra.Command {
 It translates the host's event on stdin into the hook's dialect, runs the
 hook, and translates the hook's stdout, stderr and exit status into what the
 host must receive: always exit 0, with the decision in the JSON on stdout.
-Findings (what could not be carried exactly) go to stderr as "hookx: ...".
+Findings (what could not be carried exactly) go to stderr as "hookx: ...":
+what happened to the hook's answer on every call, the table's routine
+approximations only with --verbose; --trace records all of them.
 
 When the host speaks the hook's own dialect, the hook runs untouched: stdin,
 stdout, stderr and its exit status pass straight through.
@@ -100,6 +103,7 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
 	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
 	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
+	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, approximations included (default: only what was not carried; also $HOOKX_VERBOSE)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
 	return cmd
 }
@@ -208,6 +212,7 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		FailClosed:  opts.failClosed,
 		Ask:         opts.ask,
 		TracePath:   opts.trace,
+		Verbose:     opts.verbose,
 		StateDir:    stopStateDir(),
 		// Beside the stop counters: $XDG_STATE_HOME/hookx/transcripts.
 		TranscriptDir: filepath.Join(filepath.Dir(stopStateDir()), "transcripts"),

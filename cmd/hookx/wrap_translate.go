@@ -41,19 +41,22 @@ func (t translator) Event(payload []byte) (*wrap.Event, error) {
 	return &wrap.Event{
 		Payload: ev.Payload, Name: ev.Event,
 		Skip: ev.Skip, SkipReason: ev.SkipReason,
-		Findings: findingStrings(ev.Findings),
+		Findings: findings(ev.Findings, false),
 	}, nil
 }
 
-func (t translator) Result(ctx wrap.ResultContext, out wrap.Output) (wrap.Output, []string) {
+func (t translator) Result(ctx wrap.ResultContext, out wrap.Output) (wrap.Output, []wrap.Finding) {
 	res, fs := t.out.Result(translate.ResultContext(ctx), translate.Output(out))
-	return wrap.Output(res), findingStrings(fs)
+	return wrap.Output(res), findings(fs, true)
 }
 
-func findingStrings(fs []translate.Finding) []string {
-	s := make([]string, len(fs))
+// findings renders translation findings for wrap. Everything said about a
+// hook's answer is a notice; of the event, only what did not reach the hook
+// at all (see wrap.Finding).
+func findings(fs []translate.Finding, result bool) []wrap.Finding {
+	out := make([]wrap.Finding, len(fs))
 	for i, f := range fs {
-		s[i] = f.String()
+		out[i] = wrap.Finding{Text: f.String(), Notice: result || f.Mark == mappings.None}
 	}
-	return s
+	return out
 }
