@@ -1,0 +1,299 @@
+package doctor
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+func (c *checker) checkFile(f *file) {
+	c.parse(f)
+	if f.root == nil {
+		return
+	}
+	c.walk(f)
+	for _, h := range f.hooks {
+		c.checkHandler(h)
+	}
+}
+
+// checkEventName reports an event name the agent does not know, and
+// whether the name is known.
+func (c *checker) checkEventName(f *file, name string, off int) bool {
+	if f.d.Event(name) != nil {
+		return true
+	}
+	h := &hook{f: f, event: name}
+	for _, other := range c.tbl.Dialects {
+		if other == f.d || other.Event(name) == nil {
+			continue
+		}
+		fix := "move the hook to the right agent's settings"
+		if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
+			fix = fmt.Sprintf("rename it to %s (or run hookx migrate --from-%s)", m.To.Name, other.Name)
+		}
+		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire", name, other.Agent, f.d.Agent), fix)
+		return false
+	}
+	var names []string
+	for _, e := range f.d.Events {
+		names = append(names, e.Name)
+	}
+	fix := "use one of " + f.d.Agent + "'s event names (hookx mappings lists them)"
+	if s := closest(name, names); s != "" {
+		fix = didYouMean(s)
+	}
+	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire", name, f.d.Agent), fix)
+	return false
+}
+
+// claudeExactList is Claude's exact-list matcher syntax (CC§6 rule 2).
+var claudeExactList = regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`)
+
+func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '|' || r == ',' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// toolNames returns every name a dialect's tool matcher can see.
+func toolNames(d *mappings.Dialect) []string {
+	var names []string
+	for _, t := range d.Tools {
+		names = append(names, t.Name)
+		names = append(names, t.Aliases...)
+	}
+	return names
+}
+
+func (c *checker) checkMatcher(h *hook) {
+	ev, d := h.ev, h.f.d
+	if matchesAll(h.matcher) {
+		return
+	}
+	m := *h.matcher
+	switch ev.Matcher {
+	case "ignored":
+		c.add(h, h.matcherOff, Note, fmt.Sprintf("%s ignores the matcher on %s; the hook fires every time", d.Agent, h.event), "delete the matcher")
+	case "tool":
+		c.checkToolMatcher(h, m)
+	case "exact":
+		values := eventValues(ev)
+		if slices.Contains(values, m) || len(values) == 0 {
+			return
+		}
+		parts := splitList(m)
+		if strings.ContainsAny(m, "|,") && len(parts) > 1 {
+			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s compares %s matchers as exact strings, so %q matches no %s and the hook never fires", d.Agent, h.event, m, ev.MatcherField),
+				fmt.Sprintf("write one group per value (%s)", strings.Join(parts, ", ")))
+			return
+		}
+		fix := "use one of " + strings.Join(values, ", ")
+		if s := closest(m, values); s != "" {
+			fix = didYouMean(s)
+		}
+		c.add(h, h.matcherOff, Error, fmt.Sprintf("%q is not a %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), fix)
+	case "value":
+		values := eventValues(ev)
+		if len(values) == 0 {
+			return
+		}
+		if d.Protocol == "claude" && claudeExactList.MatchString(m) {
+			for _, p := range splitList(m) {
+				if !slices.Contains(values, p) {
+					fix := "use one of " + strings.Join(values, ", ")
+					if s := closest(p, values); s != "" {
+						fix = didYouMean(s)
+					}
+					c.add(h, h.matcherOff, Warning, fmt.Sprintf("%q is not a %s %s of %s; that part never matches", p, h.event, ev.MatcherField, d.Agent), fix)
+				}
+			}
+			return
+		}
+		re, err := regexp.Compile(m)
+		if err != nil {
+			return
+		}
+		if !slices.ContainsFunc(values, re.MatchString) {
+			c.add(h, h.matcherOff, Error, fmt.Sprintf("%q matches no %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), "use one of "+strings.Join(values, ", "))
+		}
+	}
+}
+
+func eventValues(ev *mappings.Event) []string {
+	var vs []string
+	for _, v := range ev.Values[ev.MatcherField] {
+		vs = append(vs, v.Value)
+	}
+	return vs
+}
+
+// checkToolMatcher finds tool matchers that can never match a tool of their
+// agent: another agent's names, typos, regexes that match nothing.
+func (c *checker) checkToolMatcher(h *hook, m string) {
+	d := h.f.d
+	names := toolNames(d)
+	if d.Protocol == "claude" && claudeExactList.MatchString(m) {
+		for _, p := range splitList(m) {
+			if slices.Contains(names, p) || strings.HasPrefix(p, d.MCP.Prefix) && strings.Count(p, d.MCP.Separator) >= 2 {
+				continue
+			}
+			c.unknownTool(h, p, names, true)
+		}
+		return
+	}
+	// Anything else is a JavaScript regex, unanchored (CC§6, GC§7).
+	re, err := regexp.Compile(m)
+	if err != nil {
+		return // a JavaScript-only construct: not ours to judge
+	}
+	if slices.ContainsFunc(names, re.MatchString) {
+		return
+	}
+	// MCP tools have open-ended names: a pattern in the agent's MCP form may
+	// match one.
+	for _, alt := range splitAlternatives(m) {
+		alt = strings.TrimLeft(alt, "^(")
+		if c.mcpNaming(alt) == d {
+			return
+		}
+	}
+	parts := splitAlternatives(m)
+	if len(parts) == 1 {
+		c.unknownTool(h, strings.Trim(m, "^$()"), names, false)
+		return
+	}
+	for _, p := range parts {
+		p = strings.Trim(p, "^$()")
+		if pre, err := regexp.Compile(p); err == nil && !slices.ContainsFunc(names, pre.MatchString) {
+			c.unknownTool(h, p, names, false)
+		}
+	}
+}
+
+// mcpNaming returns the dialect whose MCP prefix is the longest prefix of
+// name, or nil.
+func (c *checker) mcpNaming(name string) *mappings.Dialect {
+	var best *mappings.Dialect
+	for _, o := range c.tbl.Dialects {
+		if o.MCP.Prefix != "" && strings.HasPrefix(name, o.MCP.Prefix) && (best == nil || len(o.MCP.Prefix) > len(best.MCP.Prefix)) {
+			best = o
+		}
+	}
+	return best
+}
+
+// unknownTool reports a matcher part that names no tool of the agent.
+func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) {
+	d := h.f.d
+	for _, o := range c.tbl.Dialects {
+		if o == d {
+			continue
+		}
+		if c.mcpNaming(name) == o {
+			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s<server>%s<tool>, so this never matches", name, o.Agent, d.Agent, d.MCP.Prefix, d.MCP.Separator),
+				"write the "+d.Agent+" form (hookx migrate converts it)")
+			return
+		}
+		if o.Tool(name) == nil {
+			continue
+		}
+		fix := "name " + d.Agent + "'s tool"
+		if tm, err := c.tbl.MapTool(o, d, name); err == nil && tm.To != nil {
+			fix = fmt.Sprintf("write %s", tm.To.Name)
+			if d.Protocol == "gemini" {
+				fix = fmt.Sprintf("write ^(%s)$", tm.To.Name)
+			}
+		}
+		c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is a %s tool name; %s calls its tools differently, so this matcher never matches it", name, o.Agent, d.Agent), fix)
+		return
+	}
+	fix := "name one of " + d.Agent + "'s tools (hookx mappings lists them)"
+	if s := closest(name, names); s != "" {
+		fix = didYouMean(s)
+	}
+	what := fmt.Sprintf("%q matches no %s tool", name, d.Agent)
+	if !exact {
+		what = fmt.Sprintf("the matcher %q matches no %s tool", name, d.Agent)
+	}
+	c.add(h, h.matcherOff, Error, what+"; the hook never fires (matching is case-sensitive)", fix)
+}
+
+// splitAlternatives splits a regex at its top-level '|'.
+func splitAlternatives(re string) []string {
+	var alts []string
+	depth, start, inClass := 0, 0, false
+	for i := 0; i < len(re); i++ {
+		switch ch := re[i]; {
+		case ch == '\\':
+			i++
+		case inClass:
+			if ch == ']' {
+				inClass = false
+			}
+		case ch == '[':
+			inClass = true
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+		case ch == '|' && depth <= 1:
+			alts = append(alts, re[start:i])
+			start = i + 1
+		}
+	}
+	return append(alts, re[start:])
+}
+
+func (c *checker) checkHandler(h *hook) {
+	d := h.f.d
+	if h.typ == "" {
+		c.add(h, h.off, Error, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
+		return
+	}
+	c.checkTimeout(h)
+	if h.typ != "command" || h.ev == nil {
+		return
+	}
+	if h.command == "" {
+		c.add(h, h.off, Error, "a command hook without a command; "+d.Agent+" cannot run it", `add "command"`)
+		return
+	}
+	c.checkCommand(h)
+}
+
+// checkTimeout catches a timeout written in the other agent's unit.
+func (c *checker) checkTimeout(h *hook) {
+	if h.timeout == nil {
+		return
+	}
+	d, t := h.f.d, *h.timeout
+	secs := t
+	if d.Timeout.Unit == "ms" {
+		secs = t / 1000
+	}
+	show := strconv.FormatFloat(t, 'f', -1, 64)
+	switch {
+	case t <= 0:
+		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is not positive; %s uses its default", show, d.Agent), "delete it or write a positive number")
+	case d.Timeout.Unit == "ms" && t < 1000:
+		c.add(h, h.timeoutOff, Error, fmt.Sprintf("timeout %s is milliseconds in %s (%gs); the hook is killed before it can answer and fails open", show, d.Agent, secs),
+			fmt.Sprintf("write %s if you meant %s seconds", strconv.FormatFloat(t*1000, 'f', -1, 64), show))
+	case d.Timeout.Unit == "s" && t >= 1000:
+		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is seconds in %s (%.0f minutes); a hung hook holds the agent that long", show, d.Agent, t/60),
+			fmt.Sprintf("write %s if you meant %s milliseconds", strconv.FormatFloat(t/1000, 'f', -1, 64), show))
+	}
+	if capv, ok := d.Timeout.MaxPerEvent[h.event]; ok && t > capv {
+		c.add(h, h.timeoutOff, Note, fmt.Sprintf("%s gives %s hooks at most %g%s", d.Agent, h.event, capv, d.Timeout.Unit), "")
+	}
+}

@@ -1,0 +1,492 @@
+package doctor
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// interpreterExit is the exit status an interpreter gives when the script
+// it is asked to run does not exist.
+var interpreterExit = map[string]int{
+	"sh": 127, "bash": 127, "dash": 127, "zsh": 127,
+	"python": 2, "python3": 2, "perl": 2,
+	"node": 1, "ruby": 1, "deno": 1, "bun": 1,
+}
+
+// launchers run the program named by their first non-option argument.
+var launchers = map[string]bool{"exec": true, "command": true, "env": true, "nohup": true, "time": true}
+
+// agentEnv lists the variables each agent sets for its hooks beyond the
+// table's env block (CC§7, GC§9). The *_PREFIX entries match any suffix.
+var agentEnv = map[string][]string{
+	"claude": {"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CLAUDE_CODE_CHILD_SESSION",
+		"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_PID", "CLAUDE_EFFORT", "CLAUDE_CODE_REMOTE", "CLAUDE_CODE_BRIDGE_SESSION_ID",
+		"CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_CODE_MESSAGING_TOKEN", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_CHILD_NOTES_DIR",
+		"CLAUDE_ENV_FILE", "CLAUDE_PLUGIN_OPTION_*"},
+	"gemini": {"GEMINI_PLANS_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_CLI_NO_RELAUNCH", "GEMINI_CLI"},
+}
+
+// preSubstituted are the variables Gemini replaces in the command text with
+// an already shell-quoted value when written bare (GC§9.1).
+var preSubstituted = map[string][]string{
+	"gemini": {"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"},
+}
+
+// sets reports whether dialect d sets variable name for its hooks.
+func sets(d *mappings.Dialect, name string) bool {
+	if name == d.Env.ProjectDir || name == d.Env.SessionID || name == d.Env.Cwd {
+		return true
+	}
+	if _, ok := d.Env.Set[name]; ok {
+		return true
+	}
+	for _, v := range agentEnv[d.Name] {
+		if v == name || strings.HasSuffix(v, "*") && strings.HasPrefix(name, strings.TrimSuffix(v, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// envPrefixes are the prefixes of agents' own variables, from the table.
+func (c *checker) envPrefixes() []string {
+	var ps []string
+	for _, d := range c.tbl.Dialects {
+		for _, n := range []string{d.Env.ProjectDir, d.Env.SessionID, d.Env.Cwd} {
+			if i := strings.IndexByte(n, '_'); i > 0 && !slices.Contains(ps, n[:i+1]) {
+				ps = append(ps, n[:i+1])
+			}
+		}
+	}
+	return ps
+}
+
+// projectVars are the values the agent gives the variables a command may
+// use to name a file, for resolving the program path.
+func (c *checker) projectVars(d *mappings.Dialect) map[string]string {
+	abs, err := filepath.Abs(c.opts.Dir)
+	if err != nil {
+		abs = c.opts.Dir
+	}
+	vars := map[string]string{"HOME": c.opts.Home}
+	for _, o := range c.tbl.Dialects {
+		if sets(d, o.Env.ProjectDir) {
+			vars[o.Env.ProjectDir] = abs
+		}
+	}
+	return vars
+}
+
+var shParser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+
+// checkCommand checks what a command hook will run.
+func (c *checker) checkCommand(h *hook) {
+	d := h.f.d
+	f, err := shParser.Parse(strings.NewReader(h.command), "")
+	if err != nil {
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("the command is not valid shell (%v); %s", err, c.consequence(h, d, 2, "syntax error")), "fix the quoting")
+		return
+	}
+	c.checkVars(h, f)
+	wrapped := false
+	for _, st := range f.Stmts {
+		call := firstCall(st.Cmd)
+		if call == nil {
+			continue
+		}
+		args := c.words(d, call.Args)
+		if isWrap, inner := hookxWrap(args); isWrap {
+			c.checkHookx(h, args, inner)
+			wrapped = true
+			continue
+		}
+		script := c.checkProgram(h, d, args)
+		if script != "" {
+			c.staticIdioms(h, script)
+		}
+	}
+	if !wrapped {
+		c.staticIdioms(h, "")
+	}
+}
+
+// firstCall is the simple command that runs first in a statement.
+func firstCall(cmd syntax.Command) *syntax.CallExpr {
+	for {
+		switch x := cmd.(type) {
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				return nil
+			}
+			return x
+		case *syntax.BinaryCmd:
+			cmd = x.X.Cmd
+		default:
+			return nil
+		}
+	}
+}
+
+// words evaluates the literal words of a command; a word that cannot be
+// known without running the shell is "" with ok false in place.
+func (c *checker) words(d *mappings.Dialect, ws []*syntax.Word) []word {
+	vars := c.projectVars(d)
+	out := make([]word, len(ws))
+	for i, w := range ws {
+		s, ok := wordValue(w, vars)
+		out[i] = word{s: s, ok: ok, raw: s}
+		if lit := w.Lit(); lit == "" {
+			var b strings.Builder
+			syntax.NewPrinter().Print(&b, w)
+			out[i].raw = b.String()
+		}
+	}
+	return out
+}
+
+type word struct {
+	s   string // the value the shell gives it
+	ok  bool   // s is known without running the shell
+	raw string // as written
+}
+
+func wordValue(w *syntax.Word, vars map[string]string) (string, bool) {
+	var b strings.Builder
+	var part func(p syntax.WordPart) bool
+	part = func(p syntax.WordPart) bool {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if !part(q) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if x.Param == nil || x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Length || x.Excl {
+				return false
+			}
+			v, ok := vars[x.Param.Value]
+			if !ok || v == "" {
+				return false
+			}
+			b.WriteString(v)
+		default:
+			return false
+		}
+		return true
+	}
+	for _, p := range w.Parts {
+		if !part(p) {
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// hookxWrap recognises "hookx wrap ... -- COMMAND" and returns the inner
+// command.
+func hookxWrap(args []word) (bool, string) {
+	if len(args) < 2 || !args[0].ok || filepath.Base(args[0].s) != "hookx" || args[1].s != "wrap" {
+		return false, ""
+	}
+	for i, a := range args {
+		if a.s == "--" && i+1 < len(args) {
+			return true, args[i+1].s
+		}
+	}
+	return true, ""
+}
+
+// checkProgram checks that the program a command starts exists and can
+// run; it returns the path of the script file it runs, if known.
+func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string {
+	for len(args) > 0 && args[0].ok && launchers[args[0].s] {
+		args = args[1:]
+		for len(args) > 0 && (strings.HasPrefix(args[0].s, "-") || strings.Contains(args[0].s, "=")) {
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 || !args[0].ok || args[0].s == "" {
+		return ""
+	}
+	prog, shown := args[0].s, args[0].raw
+	if !strings.Contains(prog, "/") {
+		if shellBuiltins[prog] {
+			return ""
+		}
+		if _, err := c.opts.lookPath(prog); err != nil {
+			c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is not on the PATH the agent passes to hooks; %s", prog, c.consequence(h, d, 127, prog+": not found")),
+				"install it, or write its full path")
+			return ""
+		}
+		code, isInterp := interpreterExit[prog]
+		if !isInterp {
+			return ""
+		}
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a.s, "-") {
+				if a.s == "-c" || a.s == "-e" || a.s == "-m" {
+					return ""
+				}
+				continue
+			}
+			if !a.ok {
+				return ""
+			}
+			p := c.resolve(a.s)
+			if _, err := os.Stat(p); err != nil {
+				c.add(h, h.cmdOff, Error, fmt.Sprintf("%s's script %s does not exist; %s", prog, a.raw, c.consequence(h, d, code, "can't open file "+a.s)),
+					"fix the path (relative paths are resolved in the project directory)")
+				return ""
+			}
+			return p
+		}
+		return ""
+	}
+	p := c.resolve(prog)
+	fi, err := os.Stat(p)
+	if err != nil {
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s does not exist; %s", shown, c.consequence(h, d, 127, prog+": not found")),
+			"fix the path (relative paths are resolved in the project directory)")
+		return ""
+	}
+	if fi.IsDir() {
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is a directory; %s", shown, c.consequence(h, d, 126, prog+": Is a directory")), "name the script inside it")
+		return ""
+	}
+	if fi.Mode()&0o111 == 0 {
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is not executable; %s", shown, c.consequence(h, d, 126, prog+": Permission denied")),
+			"chmod +x "+shown+" (and commit the mode)")
+		return p
+	}
+	if interpreter := shebang(p); interpreter != "" {
+		var missing bool
+		if strings.Contains(interpreter, "/") {
+			fi, err := os.Stat(interpreter)
+			missing = err != nil || fi.IsDir()
+		} else {
+			_, err := c.opts.lookPath(interpreter)
+			missing = err != nil
+		}
+		if missing {
+			c.add(h, h.cmdOff, Error, fmt.Sprintf("%s's interpreter %s is not installed (or not on the agent's PATH); %s", shown, interpreter, c.consequence(h, d, 127, interpreter+": No such file or directory")),
+				"install "+filepath.Base(interpreter)+" or change the #! line")
+		}
+	}
+	return p
+}
+
+// shellBuiltins are the POSIX and bash builtins and keywords a command
+// may start with: they need no program on PATH.
+var shellBuiltins = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`: . [ [[ ]] { } ! alias bg break builtin cd command continue declare echo eval exec exit
+		export false fc fg getopts hash history jobs kill let local printf pwd read readonly return set shift source
+		test times trap true type typeset ulimit umask unalias unset wait if then else fi for while until do done case esac function`) {
+		m[n] = true
+	}
+	return m
+}()
+
+// resolve makes a command's path absolute: hooks run in the project directory.
+func (c *checker) resolve(p string) string {
+	if strings.HasPrefix(p, "~/") && c.opts.Home != "" {
+		return filepath.Join(c.opts.Home, p[2:])
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.opts.Dir, p)
+}
+
+// shebang returns the interpreter a script's #! line names ("env X" gives X).
+func shebang(path string) string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(fh, buf)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	rest, ok := bytes.CutPrefix(line, []byte("#!"))
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(string(rest))
+	if len(fields) == 0 {
+		return ""
+	}
+	if filepath.Base(fields[0]) == "env" {
+		for _, a := range fields[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+				return a
+			}
+		}
+		return ""
+	}
+	return fields[0]
+}
+
+// consequence says what the agent does when the hook exits with code and
+// message, read with the agent's own output rules.
+func (c *checker) consequence(h *hook, d *mappings.Dialect, code int, msg string) string {
+	ev := h.ev
+	if ev != nil && d != h.f.d {
+		ev = h.inner
+	}
+	if ev == nil {
+		return "the hook cannot run"
+	}
+	v, _, err := translate.ReadOutput(d, ev.Name, translate.Output{ExitCode: code, Stderr: []byte(msg)})
+	switch {
+	case err != nil:
+		return "the hook cannot run"
+	case v.Block:
+		return fmt.Sprintf("%s reads exit %d with a message as a block, so every %s is blocked", d.Agent, code, ev.Name)
+	case ev.Output.Block == "deny":
+		return fmt.Sprintf("%s treats exit %d as a non-blocking error, so the guard fails open", d.Agent, code)
+	default:
+		return fmt.Sprintf("%s treats exit %d as a non-blocking error, so the hook does nothing", d.Agent, code)
+	}
+}
+
+// checkVars reports variables the agent never sets.
+func (c *checker) checkVars(h *hook, f *syntax.File) {
+	d := h.f.d
+	assigned := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Assign:
+			if x.Name != nil {
+				assigned[x.Name.Value] = true
+			}
+		case *syntax.WordIter:
+			assigned[x.Name.Value] = true
+		}
+		return true
+	})
+	prefixes := c.envPrefixes()
+	seen := map[string]bool{}
+	var inDbl []*syntax.DblQuoted
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if q, ok := n.(*syntax.DblQuoted); ok {
+			inDbl = append(inDbl, q)
+		}
+		pe, ok := n.(*syntax.ParamExp)
+		if !ok || pe.Param == nil {
+			return true
+		}
+		name := pe.Param.Value
+		if pe.Short && slices.Contains(preSubstituted[d.Protocol], name) && !seen["quoted:"+name] {
+			for _, q := range inDbl {
+				if q.Pos().Offset() <= pe.Pos().Offset() && pe.End().Offset() <= q.End().Offset() {
+					seen["quoted:"+name] = true
+					c.add(h, h.cmdOff, Warning, fmt.Sprintf("bare $%s inside double quotes; %s pastes an already shell-quoted value there, which breaks on paths with spaces or @", name, d.Agent),
+						fmt.Sprintf("write \"${%s}\"", name))
+					break
+				}
+			}
+		}
+		if seen[name] || assigned[name] || h.env[name] != "" || sets(d, name) || c.opts.getenv(name) != "" {
+			return true
+		}
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			return true
+		}
+		seen[name] = true
+		sev := Warning
+		if h.ev != nil && h.ev.Output.Guard {
+			sev = Error
+		}
+		for _, o := range c.tbl.Dialects {
+			if o == d || !sets(o, name) {
+				continue
+			}
+			fix := "use " + d.Agent + "'s own variable"
+			if r := sameRole(o, d, name); r != "" {
+				fix = fmt.Sprintf("write ${%s}", r)
+			}
+			c.add(h, h.cmdOff, sev, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
+			return true
+		}
+		fix := "read the value from the JSON on stdin (e.g. jq -r .tool_input.command)"
+		c.add(h, h.cmdOff, sev, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
+		return true
+	})
+}
+
+// sameRole returns d's variable for the role name has in o.
+func sameRole(o, d *mappings.Dialect, name string) string {
+	switch name {
+	case o.Env.ProjectDir:
+		return d.Env.ProjectDir
+	case o.Env.SessionID:
+		return d.Env.SessionID
+	case o.Env.Cwd:
+		return cmpOr(d.Env.Cwd, d.Env.ProjectDir)
+	}
+	return ""
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// The deny idioms, as they appear in a script's text.
+var (
+	topDecisionDeny   = regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?deny\b`)
+	topDecisionBlock  = regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?block\b`)
+	permissionDeny    = regexp.MustCompile(`["']?permissionDecision["']?\s*:\s*["']?deny\b`)
+	staticScriptLimit = int64(256 << 10)
+)
+
+// staticIdioms reports a guard whose text answers with a deny its agent
+// ignores. script is a file the command runs ("" for the command itself).
+// A text that also writes the agent's own idiom is taken for a hook that
+// speaks both dialects and left to --probe.
+func (c *checker) staticIdioms(h *hook, script string) {
+	d := h.f.d
+	if h.ev == nil || h.ev.Output.Block != "deny" || !h.ev.Output.Guard {
+		return
+	}
+	text := h.command
+	where := "the command"
+	if script != "" {
+		fi, err := os.Stat(script)
+		if err != nil || fi.Size() > staticScriptLimit {
+			return
+		}
+		b, err := os.ReadFile(script)
+		if err != nil {
+			return
+		}
+		text, where = string(b), filepath.Base(script)
+	}
+	pd := h.ev.Output.PermissionDecision
+	switch {
+	case d.Protocol == "claude" && pd && topDecisionDeny.MatchString(text) && !permissionDeny.MatchString(text) && !topDecisionBlock.MatchString(text):
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
+			`answer {"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny","permissionDecisionReason":"..."}} or exit 2 with the reason on stderr`)
+	case d.Protocol == "gemini" && permissionDeny.MatchString(text) && !topDecisionDeny.MatchString(text) && !topDecisionBlock.MatchString(text):
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
+			`answer {"decision":"deny","reason":"..."}`)
+	}
+}

@@ -1,0 +1,229 @@
+// Package doctor finds the hooks of a project that will never fire, will fail
+// open, or whose settings file the agent rejects. It reads every settings
+// file of every dialect in the mapping table with the rules of the agent
+// that loads it, checks each hook against the table (event and tool names,
+// matcher kinds, timeout units, environment, output contracts), and with
+// Probe runs each pre-tool guard against canned events of its own agent.
+//
+// It has no CLI dependencies: Check takes options and returns findings.
+package doctor
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// Severity says how bad a finding is.
+type Severity string
+
+// The severities, from worst to mildest.
+const (
+	// Error: the hook will never fire, will fail open, or the agent rejects
+	// the file.
+	Error Severity = "error"
+	// Warning: the hook fires, but not as its author probably meant.
+	Warning Severity = "warning"
+	// Note: for information.
+	Note Severity = "note"
+)
+
+// Finding is one problem with one hook or settings file.
+type Finding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Agent    string   `json:"agent"`
+	Event    string   `json:"event"`
+	Matcher  string   `json:"matcher"`
+	Command  string   `json:"command"`
+	Problem  string   `json:"problem"` // what is wrong and why, "what; why"
+	Severity Severity `json:"severity"`
+	Fix      string   `json:"fix"`
+}
+
+// String renders a finding in the style of go vet:
+// "file:line:col: severity: what; why; fix".
+func (f Finding) String() string {
+	pos := f.File
+	if f.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
+	}
+	s := fmt.Sprintf("%s: %s: %s", pos, f.Severity, f.Problem)
+	if f.Fix != "" {
+		s += "; " + f.Fix
+	}
+	return s
+}
+
+// Options configure Check.
+type Options struct {
+	Table *mappings.Table // nil: mappings.Default()
+	// Dir is the project directory; "" is the current directory.
+	Dir string
+	// Home is the user's home directory, for the user settings (with User)
+	// and for what the agents keep there (Gemini's trusted folders, the
+	// settings that switch hooks off). Empty: no home is read.
+	Home string
+	// User also checks the hooks of the user settings files.
+	User bool
+	// Probe runs each pre-tool hook against canned events of its agent.
+	Probe bool
+	// Getenv reads the environment the agents start in; nil: os.Getenv.
+	Getenv func(string) string
+}
+
+func (o *Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return o.Getenv(k)
+}
+
+// lookPath finds a program on the PATH the agent's hooks get, which is the
+// PATH the agent starts with.
+func (o *Options) lookPath(name string) (string, error) {
+	path := o.getenv("PATH")
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// Check reads the settings files of every dialect in the project (and the
+// user's, with opts.User) and returns the findings, sorted by file and
+// position; never nil. It reads files only, except with opts.Probe, which
+// runs pre-tool hooks in a temporary copy of the project. The error is set
+// only when the project directory cannot be read at all.
+func Check(opts Options) ([]Finding, error) {
+	if opts.Table == nil {
+		opts.Table = mappings.Default()
+	}
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	if fi, err := os.Stat(opts.Dir); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", opts.Dir)
+	}
+	c := &checker{opts: opts, tbl: opts.Table}
+	c.run()
+	fs := c.findings
+	if fs == nil {
+		fs = []Finding{}
+	}
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
+	return fs, nil
+}
+
+// Count returns how many findings have severity s.
+func Count(fs []Finding, s Severity) int {
+	n := 0
+	for _, f := range fs {
+		if f.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+type checker struct {
+	opts     Options
+	tbl      *mappings.Table
+	files    []*file
+	findings []Finding
+}
+
+func (c *checker) run() {
+	c.files = c.readFiles()
+	for _, f := range c.files {
+		c.checkFile(f)
+	}
+	c.checkSwitches()
+	c.checkTrust()
+	c.checkHookxEntries()
+	if c.opts.Probe {
+		c.probeAll()
+	}
+}
+
+// add records a finding about a hook.
+func (c *checker) add(h *hook, off int, sev Severity, problem, fix string) {
+	f := Finding{Severity: sev, Problem: problem, Fix: fix}
+	if h != nil {
+		f.File, f.Agent, f.Event, f.Command = h.f.shown, h.f.d.Agent, h.event, h.command
+		if h.matcher != nil {
+			f.Matcher = *h.matcher
+		}
+		f.Line, f.Col = h.f.lineCol(off)
+	}
+	c.findings = append(c.findings, f)
+}
+
+// addFile records a finding about a file.
+func (c *checker) addFile(f *file, off int, sev Severity, problem, fix string) {
+	fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: sev, Problem: problem, Fix: fix}
+	if off >= 0 {
+		fd.Line, fd.Col = f.lineCol(off)
+	}
+	c.findings = append(c.findings, fd)
+}
+
+// closest returns the candidate nearest to name (case-insensitive edit
+// distance), or "" when none is close enough to be a typo.
+func closest(name string, candidates []string) string {
+	best, bestD := "", 1<<30
+	ln := strings.ToLower(name)
+	for _, c := range candidates {
+		d := editDistance(ln, strings.ToLower(c))
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len(name)/3) {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func didYouMean(s string) string {
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf("did you mean %q?", s)
+}

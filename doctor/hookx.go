@@ -1,0 +1,134 @@
+package doctor
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/migrate"
+)
+
+// checkHookx checks an entry that runs "hookx wrap": hookx must be where
+// the agent looks for it, and the wrapped command must exist.
+func (c *checker) checkHookx(h *hook, args []word, inner string) {
+	d := h.f.d
+	prog := args[0].s
+	h.hookx = prog
+	if strings.Contains(prog, "/") {
+		fi, err := os.Stat(c.resolve(prog))
+		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			c.add(h, h.cmdOff, Error, fmt.Sprintf("hookx is not at %s; %s", prog, c.consequence(h, d, 127, prog+": not found")),
+				"install hookx (go install ./cmd/hookx) and run hookx migrate again")
+			return
+		}
+	} else if _, err := c.opts.lookPath(prog); err != nil {
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("hookx is not on the PATH the agent passes to hooks; %s", c.consequence(h, d, 127, "hookx: not found")),
+			"install hookx on that PATH (go install ./cmd/hookx), or run hookx migrate again from the installed binary to write its full path")
+	}
+	from := d
+	for i, a := range args {
+		if a.s == "--from" && i+1 < len(args) {
+			if o, err := c.tbl.Dialect(args[i+1].s); err == nil {
+				from = o
+			}
+		}
+	}
+	if inner == "" {
+		return
+	}
+	f, err := shParser.Parse(strings.NewReader(inner), "")
+	if err != nil {
+		return
+	}
+	// The wrapped hook is judged by its own agent's rules: wrap reads its
+	// answer the way that agent would.
+	ih := *h
+	ih.inner = nil
+	if m, err := c.tbl.MapEvent(d, from, h.event); err == nil && m.To != nil {
+		ih.inner = m.To
+	}
+	for _, st := range f.Stmts {
+		if call := firstCall(st.Cmd); call != nil {
+			c.checkProgram(&ih, from, c.words(from, call.Args))
+		}
+	}
+}
+
+// owned reports whether a hook is an entry hookx migrate wrote: named
+// "hookx:..." (Gemini) or with the command marker "# hookx:..." (Claude).
+func owned(h *hook) bool {
+	if migrate.IsOwnedID(h.name) {
+		return true
+	}
+	i := strings.LastIndex(h.command, "# "+migrate.OwnedPrefix)
+	return i > 0 && migrate.IsOwnedID(h.command[i+2:])
+}
+
+// checkHookxEntries reports hookx entries that are stale against their
+// source: what hookx migrate --check would say.
+func (c *checker) checkHookxEntries() {
+	for _, f := range c.files {
+		var first *hook
+		for _, h := range f.hooks {
+			if owned(h) {
+				first = h
+				break
+			}
+		}
+		if first == nil || first.hookx == "" {
+			continue
+		}
+		stale, from := c.stale(f, first.hookx)
+		if stale {
+			c.add(first, first.off, Warning, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
+				fmt.Sprintf("run hookx migrate --from-%s%s", c.sourceDialect(f).Name, userFlag(f)))
+		}
+	}
+}
+
+func userFlag(f *file) string {
+	if f.scope == "user" {
+		return " --user"
+	}
+	return ""
+}
+
+// sourceDialect is the dialect hookx migrated f's entries from: the other
+// one whose settings exist in the same scope.
+func (c *checker) sourceDialect(f *file) *mappings.Dialect {
+	for _, g := range c.files {
+		if g.d != f.d && (g.scope == "user") == (f.scope == "user") {
+			return g.d
+		}
+	}
+	for _, d := range c.tbl.Dialects {
+		if d != f.d {
+			return d
+		}
+	}
+	return f.d
+}
+
+// stale plans the migration into f again, as migrate --check does.
+func (c *checker) stale(f *file, hookx string) (bool, string) {
+	src := c.sourceDialect(f)
+	var sources []migrate.Source
+	var names []string
+	for _, g := range c.files {
+		if g.d != src || (g.scope == "user") != (f.scope == "user") {
+			continue
+		}
+		sources = append(sources, migrate.Source{Path: g.shown, Scope: g.scope, Data: g.data})
+		names = append(names, g.shown)
+	}
+	if len(sources) == 0 {
+		return true, "a source that no longer exists (no " + src.Agent + " settings)"
+	}
+	res, err := migrate.Plan(migrate.Options{Table: c.tbl, From: src.Name, To: f.d.Name, Wrap: true, Hookx: hookx},
+		sources, migrate.Source{Path: f.shown, Data: f.data})
+	if err != nil {
+		return false, ""
+	}
+	return res.Changed(), strings.Join(names, " and ")
+}

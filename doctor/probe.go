@@ -1,0 +1,378 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
+)
+
+// probeCase is one canned tool call, written as a Claude Code event and
+// translated into each hook's own dialect by the translate package.
+type probeCase struct {
+	label string
+	tool  string // the Claude tool
+	input map[string]any
+}
+
+// probeCases are the canned calls. The destructive command is one GNU rm
+// refuses to run, so a hook that executes what it is given stays harmless.
+func probeCases(dir string) []probeCase {
+	return []probeCase{
+		{"harmless shell command", "Bash", map[string]any{"command": "ls", "description": "List files"}},
+		{"destructive shell command", "Bash", map[string]any{"command": "rm -rf /", "description": "Delete everything"}},
+		{"write to a secrets file", "Write", map[string]any{"file_path": filepath.Join(dir, ".env"), "content": "API_KEY=doctor-probe\n"}},
+	}
+}
+
+// ProbeLimit is the longest a probe waits for one hook; a hook the agent
+// would give longer is reported as not answering in time.
+var ProbeLimit = 10 * time.Second
+
+// probeAll runs each pre-tool hook against the canned calls in a temporary
+// copy of the project. Only events whose canonical concept is tool.before
+// are probed; nothing else is ever run.
+func (c *checker) probeAll() {
+	var hooks []*hook
+	for _, f := range c.files {
+		for _, h := range f.hooks {
+			if h.ev != nil && h.ev.Canonical == "tool.before" && h.typ == "command" && h.command != "" {
+				hooks = append(hooks, h)
+			}
+		}
+	}
+	if len(hooks) == 0 {
+		return
+	}
+	for _, h := range hooks {
+		tmp, err := os.MkdirTemp("", "hookx-doctor-")
+		if err != nil {
+			c.add(h, h.cmdOff, Note, "probe not run: "+err.Error(), "")
+			return
+		}
+		proj := filepath.Join(tmp, filepath.Base(realPath(c.opts.Dir)))
+		if err := copyTree(c.opts.Dir, proj); err != nil {
+			c.add(h, h.cmdOff, Note, "probe not run: copying the project: "+err.Error(), "")
+			os.RemoveAll(tmp)
+			continue
+		}
+		for _, pc := range probeCases(proj) {
+			c.probe(h, proj, pc)
+		}
+		os.RemoveAll(tmp)
+	}
+}
+
+func (c *checker) probe(h *hook, proj string, pc probeCase) {
+	d := h.f.d
+	payload, tool, err := c.payload(d, h.event, proj, pc)
+	if err != nil || payload == nil {
+		return // the agent has no such tool: its hooks never see this call
+	}
+	if !toolMatches(d, h.matcher, tool) {
+		return
+	}
+	limit := ProbeLimit
+	agentLimit := d.Timeout.Default
+	if t, ok := d.Timeout.PerEvent[h.event]; ok {
+		agentLimit = t
+	}
+	if h.timeout != nil && *h.timeout > 0 {
+		agentLimit = *h.timeout
+	}
+	if d.Timeout.Unit == "ms" {
+		agentLimit /= 1000
+	}
+	agentDur := time.Duration(agentLimit * float64(time.Second))
+	if agentDur < limit {
+		limit = agentDur
+	}
+	out := c.runHook(h, proj, payload, limit)
+	what := fmt.Sprintf("probe %s (%s)", pc.label, tool)
+	outcome, sev, fix := classify(d, h.event, out, limit < agentDur, limit)
+	c.add(h, h.cmdOff, sev, what+": "+outcome, fix)
+}
+
+// payload builds the canned call as d's agent would send it on event.
+func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase) ([]byte, string, error) {
+	claude, err := c.tbl.Dialect("claude")
+	if err != nil {
+		return nil, "", err
+	}
+	ce, _ := claude.EventFor("tool.before")
+	if ce == nil {
+		return nil, "", errors.New("no Claude pre-tool event")
+	}
+	b, err := json.Marshal(map[string]any{
+		"session_id": "hookx-doctor-probe", "transcript_path": filepath.Join(proj, ".hookx-doctor-transcript.jsonl"),
+		"cwd": proj, "permission_mode": "default", "hook_event_name": ce.Name,
+		"tool_name": pc.tool, "tool_input": pc.input, "tool_use_id": "toolu_hookx_doctor",
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if d == claude {
+		return b, pc.tool, nil
+	}
+	tr, err := translate.New(c.tbl, claude.Name, d.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	res, err := tr.Event(b)
+	if err != nil || res.Skip || res.Event != event {
+		return nil, "", err
+	}
+	var v struct {
+		ToolName string `json:"tool_name"`
+	}
+	_ = json.Unmarshal(res.Payload, &v)
+	return res.Payload, v.ToolName, nil
+}
+
+// toolMatches reports whether d's agent runs a hook with matcher m for a
+// call of tool. A matcher Go cannot compile is assumed to match.
+func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
+	if matchesAll(m) {
+		return true
+	}
+	if d.Protocol == "claude" && claudeExactList.MatchString(*m) {
+		names := []string{tool}
+		if t := d.Tool(tool); t != nil {
+			names = append(names, t.Aliases...)
+		}
+		for _, p := range splitList(*m) {
+			if slices.Contains(names, p) {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile(*m)
+	return err != nil || re.MatchString(tool)
+}
+
+// runHook runs a hook the way its agent does: its shell, in the project,
+// with the agent's variables, the event on stdin.
+func (c *checker) runHook(h *hook, proj string, payload []byte, limit time.Duration) translate.Output {
+	d := h.f.d
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	shell := d.Shell
+	if shell == "" {
+		shell = "sh"
+	}
+	cmd := exec.Command(shell, "-c", h.command)
+	cmd.Dir = proj
+	cmd.Stdin = bytes.NewReader(payload)
+	env := os.Environ()
+	if p := c.opts.getenv("PATH"); p != "" {
+		env = append(env, "PATH="+p)
+	}
+	for _, o := range c.tbl.Dialects {
+		if sets(d, o.Env.ProjectDir) {
+			env = append(env, o.Env.ProjectDir+"="+proj)
+		}
+	}
+	if d.Env.Cwd != "" {
+		env = append(env, d.Env.Cwd+"="+proj)
+	}
+	if d.Env.SessionID != "" {
+		env = append(env, d.Env.SessionID+"=hookx-doctor-probe")
+	}
+	for k, v := range d.Env.Set {
+		env = append(env, k+"="+v)
+	}
+	for k, v := range h.env {
+		env = append(env, k+"="+v)
+	}
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &limited{w: &stdout, n: 1 << 20}
+	cmd.Stderr = &limited{w: &stderr, n: 1 << 20}
+	if err := cmd.Start(); err != nil {
+		return translate.Output{Failed: true, FailReason: err.Error()}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	timedOut := false
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		timedOut = true
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	// A background process that keeps the pipes open is gone with the group.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	out := translate.Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), TimedOut: timedOut}
+	if timedOut {
+		out.FailReason = "timed out"
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			out.Signaled = true
+		} else {
+			out.ExitCode = ee.ExitCode()
+		}
+	}
+	return out
+}
+
+type limited struct {
+	w io.Writer
+	n int
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		q := p[:min(len(p), l.n)]
+		l.n -= len(q)
+		_, _ = l.w.Write(q)
+	}
+	return len(p), nil
+}
+
+// classify says what the agent does with a hook's answer.
+func classify(d *mappings.Dialect, event string, out translate.Output, probeCut bool, limit time.Duration) (string, Severity, string) {
+	if out.TimedOut {
+		if probeCut {
+			return fmt.Sprintf("no answer within the probe's %s limit (the agent would wait longer)", limit), Warning, "make the hook answer faster"
+		}
+		return fmt.Sprintf("timed out after %s; %s kills the hook and runs the tool: the guard fails open", limit, d.Agent), Error,
+			"make the hook answer faster, or raise its timeout (" + d.Agent + " counts it in " + unitName(d) + ")"
+	}
+	if idiom := ignoredIdiom(d, event, out); idiom != "" {
+		return "ignored idiom: " + idiom, Error, "answer in " + d.Agent + "'s own idiom (README: How decisions are carried)"
+	}
+	v, _, err := translate.ReadOutput(d, event, out)
+	if err != nil {
+		return err.Error(), Note, ""
+	}
+	switch {
+	case v.Block:
+		return "blocked (" + firstLine(v.Reason) + ")", Note, ""
+	case v.Ask:
+		return "asks the user to confirm", Note, ""
+	case v.Failure != "":
+		return fmt.Sprintf("failed open: %s; %s runs the tool", v.Failure, d.Agent), Error,
+			"fix the error; a guard that crashes lets every call through"
+	default:
+		return "allowed", Note, ""
+	}
+}
+
+func unitName(d *mappings.Dialect) string {
+	if d.Timeout.Unit == "ms" {
+		return "milliseconds"
+	}
+	return "seconds"
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// ignoredIdiom names a deny written in a form the agent ignores: Claude's
+// top-level decision "deny" (only approve or block are valid) and a
+// hookSpecificOutput for another event, Gemini's permissionDecision.
+func ignoredIdiom(d *mappings.Dialect, event string, out translate.Output) string {
+	text := bytes.TrimSpace(out.Stdout)
+	if len(text) == 0 || text[0] != '{' {
+		return ""
+	}
+	var o struct {
+		Decision *string `json:"decision"`
+		HSO      *struct {
+			HookEventName      *string `json:"hookEventName"`
+			PermissionDecision string  `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(text, &o) != nil {
+		return ""
+	}
+	switch d.Protocol {
+	case "claude":
+		if out.ExitCode == 2 {
+			return "" // exit 2 blocks whatever the JSON says
+		}
+		pdDeny := o.HSO != nil && o.HSO.PermissionDecision == "deny" && o.HSO.HookEventName != nil && *o.HSO.HookEventName == event
+		if o.Decision != nil && *o.Decision == "deny" && !pdDeny {
+			return `{"decision":"deny"} is invalid in ` + d.Agent + ` (only approve or block); it runs the tool`
+		}
+		if o.HSO != nil && o.HSO.PermissionDecision == "deny" && !pdDeny && (o.Decision == nil || *o.Decision != "block") {
+			name := "missing"
+			if o.HSO.HookEventName != nil {
+				name = fmt.Sprintf("%q", *o.HSO.HookEventName)
+			}
+			return fmt.Sprintf("permissionDecision deny with hookEventName %s, not %q; %s ignores the object and runs the tool", name, event, d.Agent)
+		}
+	case "gemini":
+		blocks := o.Decision != nil && (*o.Decision == "deny" || *o.Decision == "block")
+		if o.HSO != nil && o.HSO.PermissionDecision == "deny" && !blocks {
+			return `permissionDecision "deny" is ignored by ` + d.Agent + `; it runs the tool`
+		}
+	}
+	return ""
+}
+
+// copyTree copies a project for a probe, leaving out version-control and
+// dependency directories, which hooks do not need.
+func copyTree(src, dst string) error {
+	skip := map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
+	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if e.IsDir() {
+			if skip[e.Name()] && rel != "." {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			l, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(l, target)
+		case info.Mode().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(target, b, info.Mode().Perm())
+		}
+		return nil
+	})
+}

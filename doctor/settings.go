@@ -1,0 +1,324 @@
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/tailscale/hujson"
+)
+
+// file is one settings file as its agent reads it.
+type file struct {
+	d     *mappings.Dialect
+	scope string // "project", "local" or "user"
+	path  string // on disk
+	shown string // in findings
+	data  []byte
+	root  *hujson.Value // nil when it does not parse at all
+	hooks []*hook
+}
+
+func (f *file) lineCol(off int) (line, col int) {
+	off = min(max(off, 0), len(f.data))
+	line = 1 + bytes.Count(f.data[:off], []byte("\n"))
+	col = 1 + off - (bytes.LastIndexByte(f.data[:off], '\n') + 1)
+	return line, col
+}
+
+// hook is one handler of a settings file, with where each part is written.
+type hook struct {
+	f          *file
+	event      string
+	ev         *mappings.Event // nil: the agent does not know the event
+	matcher    *string
+	matcherOff int
+	off        int // the handler object
+	typ        string
+	command    string
+	cmdOff     int
+	name       string
+	timeout    *float64
+	timeoutOff int
+	env        map[string]string
+	off2       int             // the group object
+	hookx      string          // how the entry calls hookx, for "hookx wrap" entries
+	inner      *mappings.Event // set while judging the command hookx wraps: its own event
+}
+
+// readFiles reads every settings file of every dialect that exists.
+func (c *checker) readFiles() []*file {
+	var files []*file
+	for _, d := range c.tbl.Dialects {
+		type loc struct{ rel, scope string }
+		locs := []loc{{d.Settings.Project, "project"}}
+		if d.Settings.Local != "" {
+			locs = append(locs, loc{d.Settings.Local, "local"})
+		}
+		if c.opts.User && c.opts.Home != "" && d.Settings.User != "" {
+			locs = append(locs, loc{d.Settings.User, "user"})
+		}
+		for _, l := range locs {
+			if l.rel == "" {
+				continue
+			}
+			var path, shown string
+			if rest, ok := strings.CutPrefix(l.rel, "~/"); ok {
+				path, shown = filepath.Join(c.opts.Home, filepath.FromSlash(rest)), l.rel
+			} else {
+				path = filepath.Join(c.opts.Dir, filepath.FromSlash(l.rel))
+				shown = path
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				continue // absent (or unreadable): the agent has no hooks there either
+			}
+			f := &file{d: d, scope: l.scope, path: path, shown: shown, data: data}
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+
+// parse parses a file the way its agent does and reports what makes the
+// agent reject it.
+func (c *checker) parse(f *file) {
+	if len(bytes.TrimSpace(f.data)) == 0 {
+		c.addFile(f, -1, Error, "the file is empty; "+f.d.Agent+" reads it as invalid JSON and loads none of its settings", "write {} or delete it")
+		return
+	}
+	v, err := hujson.Parse(f.data)
+	if err != nil {
+		fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: Error,
+			Problem: "the file does not parse; " + f.d.Agent + " rejects it and none of its hooks run",
+			Fix:     "fix the JSON syntax"}
+		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
+			fd.Line, _ = strconv.Atoi(m[1])
+			fd.Col, _ = strconv.Atoi(m[2])
+			fd.Problem = "the file does not parse (" + m[3] + "); " + f.d.Agent + " rejects it and none of its hooks run"
+		}
+		c.findings = append(c.findings, fd)
+		return
+	}
+	f.root = &v
+	if off := trailingComma(&v); off >= 0 {
+		c.addFile(f, off, Error, "trailing comma; "+f.d.Agent+" parses settings as strict JSON after comments, so it rejects the whole file and none of its hooks run", "delete the comma")
+	}
+	if f.d.Settings.StrictJSON {
+		if off := commentAt(&v); off >= 0 {
+			c.addFile(f, off, Error, "comment in a strict JSON file; "+f.d.Agent+" rejects the whole file and none of its hooks run", "delete the comment (keep notes in a README)")
+		}
+	}
+	if _, ok := v.Value.(*hujson.Object); !ok {
+		c.addFile(f, v.StartOffset, Error, "the top level is not an object; "+f.d.Agent+" loads no settings from it", "wrap the settings in {}")
+		f.root = nil
+	}
+}
+
+// trailingComma returns the offset of the first trailing comma, or -1.
+func trailingComma(v *hujson.Value) int {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		for i := range c.Members {
+			if off := trailingComma(&c.Members[i].Value); off >= 0 {
+				return off
+			}
+		}
+		if n := len(c.Members); n > 0 && c.Members[n-1].Value.AfterExtra != nil {
+			return c.Members[n-1].Value.EndOffset + commaIn(c.Members[n-1].Value.AfterExtra)
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			if off := trailingComma(&c.Elements[i]); off >= 0 {
+				return off
+			}
+		}
+		if n := len(c.Elements); n > 0 && c.Elements[n-1].AfterExtra != nil {
+			return c.Elements[n-1].EndOffset + commaIn(c.Elements[n-1].AfterExtra)
+		}
+	}
+	return -1
+}
+
+// commaIn is the comma's offset in the extra after a last element.
+func commaIn(after hujson.Extra) int {
+	return max(bytes.IndexByte(after, ','), 0)
+}
+
+// commentAt returns the offset of the first comment, or -1.
+func commentAt(v *hujson.Value) int {
+	if i := extraComment(v.BeforeExtra); i >= 0 {
+		return v.StartOffset - len(v.BeforeExtra) + i
+	}
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		for i := range c.Members {
+			if off := commentAt(&c.Members[i].Name); off >= 0 {
+				return off
+			}
+			if off := commentAt(&c.Members[i].Value); off >= 0 {
+				return off
+			}
+		}
+		if i := extraComment(c.AfterExtra); i >= 0 {
+			return v.EndOffset - 1 - len(c.AfterExtra) + i
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			if off := commentAt(&c.Elements[i]); off >= 0 {
+				return off
+			}
+		}
+		if i := extraComment(c.AfterExtra); i >= 0 {
+			return v.EndOffset - 1 - len(c.AfterExtra) + i
+		}
+	}
+	if i := extraComment(v.AfterExtra); i >= 0 {
+		return v.EndOffset + i
+	}
+	return -1
+}
+
+func extraComment(e hujson.Extra) int {
+	if e.IsStandard() {
+		return -1
+	}
+	for i := 0; i+1 < len(e); i++ {
+		if e[i] == '/' && (e[i+1] == '/' || e[i+1] == '*') {
+			return i
+		}
+	}
+	return 0
+}
+
+func str(v *hujson.Value) (string, bool) {
+	lit, ok := v.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		return "", false
+	}
+	return lit.String(), true
+}
+
+func member(o *hujson.Object, name string) *hujson.ObjectMember {
+	for i := range o.Members {
+		if s, _ := str(&o.Members[i].Name); s == name {
+			return &o.Members[i]
+		}
+	}
+	return nil
+}
+
+// legacyHookKeys are keys under "hooks" that are switches, not events.
+var legacyHookKeys = map[string]string{"enabled": "hooksConfig.enabled", "disabled": "hooksConfig.disabled", "notifications": "hooksConfig.notifications"}
+
+// walk reads the hooks of a parsed file, reporting the shapes the agent
+// discards.
+func (c *checker) walk(f *file) {
+	hv := f.root.Find("/hooks")
+	if hv == nil {
+		return
+	}
+	obj, ok := hv.Value.(*hujson.Object)
+	if !ok {
+		c.addFile(f, hv.StartOffset, Error, "\"hooks\" is not an object of event names; "+f.d.Agent+" runs none of them", `write "hooks": {"<Event>": [...]}`)
+		return
+	}
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name, _ := str(&m.Name)
+		if repl, ok := legacyHookKeys[name]; ok && f.d.Protocol == "gemini" {
+			c.addFile(f, m.Name.StartOffset, Warning, "hooks."+name+" is a legacy key; "+f.d.Agent+" reads the switch from "+repl+" and skips this one", "move it to "+repl+" (hooks are on by default)")
+			continue
+		}
+		ev := f.d.Event(name)
+		if !c.checkEventName(f, name, m.Name.StartOffset) {
+			ev = nil
+		}
+		arr, ok := m.Value.Value.(*hujson.Array)
+		if !ok {
+			c.addFile(f, m.Value.StartOffset, Error, "hooks."+name+" is not an array of matcher groups; "+f.d.Agent+" runs none of its hooks", `write "`+name+`": [{"matcher": "...", "hooks": [...]}]`)
+			continue
+		}
+		for j := range arr.Elements {
+			c.walkGroup(f, name, ev, &arr.Elements[j])
+		}
+	}
+}
+
+func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson.Value) {
+	obj, ok := g.Value.(*hujson.Object)
+	if !ok {
+		c.addFile(f, g.StartOffset, Error, "a matcher group of "+event+" is not an object; "+f.d.Agent+" discards it", `write {"matcher": "...", "hooks": [...]}`)
+		return
+	}
+	proto := &hook{f: f, event: event, ev: ev, off2: g.StartOffset, matcherOff: g.StartOffset}
+	if m := member(obj, "matcher"); m != nil {
+		if s, ok := str(&m.Value); ok {
+			proto.matcher, proto.matcherOff = &s, m.Value.StartOffset
+		} else {
+			c.add(proto, m.Value.StartOffset, Error, "the matcher is not a string; "+f.d.Agent+" discards the group", "write the matcher as a string")
+			return
+		}
+	}
+	hm := member(obj, "hooks")
+	if hm == nil {
+		if cm := member(obj, "command"); cm != nil {
+			proto.command, _ = str(&cm.Value)
+			c.add(proto, g.StartOffset, Error, "flat matcher+command shape; "+f.d.Agent+" reads commands only from a nested \"hooks\" array and silently discards this entry, so it never fires",
+				`nest it: {"matcher": ..., "hooks": [{"type": "command", "command": ...}]}`)
+			return
+		}
+		c.add(proto, g.StartOffset, Error, "the group has no \"hooks\" array; "+f.d.Agent+" discards it", `add "hooks": [{"type": "command", "command": ...}]`)
+		return
+	}
+	arr, ok := hm.Value.Value.(*hujson.Array)
+	if !ok {
+		c.add(proto, hm.Value.StartOffset, Error, "\"hooks\" in the group is not an array; "+f.d.Agent+" discards the group", `write "hooks": [{"type": "command", "command": ...}]`)
+		return
+	}
+	if ev != nil {
+		c.checkMatcher(proto)
+	}
+	for k := range arr.Elements {
+		hv := &arr.Elements[k]
+		h := *proto
+		h.off = hv.StartOffset
+		ho, ok := hv.Value.(*hujson.Object)
+		if !ok {
+			c.add(&h, hv.StartOffset, Error, "a handler is not an object; "+f.d.Agent+" discards it", `write {"type": "command", "command": ...}`)
+			continue
+		}
+		if m := member(ho, "type"); m != nil {
+			h.typ, _ = str(&m.Value)
+		}
+		if m := member(ho, "command"); m != nil {
+			h.command, _ = str(&m.Value)
+			h.cmdOff = m.Value.StartOffset
+		} else {
+			h.cmdOff = hv.StartOffset
+		}
+		if m := member(ho, "name"); m != nil {
+			h.name, _ = str(&m.Value)
+		}
+		if m := member(ho, "timeout"); m != nil {
+			if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '0' {
+				if t, err := strconv.ParseFloat(string(lit), 64); err == nil {
+					h.timeout, h.timeoutOff = &t, m.Value.StartOffset
+				}
+			}
+		}
+		if m := member(ho, "env"); m != nil {
+			c := m.Value.Clone()
+			c.Standardize()
+			_ = json.Unmarshal(c.Pack(), &h.env)
+		}
+		f.hooks = append(f.hooks, &h)
+	}
+}

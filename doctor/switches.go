@@ -1,0 +1,240 @@
+package doctor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/tailscale/hujson"
+)
+
+// offSwitch is a settings key that turns every hook of an agent off.
+type offSwitch struct{ ptr, key, off string }
+
+// offSwitches are keyed by protocol: Claude's disableAllHooks (CC§4.1),
+// Gemini's hooksConfig.enabled (GC§8.2).
+var offSwitches = map[string]offSwitch{
+	"claude": {"/disableAllHooks", "disableAllHooks", "true"},
+	"gemini": {"/hooksConfig/enabled", "hooksConfig.enabled", "false"},
+}
+
+// disabledLists are keyed by protocol: lists of hook names (or commands)
+// the agent skips, merged across scopes (GC§8.1).
+var disabledLists = map[string]string{"gemini": "/hooksConfig/disabled"}
+
+// scopeFiles returns the parsed settings files of d that apply to the
+// project: the checked ones, and the user file (read quietly when --user
+// is not given: it still switches hooks off).
+func (c *checker) scopeFiles(d *mappings.Dialect) []*file {
+	var out []*file
+	haveUser := false
+	for _, f := range c.files {
+		if f.d == d && f.root != nil {
+			out = append(out, f)
+			haveUser = haveUser || f.scope == "user"
+		}
+	}
+	if !haveUser && c.opts.Home != "" && strings.HasPrefix(d.Settings.User, "~/") {
+		p := filepath.Join(c.opts.Home, filepath.FromSlash(d.Settings.User[2:]))
+		if data, err := os.ReadFile(p); err == nil {
+			if v, err := hujson.Parse(data); err == nil {
+				out = append(out, &file{d: d, scope: "user", path: p, shown: d.Settings.User, data: data, root: &v})
+			}
+		}
+	}
+	return out
+}
+
+func (c *checker) hookCount(d *mappings.Dialect) int {
+	n := 0
+	for _, f := range c.files {
+		if f.d == d {
+			n += len(f.hooks)
+		}
+	}
+	return n
+}
+
+// checkSwitches reports settings that switch hooks off.
+func (c *checker) checkSwitches() {
+	for _, d := range c.tbl.Dialects {
+		n := c.hookCount(d)
+		if n == 0 {
+			continue
+		}
+		files := c.scopeFiles(d)
+		if sw, ok := offSwitches[d.Protocol]; ok {
+			for _, f := range files {
+				v := f.root.Find(sw.ptr)
+				if v == nil {
+					continue
+				}
+				if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.off {
+					c.addFile(f, v.StartOffset, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found)", sw.key, sw.off, d.Agent, n),
+						"delete the key to turn hooks back on")
+				}
+			}
+		}
+		ptr, ok := disabledLists[d.Protocol]
+		if !ok {
+			continue
+		}
+		for _, f := range files {
+			v := f.root.Find(ptr)
+			if v == nil {
+				continue
+			}
+			arr, ok := v.Value.(*hujson.Array)
+			if !ok {
+				continue
+			}
+			for i := range arr.Elements {
+				s, ok := str(&arr.Elements[i])
+				if !ok {
+					continue
+				}
+				line, _ := f.lineCol(arr.Elements[i].StartOffset)
+				for _, g := range c.files {
+					if g.d != d {
+						continue
+					}
+					for _, h := range g.hooks {
+						// Matched against the name, else the command (GC§8.2).
+						if h.name == s || h.name == "" && h.command == s {
+							c.add(h, h.off, Error, fmt.Sprintf("this hook is switched off by hooksConfig.disabled (%s:%d); %s never runs it", f.shown, line, d.Agent),
+								"remove it from hooksConfig.disabled (or /hooks enable it)")
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// trustLevels are Gemini's trusted-folder values (GC§8.4).
+const (
+	trustFolder = "TRUST_FOLDER"
+	trustParent = "TRUST_PARENT"
+	doNotTrust  = "DO_NOT_TRUST"
+)
+
+// checkTrust reports a Gemini project whose folder is not trusted: Gemini
+// registers no settings hooks there. It follows checkPathTrust in Gemini
+// CLI 0.61.0: the environment first, then security.folderTrust.enabled,
+// then the longest matching rule of trustedFolders.json.
+func (c *checker) checkTrust() {
+	for _, d := range c.tbl.Dialects {
+		if d.Protocol != "gemini" || c.hookCount(d) == 0 {
+			continue
+		}
+		var first *file
+		for _, f := range c.files {
+			if f.d == d && len(f.hooks) > 0 {
+				first = f
+				break
+			}
+		}
+		env := c.opts.getenv
+		if env("GEMINI_RESTRICTED_MODE") == "true" || env("GEMINI_CLI_TRUST_WORKSPACE") == "false" {
+			c.addFile(first, -1, Error, "the environment marks the folder untrusted (GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE=false); "+d.Agent+" runs no settings hooks",
+				"unset the variable")
+			continue
+		}
+		if env("GEMINI_CLI_TRUST_WORKSPACE") == "true" {
+			continue
+		}
+		enabled := true
+		for _, f := range c.scopeFiles(d) {
+			if f.scope != "user" {
+				continue // a workspace cannot switch trust off for itself
+			}
+			if v := f.root.Find("/security/folderTrust/enabled"); v != nil {
+				if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == "false" {
+					enabled = false
+				}
+			}
+		}
+		if !enabled {
+			continue
+		}
+		level, tf, err := c.trustLevel()
+		switch {
+		case err != nil:
+			c.addFile(first, -1, Error, fmt.Sprintf("%s cannot read %s (%v) and refuses to start", d.Agent, tf, err), "fix or delete "+tf)
+		case level == doNotTrust:
+			c.addFile(first, -1, Error, fmt.Sprintf("the project folder is marked DO_NOT_TRUST in %s; %s registers no settings hooks in an untrusted folder", tf, d.Agent),
+				"trust the folder (gemini's /permissions, or set it to TRUST_FOLDER in "+tf+")")
+		case level == "":
+			c.addFile(first, -1, Warning, fmt.Sprintf("the project folder is not trusted yet (no rule in %s); %s registers no settings hooks until it is, and a headless run exits 55", tf, d.Agent),
+				"trust the folder when gemini asks, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs")
+		}
+	}
+}
+
+// trustLevel returns the trust rule that applies to the project folder, ""
+// when none does, and the file it came from as shown.
+func (c *checker) trustLevel() (level, shown string, err error) {
+	path := c.opts.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+	shown = path
+	if path == "" {
+		home := c.opts.getenv("GEMINI_CLI_HOME")
+		shown = "~/.gemini/trustedFolders.json"
+		if home == "" {
+			home = c.opts.Home
+		}
+		if home == "" {
+			return "", shown, nil
+		}
+		path = filepath.Join(home, ".gemini", "trustedFolders.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", shown, nil
+	}
+	// strip-json-comments, then JSON.parse: comments pass, trailing commas do not.
+	v, err := hujson.Parse(data)
+	if err == nil && trailingComma(&v) >= 0 {
+		err = fmt.Errorf("trailing comma")
+	}
+	if err != nil {
+		return "", shown, err
+	}
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return "", shown, fmt.Errorf("not a JSON object")
+	}
+	loc := realPath(c.opts.Dir)
+	best := -1
+	for i := range obj.Members {
+		rule, _ := str(&obj.Members[i].Name)
+		lv, _ := str(&obj.Members[i].Value)
+		if lv != trustFolder && lv != trustParent && lv != doNotTrust {
+			return "", shown, fmt.Errorf("invalid trust level %q for %q", lv, rule)
+		}
+		eff := rule
+		if lv == trustParent {
+			eff = filepath.Dir(rule)
+		}
+		if isSubpath(realPath(eff), loc) && len(rule) > best {
+			best, level = len(rule), lv
+		}
+	}
+	return level, shown, nil
+}
+
+func realPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Clean(p)
+}
+
+func isSubpath(parent, child string) bool {
+	rel, err := filepath.Rel(parent, child)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
