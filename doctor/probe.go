@@ -298,6 +298,9 @@ func firstLine(s string) string {
 // hookSpecificOutput for another event, Gemini's permissionDecision.
 func ignoredIdiom(d *mappings.Dialect, event string, out translate.Output) string {
 	text := bytes.TrimSpace(out.Stdout)
+	if d.Protocol == "gemini" && out.ExitCode == 2 && len(text) == 0 && len(bytes.TrimSpace(out.Stderr)) == 0 {
+		return "exit 2 with nothing printed does not block in " + d.Agent + "; it runs the tool"
+	}
 	if len(text) == 0 || text[0] != '{' {
 		return ""
 	}

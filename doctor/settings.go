@@ -108,8 +108,12 @@ func (c *checker) parse(f *file) {
 		return
 	}
 	f.root = &v
+	rules := " reads settings as strict JSON"
+	if !f.d.Settings.StrictJSON {
+		rules = " strips comments, then parses strict JSON"
+	}
 	if off := trailingComma(&v); off >= 0 {
-		c.addFile(f, off, Error, "trailing comma; "+f.d.Agent+" parses settings as strict JSON after comments, so it rejects the whole file and none of its hooks run", "delete the comma")
+		c.addFile(f, off, Error, "trailing comma; "+f.d.Agent+rules+", so it rejects the whole file and none of its hooks run", "delete the comma")
 	}
 	if f.d.Settings.StrictJSON {
 		if off := commentAt(&v); off >= 0 {
