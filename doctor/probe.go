@@ -343,9 +343,15 @@ func ignoredIdiom(d *mappings.Dialect, event string, out translate.Output) strin
 // dependency directories, which hooks do not need.
 func copyTree(src, dst string) error {
 	skip := map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
+	// The copy may live inside the project (TMPDIR under it): never copy it
+	// into itself.
+	dstTop := realPath(filepath.Dir(dst))
 	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if e.IsDir() && realPath(p) == dstTop {
+			return filepath.SkipDir
 		}
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
