@@ -357,12 +357,22 @@ func (c *checker) consequence(h *hook, d *mappings.Dialect, code int, msg string
 	case err != nil:
 		return "the hook cannot run"
 	case v.Block:
-		return fmt.Sprintf("%s reads exit %d with a message as a block, so every %s is blocked", d.Agent, code, ev.Name)
+		return fmt.Sprintf("%s reads exit %d with a message as a block, so %s", d.Agent, code, blockEffect[ev.Output.Block](ev.Name))
 	case ev.Output.Block == "deny":
 		return fmt.Sprintf("%s treats exit %d as a non-blocking error, so the guard fails open", d.Agent, code)
 	default:
 		return fmt.Sprintf("%s treats exit %d as a non-blocking error, so the hook does nothing", d.Agent, code)
 	}
+}
+
+// blockEffect says what a block does, by the table's Output.Block.
+var blockEffect = map[string]func(event string) string{
+	"deny":        func(e string) string { return "every " + e + " is blocked" },
+	"feedback":    func(e string) string { return "every " + e + " sends the error to the model" },
+	"hide_output": func(e string) string { return "every " + e + " hides the tool's output from the model" },
+	"continue":    func(e string) string { return "every " + e + " sends the error back as a new prompt and the turn never ends" },
+	"":            func(e string) string { return "every " + e + " is blocked" },
+	"none":        func(e string) string { return "every " + e + " is blocked" },
 }
 
 // checkVars reports variables the agent never sets.

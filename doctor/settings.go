@@ -288,7 +288,16 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		return
 	}
 	if ev != nil {
-		c.checkMatcher(proto)
+		// A finding about the matcher names the command when there is one.
+		mp := *proto
+		if len(arr.Elements) == 1 {
+			if o, ok := arr.Elements[0].Value.(*hujson.Object); ok {
+				if m := member(o, "command"); m != nil {
+					mp.command, _ = str(&m.Value)
+				}
+			}
+		}
+		c.checkMatcher(&mp)
 	}
 	for k := range arr.Elements {
 		hv := &arr.Elements[k]
