@@ -356,6 +356,8 @@ func (c *checker) consequence(h *hook, d *mappings.Dialect, code int, msg string
 	switch {
 	case err != nil:
 		return "the hook cannot run"
+	case v.Block && (ev.Output.Block == "" || ev.Output.Block == "none"):
+		return fmt.Sprintf("%s reports exit %d as a hook error, and the hook does nothing", d.Agent, code)
 	case v.Block:
 		return fmt.Sprintf("%s reads exit %d with a message as a block, so %s", d.Agent, code, blockEffect[ev.Output.Block](ev.Name))
 	case ev.Output.Block == "deny":
@@ -371,8 +373,6 @@ var blockEffect = map[string]func(event string) string{
 	"feedback":    func(e string) string { return "every " + e + " sends the error to the model" },
 	"hide_output": func(e string) string { return "every " + e + " hides the tool's output from the model" },
 	"continue":    func(e string) string { return "every " + e + " sends the error back as a new prompt and the turn never ends" },
-	"":            func(e string) string { return "every " + e + " is blocked" },
-	"none":        func(e string) string { return "every " + e + " is blocked" },
 }
 
 // checkVars reports variables the agent never sets.
