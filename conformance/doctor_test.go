@@ -1,0 +1,121 @@
+//go:build unix
+
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
+)
+
+// A doctorCase is a project with one guard that hookx doctor calls broken,
+// and what the real agent must show for that verdict to be true.
+type doctorCase struct {
+	name    string
+	dialect driver.Agent
+	matcher string
+	body    string // the guard script's body, run on any `rm -rf`
+	// want are substrings of errors doctor must report for the guard.
+	want []string
+	// fires says whether the guard runs at all in the real agent ("never
+	// fires": false; "fails open": true, and the tool runs anyway).
+	fires bool
+}
+
+// fired is the line every doctor-case guard runs first: it proves in the
+// real agent whether the hook ran.
+const fired = "mkdir -p \"$HOME/hooklog\"\n: > \"$HOME/hooklog/fired.$$.json\"\n"
+
+func doctorCases() []doctorCase {
+	return []doctorCase{
+		// Never fires: a matcher with the other agent's tool name.
+		{name: "never-fires/claude-gemini-tool-name", dialect: driver.Claude, matcher: "run_shell_command",
+			body: "echo 'DOCTOR: forbidden' >&2; exit 2", want: []string{"run_shell_command is a Gemini CLI tool name"}},
+		{name: "never-fires/gemini-claude-tool-name", dialect: driver.Gemini, matcher: "Bash",
+			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"Bash is a Claude Code tool name"}},
+		// Fails open: a deny in the other agent's idiom.
+		{name: "fails-open/claude-decision-deny", dialect: driver.Claude, matcher: "Bash",
+			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"the guard fails open", "probe destructive shell command (Bash): ignored idiom"}, fires: true},
+		{name: "fails-open/gemini-permissionDecision-deny", dialect: driver.Gemini, matcher: "run_shell_command",
+			body: emit(`{"hookSpecificOutput":{"hookEventName":"BeforeTool","permissionDecision":"deny","permissionDecisionReason":"DOCTOR: forbidden"}}`),
+			want: []string{"the guard fails open", "probe destructive shell command (run_shell_command): ignored idiom"}, fires: true},
+	}
+}
+
+// TestDoctorVerdictsHoldInRealAgents checks, for each class of doctor
+// error, that the real agent does what doctor says: doctor (with --probe)
+// reports the guard, and the guard's own agent, run natively (the oracle),
+// either never runs it or runs it and still runs the destructive command.
+func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
+	p := requireAgents(t)
+	for _, dc := range doctorCases() {
+		t.Run(dc.name, func(t *testing.T) {
+			t.Parallel()
+			bin := requireHookx(t)
+			event := "PreToolUse"
+			if dc.dialect == driver.Gemini {
+				event = "BeforeTool"
+			}
+			sc := &scenario{
+				name: dc.name, dialect: dc.dialect,
+				steps:   []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")},
+				hooks:   []hookDef{{event: event, matcher: dc.matcher, script: "guard"}},
+				scripts: map[string]string{"guard": fired + readInput + "case \"$input\" in\n*'rm -rf'*)\n" + dc.body + "\n;;\nesac\nexit 0\n"},
+				files:   map[string]string{"build/keep.txt": "keep\n"},
+			}
+			sb := newSandbox(t, p)
+			if err := sc.writeProject(sb); err != nil {
+				t.Fatal(err)
+			}
+
+			// hookx doctor, with the agent's own environment.
+			res, err := sb.Run(context.Background(), driver.Cmd{
+				Path: bin, Args: []string{"doctor", "--probe", "--json", "--dir", sb.Project},
+				Env: sb.Env(dc.dialect, "http://127.0.0.1:9"), Timeout: time.Minute,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out struct {
+				Findings []struct {
+					Problem, Severity string
+				} `json:"findings"`
+			}
+			if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil {
+				t.Fatalf("hookx doctor --json: %v\n%s", err, res)
+			}
+			for _, w := range dc.want {
+				found := false
+				for _, f := range out.Findings {
+					found = found || f.Severity == "error" && strings.Contains(f.Problem, w)
+				}
+				if res.ExitCode != 1 || !found {
+					t.Fatalf("hookx doctor did not report an error containing %q (exit %d):\n%s", w, res.ExitCode, res.Stdout)
+				}
+			}
+
+			// The oracle: the guard's own agent.
+			o, err := runAgent(t, p, sb, dc.dialect, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var problems []string
+			problems = append(problems, commonProblems(o)...)
+			if got := len(o.hookLogs("fired.")) > 0; got != dc.fires {
+				problems = append(problems, fmt.Sprintf("the guard ran: %v, doctor says %v", got, dc.fires))
+			}
+			if o.exists("build/keep.txt") {
+				problems = append(problems, "build/ was not removed: the guard held, so doctor's error is false")
+			}
+			if len(problems) > 0 {
+				t.Errorf("%s on %s:\n- %s\n\n%s", dc.name, dc.dialect, strings.Join(problems, "\n- "), o.describe())
+			}
+			t.Logf("%s: doctor said %q; %s confirmed it (agent run %s)", dc.name, dc.want, dc.dialect, o.res.Duration.Round(time.Millisecond))
+		})
+	}
+}
