@@ -372,7 +372,9 @@ var blockEffect = map[string]func(event string) string{
 	"deny":        func(e string) string { return "every " + e + " is blocked" },
 	"feedback":    func(e string) string { return "every " + e + " sends the error to the model" },
 	"hide_output": func(e string) string { return "every " + e + " hides the tool's output from the model" },
-	"continue":    func(e string) string { return "every " + e + " sends the error back as a new prompt and the turn never ends" },
+	"continue": func(e string) string {
+		return "every " + e + " sends the error back as a new prompt and the turn never ends"
+	},
 }
 
 // checkVars reports variables the agent never sets.
