@@ -228,7 +228,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 		if shellBuiltins[prog] {
 			return ""
 		}
-		if _, err := c.opts.lookPath(prog); err != nil {
+		if err := c.lookPath(prog); err != nil {
 			c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is not on the PATH the agent passes to hooks; %s", prog, c.consequence(h, d, 127, prog+": not found")),
 				"install it, or write its full path")
 			return ""
@@ -279,7 +279,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 			fi, err := os.Stat(interpreter)
 			missing = err != nil || fi.IsDir()
 		} else {
-			_, err := c.opts.lookPath(interpreter)
+			err := c.lookPath(interpreter)
 			missing = err != nil
 		}
 		if missing {

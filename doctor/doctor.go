@@ -144,9 +144,23 @@ func Count(fs []Finding, s Severity) int {
 
 type checker struct {
 	opts     Options
+	found    map[string]error // lookPath results, by program name
 	tbl      *mappings.Table
 	files    []*file
 	findings []Finding
+}
+
+// lookPath is opts.lookPath, remembered: many hooks name the same program.
+func (c *checker) lookPath(name string) error {
+	if err, ok := c.found[name]; ok {
+		return err
+	}
+	if c.found == nil {
+		c.found = map[string]error{}
+	}
+	_, err := c.opts.lookPath(name)
+	c.found[name] = err
+	return err
 }
 
 func (c *checker) run() {

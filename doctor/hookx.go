@@ -22,7 +22,7 @@ func (c *checker) checkHookx(h *hook, args []word, inner string) {
 				"install hookx (go install ./cmd/hookx) and run hookx migrate again")
 			return
 		}
-	} else if _, err := c.opts.lookPath(prog); err != nil {
+	} else if err := c.lookPath(prog); err != nil {
 		c.add(h, h.cmdOff, Error, fmt.Sprintf("hookx is not on the PATH the agent passes to hooks; %s", c.consequence(h, d, 127, "hookx: not found")),
 			"install hookx on that PATH (go install ./cmd/hookx), or run hookx migrate again from the installed binary to write its full path")
 	}
