@@ -261,7 +261,12 @@ func (c *checker) checkHandler(h *hook) {
 		c.add(h, h.off, Error, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
 		return
 	}
+	if types, ok := handlerTypes[d.Protocol]; ok && !slices.Contains(types, h.typ) {
+		c.add(h, h.off, Error, fmt.Sprintf("%s has no %q handler type; it discards the handler", d.Agent, h.typ), "use one of "+strings.Join(types, ", "))
+		return
+	}
 	c.checkTimeout(h)
+	c.checkCondition(h)
 	if h.typ != "command" || h.ev == nil {
 		return
 	}
@@ -295,5 +300,31 @@ func (c *checker) checkTimeout(h *hook) {
 	}
 	if capv, ok := d.Timeout.MaxPerEvent[h.event]; ok && t > capv {
 		c.add(h, h.timeoutOff, Note, fmt.Sprintf("%s gives %s hooks at most %g%s", d.Agent, h.event, capv, d.Timeout.Unit), "")
+	}
+}
+
+// handlerTypes are the handler types each protocol runs (CC§4.3, GC§8.2);
+// any other is discarded.
+var handlerTypes = map[string][]string{
+	"claude": {"command", "prompt", "agent", "http", "mcp_tool"},
+	"gemini": {"command", "plugin", "runtime"},
+}
+
+// conditionField is the protocols whose handlers take an "if" permission
+// rule, evaluated only on tool events (CC§4.3).
+var conditionField = map[string]bool{"claude": true}
+
+// checkCondition reports an "if" where the agent never evaluates it.
+func (c *checker) checkCondition(h *hook) {
+	if h.cond == "" || h.ev == nil {
+		return
+	}
+	d := h.f.d
+	switch {
+	case !conditionField[d.Protocol]:
+		c.add(h, h.condOff, Warning, fmt.Sprintf("%s has no \"if\" on handlers and ignores it; the hook runs on every %s", d.Agent, h.event),
+			"narrow it with the matcher, or test the input in the hook")
+	case h.ev.Matcher != "tool":
+		c.add(h, h.condOff, Error, fmt.Sprintf("%s evaluates \"if\" only on tool events; on %s a hook with \"if\" never runs", d.Agent, h.event), "delete the \"if\"")
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
@@ -200,7 +199,7 @@ func (c *checker) runHook(h *hook, proj string, payload []byte, limit time.Durat
 		env = append(env, k+"="+v)
 	}
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	newGroup(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &limited{w: &stdout, n: 1 << 20}
 	cmd.Stderr = &limited{w: &stderr, n: 1 << 20}
@@ -215,18 +214,18 @@ func (c *checker) runHook(h *hook, proj string, payload []byte, limit time.Durat
 	case err = <-done:
 	case <-ctx.Done():
 		timedOut = true
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		err = <-done
 	}
 	// A background process that keeps the pipes open is gone with the group.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	killGroup(cmd)
 	out := translate.Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), TimedOut: timedOut}
 	if timedOut {
 		out.FailReason = "timed out"
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		if signaled(ee) {
 			out.Signaled = true
 		} else {
 			out.ExitCode = ee.ExitCode()

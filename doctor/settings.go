@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,6 +47,8 @@ type hook struct {
 	timeout    *float64
 	timeoutOff int
 	env        map[string]string
+	cond       string // the "if" field, when present
+	condOff    int
 	off2       int             // the group object
 	hookx      string          // how the entry calls hookx, for "hookx wrap" entries
 	inner      *mappings.Event // set while judging the command hookx wraps: its own event
@@ -234,6 +237,7 @@ func (c *checker) walk(f *file) {
 		c.addFile(f, hv.StartOffset, Error, "\"hooks\" is not an object of event names; "+f.d.Agent+" runs none of them", `write "hooks": {"<Event>": [...]}`)
 		return
 	}
+	c.duplicates(f, hv)
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name, _ := str(&m.Name)
@@ -320,6 +324,12 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		if m := member(ho, "name"); m != nil {
 			h.name, _ = str(&m.Value)
 		}
+		if m := member(ho, "if"); m != nil {
+			h.cond, h.condOff = "set", m.Name.StartOffset
+			if s, ok := str(&m.Value); ok {
+				h.cond = s
+			}
+		}
 		if m := member(ho, "timeout"); m != nil {
 			if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '0' {
 				if t, err := strconv.ParseFloat(string(lit), 64); err == nil {
@@ -333,5 +343,32 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 			_ = json.Unmarshal(c.Pack(), &h.env)
 		}
 		f.hooks = append(f.hooks, &h)
+	}
+}
+
+// duplicates reports keys written twice in the hooks object: both agents
+// parse with JSON.parse, which keeps only the last, so the hooks under the
+// earlier one never fire.
+func (c *checker) duplicates(f *file, v *hujson.Value) {
+	switch x := v.Value.(type) {
+	case *hujson.Object:
+		last := map[string]int{}
+		for i := range x.Members {
+			name, _ := str(&x.Members[i].Name)
+			last[name] = i
+		}
+		for i := range x.Members {
+			name, _ := str(&x.Members[i].Name)
+			if j := last[name]; j != i {
+				line, _ := f.lineCol(x.Members[j].Name.StartOffset)
+				c.addFile(f, x.Members[i].Name.StartOffset, Error, fmt.Sprintf("%q is written again at line %d; %s keeps only the last one, so what is written here is ignored", name, line, f.d.Agent),
+					"merge the two into one")
+			}
+			c.duplicates(f, &x.Members[i].Value)
+		}
+	case *hujson.Array:
+		for i := range x.Elements {
+			c.duplicates(f, &x.Elements[i])
+		}
 	}
 }
