@@ -39,12 +39,9 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire", name, other.Agent, f.d.Agent), fix)
 		return false
 	}
-	var names []string
-	for _, e := range f.d.Events {
-		names = append(names, e.Name)
-	}
+	names := f.d.EventNames()
 	fix := "use one of " + f.d.Agent + "'s event names (hookx mappings lists them)"
-	if s := closest(name, names); s != "" {
+	if s := mappings.Suggest(name, names); s != "" {
 		fix = didYouMean(s)
 	}
 	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire", name, f.d.Agent), fix)
@@ -64,16 +61,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// toolNames returns every name a dialect's tool matcher can see.
-func toolNames(d *mappings.Dialect) []string {
-	var names []string
-	for _, t := range d.Tools {
-		names = append(names, t.Name)
-		names = append(names, t.Aliases...)
-	}
-	return names
 }
 
 func (c *checker) checkMatcher(h *hook) {
@@ -99,7 +86,7 @@ func (c *checker) checkMatcher(h *hook) {
 			return
 		}
 		fix := "use one of " + strings.Join(values, ", ")
-		if s := closest(m, values); s != "" {
+		if s := mappings.Suggest(m, values); s != "" {
 			fix = didYouMean(s)
 		}
 		c.add(h, h.matcherOff, Error, fmt.Sprintf("%q is not a %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), fix)
@@ -112,7 +99,7 @@ func (c *checker) checkMatcher(h *hook) {
 			for _, p := range splitList(m) {
 				if !slices.Contains(values, p) {
 					fix := "use one of " + strings.Join(values, ", ")
-					if s := closest(p, values); s != "" {
+					if s := mappings.Suggest(p, values); s != "" {
 						fix = didYouMean(s)
 					}
 					c.add(h, h.matcherOff, Warning, fmt.Sprintf("%q is not a %s %s of %s; that part never matches", p, h.event, ev.MatcherField, d.Agent), fix)
@@ -142,7 +129,7 @@ func eventValues(ev *mappings.Event) []string {
 // agent: another agent's names, typos, regexes that match nothing.
 func (c *checker) checkToolMatcher(h *hook, m string) {
 	d := h.f.d
-	names := toolNames(d)
+	names := d.ToolNames()
 	if d.Protocol == "claude" && claudeExactList.MatchString(m) {
 		for _, p := range splitList(m) {
 			if slices.Contains(names, p) || strings.HasPrefix(p, d.MCP.Prefix) && strings.Count(p, d.MCP.Separator) >= 2 {
@@ -219,7 +206,7 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 		return
 	}
 	fix := "name one of " + d.Agent + "'s tools (hookx mappings lists them)"
-	if s := closest(name, names); s != "" {
+	if s := mappings.Suggest(name, names); s != "" {
 		fix = didYouMean(s)
 	}
 	what := fmt.Sprintf("%q matches no %s tool", name, d.Agent)

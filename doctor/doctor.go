@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -196,43 +195,6 @@ func (c *checker) addFile(f *file, off int, sev Severity, problem, fix string) {
 		fd.Line, fd.Col = f.lineCol(off)
 	}
 	c.findings = append(c.findings, fd)
-}
-
-// closest returns the candidate nearest to name (case-insensitive edit
-// distance), or "" when none is close enough to be a typo.
-func closest(name string, candidates []string) string {
-	best, bestD := "", 1<<30
-	ln := strings.ToLower(name)
-	for _, c := range candidates {
-		d := editDistance(ln, strings.ToLower(c))
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD > max(2, len(name)/3) {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func didYouMean(s string) string {

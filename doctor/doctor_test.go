@@ -75,22 +75,6 @@ func TestCheckFindsTheRealisticProjectsKnownProblems(t *testing.T) {
 	}
 }
 
-func TestClosestOffersOnlyNearNames(t *testing.T) {
-	names := []string{"PreToolUse", "PostToolUse", "Stop", "SessionStart"}
-	for in, want := range map[string]string{
-		"PreToolUser":  "PreToolUse",
-		"pretooluse":   "PreToolUse",
-		"Stpo":         "Stop",
-		"sessionstart": "SessionStart",
-		"Frobnicate":   "",
-		"X":            "",
-	} {
-		if got := closest(in, names); got != want {
-			t.Errorf("closest(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestIsSubpathIsPathwise(t *testing.T) {
 	for _, c := range []struct {
 		parent, child string
