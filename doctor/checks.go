@@ -208,6 +208,9 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 	fix := "name one of " + d.Agent + "'s tools (hookx mappings lists them)"
 	if s := mappings.Suggest(name, names); s != "" {
 		fix = didYouMean(s)
+	} else if c.mcpNaming(name) == d {
+		// An MCP server name alone is an exact name no tool has (CC§6 rule 7).
+		fix = fmt.Sprintf("name the tool too, or all of the server's: %s%s.*", name, d.MCP.Separator)
 	}
 	what := fmt.Sprintf("%q matches no %s tool", name, d.Agent)
 	if !exact {
