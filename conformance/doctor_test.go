@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,10 @@ type doctorCase struct {
 	// fires says whether the guard runs at all in the real agent ("never
 	// fires": false; "fails open": true, and the tool runs anyway).
 	fires bool
+	// timeout, when set, replaces the scenario's timeout (in the dialect's
+	// unit); a guard killed by it may or may not have started, so fires is
+	// not checked.
+	timeout int
 }
 
 // fired is the line every doctor-case guard runs first: it proves in the
@@ -44,6 +49,10 @@ func doctorCases() []doctorCase {
 		{name: "fails-open/gemini-permissionDecision-deny", dialect: driver.Gemini, matcher: "run_shell_command",
 			body: emit(`{"hookSpecificOutput":{"hookEventName":"BeforeTool","permissionDecision":"deny","permissionDecisionReason":"DOCTOR: forbidden"}}`),
 			want: []string{"the guard fails open", "probe destructive shell command (run_shell_command): ignored idiom"}, fires: true},
+		// Fails open: a Gemini timeout written in seconds is milliseconds.
+		{name: "fails-open/gemini-timeout-in-seconds", dialect: driver.Gemini, matcher: "run_shell_command", timeout: 30,
+			body: "sleep 2\n" + emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`),
+			want: []string{"timeout 30 is milliseconds in Gemini CLI", "probe destructive shell command (run_shell_command): timed out after 30ms"}, fires: true},
 	}
 }
 
@@ -71,6 +80,11 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 			sb := newSandbox(t, p)
 			if err := sc.writeProject(sb); err != nil {
 				t.Fatal(err)
+			}
+			if dc.timeout != 0 {
+				if err := setTimeout(sb.Path(settingsFile(dc.dialect)), dc.timeout); err != nil {
+					t.Fatal(err)
+				}
 			}
 
 			// hookx doctor, with the agent's own environment.
@@ -106,7 +120,7 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 			}
 			var problems []string
 			problems = append(problems, commonProblems(o)...)
-			if got := len(o.hookLogs("fired.")) > 0; got != dc.fires {
+			if got := len(o.hookLogs("fired.")) > 0; got != dc.fires && dc.timeout == 0 {
 				problems = append(problems, fmt.Sprintf("the guard ran: %v, doctor says %v", got, dc.fires))
 			}
 			if o.exists("build/keep.txt") {
@@ -118,4 +132,31 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 			t.Logf("%s: doctor said %q; %s confirmed it (agent run %s)", dc.name, dc.want, dc.dialect, o.res.Duration.Round(time.Millisecond))
 		})
 	}
+}
+
+// setTimeout rewrites every handler timeout of a scenario's settings.
+func setTimeout(file string, timeout int) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var v map[string]map[string][]map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	for _, groups := range v["hooks"] {
+		for _, g := range groups {
+			hs, _ := g["hooks"].([]any)
+			for _, h := range hs {
+				if m, ok := h.(map[string]any); ok {
+					m["timeout"] = timeout
+				}
+			}
+		}
+	}
+	b, err = json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, b, 0o644)
 }
