@@ -49,7 +49,6 @@ type hook struct {
 	env        map[string]string
 	cond       string // the "if" field, when present
 	condOff    int
-	off2       int             // the group object
 	hookx      string          // how the entry calls hookx, for "hookx wrap" entries
 	inner      *mappings.Event // set while judging the command hookx wraps: its own event
 }
@@ -266,7 +265,7 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		c.addFile(f, g.StartOffset, Error, "a matcher group of "+event+" is not an object; "+f.d.Agent+" discards it", `write {"matcher": "...", "hooks": [...]}`)
 		return
 	}
-	proto := &hook{f: f, event: event, ev: ev, off2: g.StartOffset, matcherOff: g.StartOffset}
+	proto := &hook{f: f, event: event, ev: ev, matcherOff: g.StartOffset}
 	if m := member(obj, "matcher"); m != nil {
 		if s, ok := str(&m.Value); ok {
 			proto.matcher, proto.matcherOff = &s, m.Value.StartOffset
