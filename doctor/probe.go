@@ -267,8 +267,11 @@ func classify(d *mappings.Dialect, event string, out translate.Output, probeCut 
 	switch {
 	case v.Block:
 		return "blocked (" + firstLine(v.Reason) + ")", Note, ""
+	case v.Ask && d.Protocol == "gemini":
+		// Live, 2026-11-22: the tool does not run, and the CLI never exits (T§15 S3).
+		return "asks the user to confirm; a headless gemini -p run hangs on it for ever", Warning, `answer {"decision":"deny"} where no one can confirm`
 	case v.Ask:
-		return "asks the user to confirm", Note, ""
+		return "asks the user to confirm (a -p run has no prompt and denies)", Note, ""
 	case v.Failure != "":
 		return fmt.Sprintf("failed open: %s; %s runs the tool", v.Failure, d.Agent), Error,
 			"fix the error; a guard that crashes lets every call through"
