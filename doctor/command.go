@@ -87,7 +87,46 @@ func (c *checker) projectVars(d *mappings.Dialect) map[string]string {
 	return vars
 }
 
-var shParser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+var (
+	shParser    = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	posixParser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
+)
+
+// bashOnlyCommands are bash builtins and keywords a POSIX sh (dash) runs
+// as programs it cannot find.
+var bashOnlyCommands = map[string]bool{"[[": true, "source": true, "declare": true, "typeset": true, "shopt": true}
+
+// checkPOSIX reports bash syntax in a hook the agent runs with sh -c,
+// which is dash on Debian and Ubuntu (CC§4.3).
+func (c *checker) checkPOSIX(h *hook) {
+	d := h.f.d
+	if d.Shell != "sh" || h.inner != nil {
+		return
+	}
+	const why = "; %s runs hooks with sh -c, which is dash on Debian and Ubuntu, where %s"
+	f, err := posixParser.Parse(strings.NewReader(h.command), "")
+	if err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, "; tried parsing as posix"); i >= 0 {
+			msg = msg[:i]
+		}
+		c.add(h, h.cmdOff, Warning, fmt.Sprintf("bash syntax in the command (%s)"+why, msg, d.Agent, c.consequence(h, d, 2, "Syntax error")),
+			"write POSIX sh, or run it with bash -c '...' (or put it in a script with #!/bin/bash)")
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		if name := call.Args[0].Lit(); bashOnlyCommands[name] {
+			c.add(h, h.cmdOff, Warning, fmt.Sprintf("%s is bash, not POSIX sh"+why, name, d.Agent, c.consequence(h, d, 127, name+": not found")),
+				"write POSIX sh ([ ] for tests, . for source), or run it with bash -c '...'")
+			return false
+		}
+		return true
+	})
+}
 
 // checkCommand checks what a command hook will run.
 func (c *checker) checkCommand(h *hook) {
@@ -98,6 +137,7 @@ func (c *checker) checkCommand(h *hook) {
 		return
 	}
 	c.checkVars(h, f)
+	c.checkPOSIX(h)
 	wrapped := false
 	for _, st := range f.Stmts {
 		call := firstCall(st.Cmd)
