@@ -17,5 +17,4 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
