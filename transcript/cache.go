@@ -24,7 +24,7 @@ const pruneEvery = time.Hour
 
 // stateVersion changes when the state's meaning does: an old state is then
 // rebuilt from the source.
-const stateVersion = 1
+const stateVersion = 2
 
 // Cache keeps translated transcripts, one directory per session and
 // direction under Dir, owner-only (0700 directories, 0600 files). A
@@ -64,14 +64,14 @@ type state struct {
 	// the host's last message is in the source yet.
 	LastReply   string `json:"lastReply,omitempty"`
 	LastReplyID string `json:"lastReplyID,omitempty"`
-	TurnSize    int64  `json:"turnSize"` // bytes of turn.jsonl that are ours
+	TurnSize    int64  `json:"turnSize"` // bytes of .turn.jsonl that are ours
 
 	R    readState  `json:"r"`
 	W    writeState `json:"w"`
 	turn turnSink
 }
 
-// fileTurn collects the turn's records for turn.jsonl: a prompt line, then
+// fileTurn collects the turn's records for .turn.jsonl: a prompt line, then
 // one line per assistant text. The whole turn is read back only when a
 // hook needs it, so that a call costs the new records.
 type fileTurn struct {
@@ -97,7 +97,7 @@ func (f *fileTurn) add(m *Message) {
 	}
 }
 
-// readTurn reads a turn.jsonl back.
+// readTurn reads a .turn.jsonl back.
 func readTurn(b []byte) Turn {
 	var t Turn
 	for _, line := range bytes.Split(b, []byte("\n")) {
@@ -224,14 +224,14 @@ type lastGemini struct {
 func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	h := sha256.Sum256([]byte(conv.from.Name + "\x00" + conv.to.Name + "\x00" + src))
 	dir := filepath.Join(c.Dir, safeName(conv.Session, "nosession")+"-"+hex.EncodeToString(h[:])[:12])
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := c.ownDirs(dir); err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
 	// state.json is also the lock. It is rewritten in place, not renamed
 	// over (creating files is the slowest step here): a call that dies
 	// mid-write leaves a state that does not parse, and the next call
 	// rebuilds from the source.
-	sf, err := os.OpenFile(filepath.Join(dir, "state.json"), os.O_RDWR|os.O_CREATE, 0o600)
+	sf, err := os.OpenFile(filepath.Join(dir, "state.json"), os.O_RDWR|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
@@ -257,13 +257,18 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	// A source not written yet (Claude creates it lazily) is an empty one.
 	var size int64
 	var ino uint64
-	in, err := os.Open(src)
+	// The path is the host payload's: never wait on a FIFO's writer, and
+	// read nothing but a regular file.
+	in, err := os.OpenFile(src, os.O_RDONLY|nonBlock, 0)
 	switch {
 	case err == nil:
 		defer in.Close()
 		fi, err := in.Stat()
 		if err != nil {
 			return Synced{}, fmt.Errorf("transcript: %w", err)
+		}
+		if !fi.Mode().IsRegular() {
+			return Synced{}, fmt.Errorf("transcript: %s is not a regular file (%v)", src, fi.Mode().Type())
 		}
 		size, ino = fi.Size(), inode(fi)
 	case !errors.Is(err, fs.ErrNotExist):
@@ -276,7 +281,7 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		c.prune(dir)
 	}
 
-	out, err := os.OpenFile(res.Path, os.O_RDWR|os.O_CREATE, 0o600)
+	out, err := os.OpenFile(res.Path, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
@@ -290,7 +295,8 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		}
 	}
 
-	res.turnFile = filepath.Join(dir, "turn.jsonl")
+	// A leading dot: no session id names it (safeName keeps no dots).
+	res.turnFile = filepath.Join(dir, ".turn.jsonl")
 	turn := &fileTurn{}
 	st.turn = turn
 	st.W.load = func() *lastGemini {
@@ -343,12 +349,12 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	return res, nil
 }
 
-// writeTurn starts turn.jsonl afresh on a new prompt, or appends to it.
+// writeTurn starts .turn.jsonl afresh on a new prompt, or appends to it.
 func (st *state) writeTurn(file string, t *fileTurn) error {
 	if !t.reset && t.buf.Len() == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return err
 	}
@@ -387,9 +393,11 @@ func (c *Cache) prune(keep string) {
 	if fi, err := os.Stat(marker); err == nil && now().Sub(fi.ModTime()) < pruneEvery {
 		return
 	}
-	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o600)
+	if err != nil {
 		return
 	}
+	f.Close()
 	_ = os.Chtimes(marker, now(), now())
 	entries, err := os.ReadDir(c.Dir)
 	if err != nil {
@@ -408,6 +416,44 @@ func (c *Cache) prune(keep string) {
 			os.RemoveAll(p)
 		}
 	}
+}
+
+// ownDirs creates the cache and a session's directory in it, owner-only,
+// and checks that no one else can read them or put something in their
+// place: each is a directory of this user's, not a symlink, made 0700, and
+// the cache's parent is this user's or root's, writable by no one else
+// unless sticky. It fails, saying why, rather than write through a
+// directory someone else controls.
+func (c *Cache) ownDirs(session string) error {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return err
+	}
+	parent := filepath.Dir(c.Dir)
+	fi, err := os.Stat(parent)
+	if err != nil {
+		return err
+	}
+	if me, root := ownedByMe(fi); !me && !root || fi.Mode().Perm()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 && checkModes {
+		return fmt.Errorf("%s: not used, as its parent %s is not this user's alone (%v)", c.Dir, parent, fi.Mode())
+	}
+	for _, d := range []string{c.Dir, session} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		fi, err := os.Lstat(d)
+		if err != nil {
+			return err
+		}
+		if me, _ := ownedByMe(fi); !fi.IsDir() || !me {
+			return fmt.Errorf("%s: not used, as it is not a directory of this user's (%v)", d, fi.Mode())
+		}
+		if fi.Mode().Perm() != 0o700 && checkModes {
+			if err := os.Chmod(d, 0o700); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // safeName keeps a session id usable as a file name.

@@ -19,3 +19,22 @@ func inode(fi os.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// noFollow keeps an open from following a symlink planted in the cache.
+const noFollow = syscall.O_NOFOLLOW
+
+// nonBlock keeps opening the source from waiting on a FIFO's writer.
+const nonBlock = syscall.O_NONBLOCK
+
+// ownedByMe reports whether fi is owned by this process's user; root
+// reports whether root owns it.
+func ownedByMe(fi os.FileInfo) (me, root bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false, false
+	}
+	return int(st.Uid) == os.Geteuid(), st.Uid == 0
+}
+
+// checkModes: Unix permission bits say who else can read or write.
+const checkModes = true

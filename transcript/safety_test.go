@@ -1,0 +1,164 @@
+//go:build unix
+
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A session id is the host's to choose: whatever it is, the translated
+// transcript stays a file of its own, apart from hookx's bookkeeping.
+func TestSessionIDCannotNameTheCacheFiles(t *testing.T) {
+	data := golden(t, "gemini-ralph-loop.txtar", "real-gemini.jsonl")
+	for _, session := range []string{"turn", "t.u.r.n", "state", "last", ".pruned", "../../x", "a/../../b", "x\x00y", strings.Repeat("z", 10000)} {
+		for _, dir := range [][2]string{{"gemini", "claude"}, {"claude", "gemini"}} {
+			t.Run(dir[0]+"-"+session[:min(len(session), 12)], func(t *testing.T) {
+				tmp := t.TempDir()
+				src := filepath.Join(tmp, "src.jsonl")
+				os.WriteFile(src, data, 0o600)
+				conv := converter(t, dir[0], dir[1])
+				conv.Session = session
+				cache := &Cache{Dir: filepath.Join(tmp, "cache")}
+				res, err := cache.Sync(conv, src, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := conv.Convert(data, "")
+				got, err := os.ReadFile(res.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Errorf("session %.40q: the translated transcript at %s is not the conversion:\n%.300s", session, res.Path, got)
+				}
+				rel, err := filepath.Rel(cache.Dir, res.Path)
+				if err != nil || strings.HasPrefix(rel, "..") || len(filepath.Base(res.Path)) > 255 {
+					t.Errorf("session %.40q: transcript at %.200s, outside %s or too long a name", session, res.Path, cache.Dir)
+				}
+				if _, wantTurn := conv.Convert(data, ""); res.Turn().Prompt != wantTurn.Prompt {
+					t.Errorf("session %.40q: the turn's prompt is %q, want %q", session, res.Turn().Prompt, wantTurn.Prompt)
+				}
+			})
+		}
+	}
+}
+
+// transcript_path comes from the host's payload: a FIFO (or any file that
+// is not a regular one) must not hang hookx before the hook even runs.
+func TestSyncDoesNotHangOnAFIFOTranscript(t *testing.T) {
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{fifo, "/dev/zero", tmp} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := (&Cache{Dir: filepath.Join(tmp, "cache")}).Sync(converter(t, "claude", "gemini"), src, "")
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: Sync accepted a transcript that is not a regular file", src)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Sync hangs on a transcript_path that is not a regular file", src)
+		}
+	}
+}
+
+// A cache directory that is a symlink, or a file in it planted as a
+// symlink, is never written through; a cache others could read is made
+// owner-only.
+func TestCacheNeverWritesThroughPlantedSymlinks(t *testing.T) {
+	data := golden(t, "claude-ralph-loop.txtar", "real-claude.jsonl")
+	setup := func(t *testing.T) (tmp, src, victim string, conv *Converter) {
+		tmp = t.TempDir()
+		src = filepath.Join(tmp, "src.jsonl")
+		os.WriteFile(src, data, 0o600)
+		victim = filepath.Join(tmp, "victim")
+		os.WriteFile(victim, []byte("precious\n"), 0o600)
+		return tmp, src, victim, converter(t, "claude", "gemini")
+	}
+	intact := func(t *testing.T, victim string) {
+		t.Helper()
+		if b, err := os.ReadFile(victim); err != nil || string(b) != "precious\n" {
+			t.Errorf("the symlink's target was written: %q, %v", b, err)
+		}
+	}
+
+	t.Run("files", func(t *testing.T) {
+		tmp, src, victim, conv := setup(t)
+		cache := &Cache{Dir: filepath.Join(tmp, "cache")}
+		res, err := cache.Sync(conv, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Plant every file of the session, and the prune marker, as
+		// symlinks, and force a rebuild by touching the source's identity.
+		dir := filepath.Dir(res.Path)
+		for _, name := range []string{"state.json", filepath.Base(res.Path), "turn.jsonl", ".turn.jsonl"} {
+			os.Remove(filepath.Join(dir, name))
+			os.Symlink(victim, filepath.Join(dir, name))
+		}
+		os.Remove(filepath.Join(cache.Dir, ".pruned"))
+		os.Symlink(victim, filepath.Join(cache.Dir, ".pruned"))
+		os.WriteFile(src+".new", data, 0o600)
+		os.Rename(src+".new", src)
+		cache.Sync(conv, src, "")
+		intact(t, victim)
+	})
+	t.Run("session-dir", func(t *testing.T) {
+		tmp, src, victim, conv := setup(t)
+		cache := &Cache{Dir: filepath.Join(tmp, "cache")}
+		res, err := cache.Sync(conv, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Dir(res.Path)
+		elsewhere := filepath.Join(tmp, "elsewhere")
+		os.Mkdir(elsewhere, 0o700)
+		os.RemoveAll(dir)
+		os.Symlink(elsewhere, dir)
+		if _, err := cache.Sync(conv, src, ""); err == nil {
+			t.Error("Sync used a session directory that is a symlink")
+		}
+		if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+			t.Errorf("Sync wrote through the symlinked session directory: %v", ents)
+		}
+		intact(t, victim)
+	})
+	t.Run("cache-dir", func(t *testing.T) {
+		tmp, src, _, conv := setup(t)
+		elsewhere := filepath.Join(tmp, "elsewhere")
+		os.Mkdir(elsewhere, 0o700)
+		os.Symlink(elsewhere, filepath.Join(tmp, "cache"))
+		if _, err := (&Cache{Dir: filepath.Join(tmp, "cache")}).Sync(conv, src, ""); err == nil {
+			t.Error("Sync used a cache directory that is a symlink")
+		}
+		if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+			t.Errorf("Sync wrote through the symlinked cache directory: %v", ents)
+		}
+	})
+	t.Run("readable-cache-dir", func(t *testing.T) {
+		tmp, src, _, conv := setup(t)
+		dir := filepath.Join(tmp, "cache")
+		os.Mkdir(dir, 0o755)
+		os.Chmod(dir, 0o755)
+		res, err := (&Cache{Dir: dir}).Sync(conv, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{dir, filepath.Dir(res.Path)} {
+			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("%s: mode %v (%v), want 0700: others could read the transcripts", p, fi.Mode().Perm(), err)
+			}
+		}
+	})
+}
