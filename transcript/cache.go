@@ -19,6 +19,10 @@ import (
 // its last use.
 const DefaultMaxAge = 7 * 24 * time.Hour
 
+// chunkSize is how much of the source is read, and of the translation
+// kept, at a time.
+const chunkSize = 4 << 20
+
 // pruneEvery is how often a Sync looks for old sessions to remove.
 const pruneEvery = time.Hour
 
@@ -310,25 +314,53 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	}
 	var buf bytes.Buffer
 	before := st
-	if n := size - st.Offset; n > 0 {
-		chunk := make([]byte, n)
-		if _, err := in.ReadAt(chunk, st.Offset); err != nil && !errors.Is(err, io.EOF) {
-			return Synced{}, fmt.Errorf("transcript: %w", err)
+	// The source is read, and the translation written, a chunk at a time:
+	// memory is bounded by the longest line, not by the transcript.
+	outSize := st.OutSize
+	flush := func() error {
+		if _, err := out.WriteAt(buf.Bytes(), outSize); err != nil {
+			return fmt.Errorf("transcript cache: %w", err)
 		}
-		used := conv.feed(&st, chunk, &buf)
-		st.Offset += int64(used)
-		res.Read = int64(used)
-	} else if !st.Started {
+		outSize += int64(buf.Len())
+		buf.Reset()
+		return nil
+	}
+	if !st.Started {
 		conv.feed(&st, nil, &buf)
 	}
+	var chunk []byte
+	for st.Offset < size {
+		n := min(size-st.Offset, int64(max(len(chunk), chunkSize)))
+		if int64(len(chunk)) < n {
+			chunk = make([]byte, n)
+		}
+		if _, err := in.ReadAt(chunk[:n], st.Offset); err != nil && !errors.Is(err, io.EOF) {
+			return Synced{}, fmt.Errorf("transcript: %w", err)
+		}
+		used := conv.feed(&st, chunk[:n], &buf)
+		if used == 0 {
+			if n == size-st.Offset {
+				break // an incomplete last line: read when it is whole
+			}
+			chunk = make([]byte, 2*len(chunk)) // a line longer than the chunk
+			continue
+		}
+		st.Offset += int64(used)
+		res.Read += int64(used)
+		if buf.Len() >= chunkSize {
+			if err := flush(); err != nil {
+				return Synced{}, err
+			}
+		}
+	}
 	conv.finish(&st, tail, &buf)
-	if buf.Len() == 0 && st.Offset == before.Offset && st.Started == before.Started {
+	if buf.Len() == 0 && outSize == st.OutSize && st.Offset == before.Offset && st.Started == before.Started {
 		return res, nil
 	}
-	if _, err := out.WriteAt(buf.Bytes(), st.OutSize); err != nil {
-		return Synced{}, fmt.Errorf("transcript cache: %w", err)
+	if err := flush(); err != nil {
+		return Synced{}, err
 	}
-	st.OutSize += int64(buf.Len())
+	st.OutSize = outSize
 	if err := st.writeTurn(res.turnFile, turn); err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}

@@ -5,7 +5,9 @@ package transcript
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -161,4 +163,63 @@ func TestCacheNeverWritesThroughPlantedSymlinks(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A transcript can grow to hundreds of megabytes: converting it must not
+// hold it, or its translation, in memory whole. Running out of memory would
+// kill hookx before the hook runs, and the hook's block with it.
+func TestSyncMemoryIsBoundedByTheLongestLine(t *testing.T) {
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src.jsonl")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const total = 96 << 20
+	text := strings.Repeat("x", 900)
+	line := `{"type":"user","message":{"role":"user","content":"` + text + `"},"uuid":"u"}` + "\n"
+	var b strings.Builder
+	for b.Len() < 1<<20 {
+		b.WriteString(line)
+	}
+	for n := 0; n < total; n += b.Len() {
+		f.WriteString(b.String())
+	}
+	f.Close()
+
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	res, err := (&Cache{Dir: filepath.Join(tmp, "cache")}).Sync(converter(t, "claude", "gemini"), src, "")
+	close(stop)
+	<-sampled
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Read < total {
+		t.Fatalf("read %d bytes of %d", res.Read, total)
+	}
+	t.Logf("heap grew %d MiB", (peak.Load()-base)>>20)
+	if grew := peak.Load() - base; grew > 48<<20 {
+		t.Errorf("converting a %d MiB transcript took %d MiB of heap: it is held whole", total>>20, grew>>20)
+	}
 }
