@@ -104,7 +104,8 @@ the result with the agent's own command (gemini extensions link DIR,
 claude --plugin-dir DIR).
 
 Safety: a target that resolves (through symlinks) outside the project, or
-outside ~ with --user, or outside --out, is refused unless --allow-outside
+outside ~ with --user, or outside --out (the manifest and each copied
+plugin file too), is refused unless --allow-outside
 names its real path; the report names the real path written. The target is
 written only if it still holds what the plan was made from (else migrate
 plans again, and gives up with exit 3, writing nothing). Each entry hookx
@@ -355,6 +356,10 @@ func migrateRun(opts *migrateOptions) error {
 				srcRel, _ := migrate.PluginManifest(fromName)
 				src, _ := os.ReadFile(filepath.Join(opts.plugin, srcRel))
 				manifest = migrate.NewManifest(fromName, toName, src, pluginRoot)
+				// Like the hooks file, it must stay inside --out.
+				if _, err := inScope(manifestPath, manifestPath, opts.out, scopeName, opts.allowOutside); err != nil {
+					return err
+				}
 				diff += migrate.UnifiedDiff("/dev/null", "b/"+filepath.ToSlash(rel), nil, manifest)
 			}
 		}
@@ -372,6 +377,12 @@ func migrateRun(opts *migrateOptions) error {
 						What: "left alone", Reason: "the plugin's " + f.Rel + " differs from this file, which hookx does not replace",
 						Fix: "copy it over by hand if the converted hooks need the plugin's version"})
 				case f.Missing:
+					// A directory of --out that resolves elsewhere must not
+					// carry the copy out of it.
+					to := filepath.Join(opts.out, f.Rel)
+					if _, err := inScope(to, to, opts.out, scopeName, opts.allowOutside); err != nil {
+						return err
+					}
 					files = append(files, f)
 				}
 			}
