@@ -285,6 +285,20 @@ func parityInputs() [][]byte {
 		`{"a" : [ 1 , { "b" : null } ] , "decision" : "block" }`,
 		"{\"decision\":\"deny\"}\n{\"decision\":\"allow\"}",
 		"\x00{\"decision\":\"deny\"}",
+		// Keys spelled with escapes are the same key: the last one wins.
+		`{"decision":"deny","decisio\u006e":"allow"}`,
+		`{"decisio\u006E":"deny"}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"},"hookSpecific\u004futput":null}`,
+		`{"hookSpecificOutput":{"permissionDecision":"deny","permission\u0044ecision":"allow"}}`,
+		// Lone surrogate keys stay apart in JavaScript.
+		`{"\ud800":"a","\udc00":"b","decision":"block"}`,
+		// Gemini's second JSON.parse sees the unescaped text: its white
+		// space is JSON's alone.
+		`"\u00a0{\"decision\":\"deny\"}"`,
+		`"\ufeff{\"decision\":\"deny\"}"`,
+		`" {\"decision\":\"deny\"}\n"`,
+		`"{\"decision\":\"deny\"}\u0085"`,
+		`"\"{\\\"decision\\\":\\\"deny\\\"}\""`,
 	}
 	for _, c := range resultCases {
 		ins = append(ins, c.stdout, c.stderr)
