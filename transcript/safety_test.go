@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -221,5 +222,57 @@ func TestSyncMemoryIsBoundedByTheLongestLine(t *testing.T) {
 	t.Logf("heap grew %d MiB", (peak.Load()-base)>>20)
 	if grew := peak.Load() - base; grew > 48<<20 {
 		t.Errorf("converting a %d MiB transcript took %d MiB of heap: it is held whole", total>>20, grew>>20)
+	}
+}
+
+// Hooks of one session run at once (Claude runs a tool's hooks in
+// parallel): however their Syncs interleave with the host's appends, the
+// translated file is the conversion of the whole source, each record once.
+func TestConcurrentSyncsOfOneSession(t *testing.T) {
+	for _, tc := range []struct{ file, src, from, to string }{
+		{"claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini"},
+		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude"},
+	} {
+		t.Run(tc.from, func(t *testing.T) {
+			data := golden(t, tc.file, tc.src)
+			tmp := t.TempDir()
+			src := filepath.Join(tmp, "src.jsonl")
+			f, err := os.Create(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cache := &Cache{Dir: filepath.Join(tmp, "cache")}
+			lines := strings.SplitAfter(string(data), "\n")
+			errs := make(chan error, 4*len(lines))
+			var wg sync.WaitGroup
+			for _, line := range lines {
+				f.WriteString(line)
+				for range 4 {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						_, err := cache.Sync(converter(t, tc.from, tc.to), src, "")
+						errs <- err
+					}()
+				}
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := cache.Sync(converter(t, tc.from, tc.to), src, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := converter(t, tc.from, tc.to).Convert(data, "")
+			got, _ := os.ReadFile(res.Path)
+			if string(got) != string(want) {
+				t.Errorf("concurrent syncs gave\n%.2000s\nwant\n%.2000s", got, want)
+			}
+		})
 	}
 }
