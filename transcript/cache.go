@@ -440,13 +440,7 @@ func (c *Cache) prune(keep string) {
 		if !e.IsDir() || p == keep {
 			continue
 		}
-		fi, err := os.Stat(filepath.Join(p, "state.json"))
-		if errors.Is(err, fs.ErrNotExist) {
-			fi, err = e.Info()
-		}
-		if err == nil && now().Sub(fi.ModTime()) > maxAge {
-			os.RemoveAll(p)
-		}
+		c.pruneOne(p, e, maxAge)
 	}
 }
 
@@ -486,6 +480,28 @@ func (c *Cache) ownDirs(session string) error {
 		}
 	}
 	return nil
+}
+
+// pruneOne removes the session directory p if it is unused for maxAge. A
+// session whose Sync holds its lock is in use, whatever its time says; the
+// time is read again under the lock, as a Sync may just have touched it.
+func (c *Cache) pruneOne(p string, e fs.DirEntry, maxAge time.Duration) {
+	old := func(fi fs.FileInfo, err error) bool { return err == nil && c.now().Sub(fi.ModTime()) > maxAge }
+	sf, err := os.OpenFile(filepath.Join(p, "state.json"), os.O_RDWR|noFollow, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		if old(e.Info()) {
+			os.RemoveAll(p)
+		}
+		return
+	}
+	if err != nil {
+		return
+	}
+	defer sf.Close()
+	if !old(sf.Stat()) || !tryLock(sf) || !old(sf.Stat()) {
+		return
+	}
+	os.RemoveAll(p)
 }
 
 // safeName keeps a session id usable as a file name.

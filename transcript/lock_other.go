@@ -19,3 +19,5 @@ const (
 func ownedByMe(os.FileInfo) (me, root bool) { return true, false }
 
 const checkModes = false
+
+func tryLock(*os.File) bool { return true }

@@ -38,3 +38,9 @@ func ownedByMe(fi os.FileInfo) (me, root bool) {
 
 // checkModes: Unix permission bits say who else can read or write.
 const checkModes = true
+
+// tryLock takes the lock lock takes if no one holds it, and reports whether
+// it did.
+func tryLock(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}

@@ -276,3 +276,35 @@ func TestConcurrentSyncsOfOneSession(t *testing.T) {
 		})
 	}
 }
+
+// A session idle for longer than MaxAge that a hook is syncing right now
+// (it holds the lock) is not removed under it: its hook would get a
+// transcript_path to a file that no longer exists.
+func TestPruneKeepsASessionInUse(t *testing.T) {
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src.jsonl")
+	os.WriteFile(src, golden(t, "claude-ralph-loop.txtar", "real-claude.jsonl"), 0o600)
+	now := time.Now()
+	cache := &Cache{Dir: filepath.Join(tmp, "cache"), MaxAge: time.Hour, Now: func() time.Time { return now }}
+	old := converter(t, "claude", "gemini")
+	old.Session = "old-session"
+	oldRes, err := cache.Sync(old, src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf, err := os.OpenFile(filepath.Join(filepath.Dir(oldRes.Path), "state.json"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.Close()
+	if err := lock(sf); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(3 * time.Hour)
+	if _, err := cache.Sync(converter(t, "claude", "gemini"), src, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(oldRes.Path); err != nil {
+		t.Errorf("a session in use was pruned: %v", err)
+	}
+}
