@@ -23,6 +23,10 @@ const DefaultMaxAge = 7 * 24 * time.Hour
 // kept, at a time.
 const chunkSize = 4 << 20
 
+// maxLine is the longest source line read: the agents' lines are far
+// shorter (a base64 screenshot is a few MiB).
+var maxLine = 128 << 20
+
 // pruneEvery is how often a Sync looks for old sessions to remove.
 const pruneEvery = time.Hour
 
@@ -342,7 +346,12 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 			if n == size-st.Offset {
 				break // an incomplete last line: read when it is whole
 			}
-			chunk = make([]byte, 2*len(chunk)) // a line longer than the chunk
+			if len(chunk) >= maxLine {
+				// Not a transcript the agents write: a path naming a big
+				// file without line ends must not take all memory.
+				return Synced{}, fmt.Errorf("transcript: %s: a line over %d MiB at byte %d; not translated", src, maxLine>>20, st.Offset)
+			}
+			chunk = make([]byte, min(2*len(chunk), maxLine)) // a line longer than the chunk
 			continue
 		}
 		st.Offset += int64(used)

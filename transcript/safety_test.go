@@ -308,3 +308,27 @@ func TestPruneKeepsASessionInUse(t *testing.T) {
 		t.Errorf("a session in use was pruned: %v", err)
 	}
 }
+
+// A transcript_path naming a big file with no line end (a disk image, a
+// sparse file) is not read into memory whole: a line over maxLine is an
+// error, and the hook gets the host's path.
+func TestSyncRefusesALineOverTheBound(t *testing.T) {
+	defer func(old int) { maxLine = old }(maxLine)
+	maxLine = 1 << 20
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src.jsonl")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: 8 GiB of zeros, then a line end.
+	if err := f.Truncate(8 << 30); err != nil {
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.WriteAt([]byte("\n"), 8<<30)
+	f.Close()
+	_, err = (&Cache{Dir: filepath.Join(tmp, "cache")}).Sync(converter(t, "claude", "gemini"), src, "")
+	if err == nil || !strings.Contains(err.Error(), "line") {
+		t.Errorf("Sync of a file whose first line is 8 GiB = %v, want an error about the line", err)
+	}
+}
