@@ -82,7 +82,8 @@ type Dialect struct {
 	HeldOutput HeldOutput        `json:"heldOutput"`
 	Env        Env               `json:"env"`
 	MCP        MCPStyle          `json:"mcp"`
-	Derive     map[string]string `json:"derive"` // payload field -> named deriver
+	Matchers   MatcherRules      `json:"matchers"` // how a tool matcher is read
+	Derive     map[string]string `json:"derive"`   // payload field -> named deriver
 	// Private lists payload fields this agent sends that mean nothing to
 	// another agent's hooks; they are dropped in translation (T§3.1).
 	Private []string `json:"private"`
@@ -434,6 +435,9 @@ func (t *Table) index() error {
 		}
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
+		}
+		if err := d.Matchers.validate(d.Name); err != nil {
+			errs = append(errs, err)
 		}
 		if responseConverters[d.DefaultResponse] == nil {
 			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)
