@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -104,6 +105,7 @@ type Dialect struct {
 	toolByName      map[string]*Tool
 	toolByCanon     map[string]*Tool
 	alternateEvents map[string]*Event // canonical ids carried by an event's "also"
+	exactList       *regexp.Regexp    // Matchers.ExactList, compiled
 }
 
 // Settings says where a dialect keeps its settings and how strict they are.
@@ -436,7 +438,7 @@ func (t *Table) index() error {
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
 		}
-		if err := d.Matchers.validate(d.Name); err != nil {
+		if err := d.compileMatchers(); err != nil {
 			errs = append(errs, err)
 		}
 		if responseConverters[d.DefaultResponse] == nil {

@@ -19,22 +19,19 @@ type MatcherRules struct {
 	Aliases bool `json:"aliases"`
 	// Trim is set when the matcher is trimmed of white space first.
 	Trim bool `json:"trim"`
-
-	exactList *regexp.Regexp
 }
 
-func (r *MatcherRules) validate(where string) error {
-	var errs []string
-	if r.ExactList != "" {
-		re, err := regexp.Compile(r.ExactList)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("exactList: %v", err))
-		}
-		r.exactList = re
+// compileMatchers compiles the dialect's exact-list pattern.
+func (d *Dialect) compileMatchers() error {
+	d.exactList = nil
+	if d.Matchers.ExactList == "" {
+		return nil
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s: matchers: %s", where, strings.Join(errs, "; "))
+	re, err := regexp.Compile(d.Matchers.ExactList)
+	if err != nil {
+		return fmt.Errorf("%s: matchers.exactList: %w", d.Name, err)
 	}
+	d.exactList = re
 	return nil
 }
 
@@ -74,7 +71,7 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 	switch {
 	case m == "" || m == "*":
 		tm.all = true
-	case d.Matchers.exactList != nil && d.Matchers.exactList.MatchString(m):
+	case d.exactList != nil && d.exactList.MatchString(m):
 		for _, f := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			if f = strings.TrimSpace(f); f != "" {
 				tm.list = append(tm.list, f)
