@@ -35,6 +35,11 @@ func (d *Dialect) compileMatchers() error {
 	return nil
 }
 
+// IsExactList reports whether the dialect reads m as a list of exact names.
+func (d *Dialect) IsExactList(m string) bool {
+	return d.exactList != nil && d.exactList.MatchString(m)
+}
+
 // ToolMatcher is one tool matcher as its own dialect reads it. A nil
 // *ToolMatcher matches every tool.
 type ToolMatcher struct {
@@ -71,7 +76,7 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 	switch {
 	case m == "" || m == "*":
 		tm.all = true
-	case d.exactList != nil && d.exactList.MatchString(m):
+	case d.IsExactList(m):
 		for _, f := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			if f = strings.TrimSpace(f); f != "" {
 				tm.list = append(tm.list, f)
