@@ -164,6 +164,9 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 	}
 	if len(names) == 0 && len(mcp) == 0 {
 		plan.drop = fmt.Sprintf("the matcher %q matches no %s tool", *m, p.to.Agent)
+		if len(plan.narrow) > 0 {
+			plan.drop += ": " + strings.Join(plan.narrow, "; ")
+		}
 		return plan
 	}
 	var out string
