@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MatcherRules say how a dialect reads a tool matcher (CC§6, GC§7).
@@ -52,12 +53,16 @@ type ToolMatcher struct {
 
 // jsOnlyRE2 matches RE2 syntax that JavaScript regexes do not have: inline
 // flags, \A \z \Q…\E, POSIX classes, named groups in Go's (?P<…>) form.
-var jsOnlyRE2 = regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`)
+// It is compiled on first use: wrap's start-up pays for no regexp it does
+// not use.
+var jsOnlyRE2 = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`)
+})
 
 // NotJavaScript says why expr is not a JavaScript regex with the same
 // meaning in Go, or "" when it is one as far as hookx can tell.
 func NotJavaScript(expr string) string {
-	if m := jsOnlyRE2.FindString(expr); m != "" {
+	if m := jsOnlyRE2().FindString(expr); m != "" {
 		return "RE2-only syntax " + strconv.Quote(m)
 	}
 	return ""
