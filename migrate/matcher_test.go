@@ -42,3 +42,18 @@ func TestMatchAllHookHasNoMatchFlag(t *testing.T) {
 		}
 	}
 }
+
+// --match is the source matcher of this run: when the matcher becomes
+// match-all, the old --match must not survive as if the user had added it.
+func TestStaleMatchFlagIsNotKept(t *testing.T) {
+	first := planFor(t, Options{From: "claude", To: "gemini", Wrap: true},
+		`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"./g.sh"}],"matcher":"Bash"}]}}`, nil)
+	if !strings.Contains(string(first.After), "--match Bash") {
+		t.Fatalf("no --match written:\n%s", first.After)
+	}
+	res := planFor(t, Options{From: "claude", To: "gemini", Wrap: true},
+		`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"./g.sh"}],"matcher":"*"}]}}`, first.After)
+	if strings.Contains(string(res.After), "--match") {
+		t.Errorf("a stale --match survived a match-all matcher:\n%s", res.After)
+	}
+}
