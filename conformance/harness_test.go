@@ -106,7 +106,7 @@ func exe(p agents.Paths, a driver.Agent) string {
 // call (Bash ↔ run_shell_command, Write ↔ write_file, Read ↔ read_file,
 // Edit ↔ replace).
 type action struct {
-	kind                    string // shell, write, read, edit, say
+	kind                    string // shell, write, read, edit, ls, say
 	text                    string // shell command or say text
 	path, content, old, new string // project-relative path
 	intro                   string // text the model says before its tool call
@@ -153,6 +153,11 @@ func callStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 			return fakemodel.Tool("replace", map[string]any{"file_path": a.abs(sb), "instruction": "fake edit", "old_string": a.old, "new_string": a.new})
 		}
 		return fakemodel.Tool("Edit", map[string]any{"file_path": a.abs(sb), "old_string": a.old, "new_string": a.new})
+	case "ls":
+		if g {
+			return fakemodel.Tool("list_directory", map[string]any{"dir_path": a.abs(sb)})
+		}
+		return fakemodel.Tool("LS", map[string]any{"path": a.abs(sb)})
 	default:
 		return fakemodel.Say(a.text)
 	}

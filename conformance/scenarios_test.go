@@ -407,6 +407,7 @@ func scenarios() []*scenario {
 	)
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
+	list = append(list, matcherScenarios()...)
 	return list
 }
 

@@ -71,6 +71,43 @@ var inputConverters = map[string]*InputConverter{
 			return nil
 		},
 	},
+	// Claude's legacy MultiEdit carries its edits as edits[] (CC§8.2): one
+	// edit call is a list of one; a list of several has no one-call
+	// counterpart and is left as it is.
+	"editList": {
+		Args:      []string{"edits"},
+		Canonical: []string{"old_string", "new_string", "replace_all"},
+		ToCanonical: func(a map[string]any) []string {
+			edits, _ := a["edits"].([]any)
+			one, _ := firstOnly(edits).(map[string]any)
+			if one == nil {
+				if len(edits) > 1 {
+					return []string{fmt.Sprintf("MultiEdit's %d edits cannot be expressed as one edit call", len(edits))}
+				}
+				return nil
+			}
+			delete(a, "edits")
+			for _, k := range []string{"old_string", "new_string", "replace_all"} {
+				if v, ok := one[k]; ok {
+					a[k] = v
+				}
+			}
+			return nil
+		},
+		FromCanonical: func(a map[string]any) []string {
+			edit := map[string]any{}
+			for _, k := range []string{"old_string", "new_string", "replace_all"} {
+				if v, ok := a[k]; ok {
+					edit[k] = v
+					delete(a, k)
+				}
+			}
+			if len(edit) > 0 {
+				a["edits"] = []any{edit}
+			}
+			return nil
+		},
+	},
 	// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
 	"urlInPrompt": {
 		Canonical: []string{"url"},
@@ -155,6 +192,14 @@ func mapTodos(a map[string]any, f func(map[string]any)) {
 			f(t)
 		}
 	}
+}
+
+// firstOnly returns the only element of list, or nil.
+func firstOnly(list []any) any {
+	if len(list) != 1 {
+		return nil
+	}
+	return list[0]
 }
 
 func intArg(a map[string]any, key string) (int, bool) {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -82,7 +83,8 @@ type Dialect struct {
 	HeldOutput HeldOutput        `json:"heldOutput"`
 	Env        Env               `json:"env"`
 	MCP        MCPStyle          `json:"mcp"`
-	Derive     map[string]string `json:"derive"` // payload field -> named deriver
+	Matchers   MatcherRules      `json:"matchers"` // how a tool matcher is read
+	Derive     map[string]string `json:"derive"`   // payload field -> named deriver
 	// Private lists payload fields this agent sends that mean nothing to
 	// another agent's hooks; they are dropped in translation (T§3.1).
 	Private []string `json:"private"`
@@ -103,6 +105,7 @@ type Dialect struct {
 	toolByName      map[string]*Tool
 	toolByCanon     map[string]*Tool
 	alternateEvents map[string]*Event // canonical ids carried by an event's "also"
+	exactList       *regexp.Regexp    // Matchers.ExactList, compiled
 }
 
 // Settings says where a dialect keeps its settings and how strict they are.
@@ -434,6 +437,9 @@ func (t *Table) index() error {
 		}
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
+		}
+		if err := d.compileMatchers(); err != nil {
+			errs = append(errs, err)
 		}
 		if responseConverters[d.DefaultResponse] == nil {
 			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)

@@ -43,6 +43,9 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 		if tool.Legacy && m.Mark != None {
 			note = joinNotes("legacy name: accepted, never emitted", note)
 		}
+		if legacy := to.ToolsFor(tool.Canonical); m.Mark == None && tool.Canonical != "" && len(legacy) > 0 {
+			note = joinNotes(note, fmt.Sprintf("hookx wrap shows it to a %s hook as the legacy %s", to.Agent, legacy[0].Name))
+		}
 		rows = append(rows, Row{Kind: "tool", From: name, To: m.Name, Mark: m.Mark, Note: note, Verified: verified(m.Live, m.Mark)})
 	}
 	if from.Transcript.Format != "" && to.Transcript.Format != "" {
@@ -75,6 +78,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 				fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Kind, r.From, codeOrDash(target), r.Mark, liveCell(r.Verified), mdEscape(r.Note))
 			}
 			fmt.Fprintln(w)
+			t.writePresentedMarkdown(w, from, to)
 		}
 	}
 	return nil
@@ -156,4 +160,126 @@ func liveCell(v string) string {
 		return "UNVERIFIED"
 	}
 	return "-"
+}
+
+// PresentedRow says what becomes of one legacy or alias tool name in a
+// hook's matcher when the hook runs on another agent: what the migrated
+// matcher names, and which tool, with which arguments, the hook is shown.
+type PresentedRow struct {
+	Name    string // the name in the hook's matcher
+	Host    string // the host's tool the migrated matcher names; "" for none
+	Sees    string // the tool_name the hook is given; "" when it never runs
+	Args    string // the hook's argument names, and the host's they come from
+	Comment string
+}
+
+// PresentedRows lists, for a hook written for hook running on host, every
+// legacy tool name and alias of hook's table: what hookx migrate makes of a
+// matcher that names it, and what hookx wrap (given that matcher with
+// --match) shows the hook (HookTool).
+func (t *Table) PresentedRows(hook, host *Dialect) []PresentedRow {
+	var rows []PresentedRow
+	for _, tool := range hook.Tools {
+		var names []string
+		if tool.Legacy {
+			names = append(names, tool.Name)
+		}
+		for _, n := range append(names, tool.Aliases...) {
+			r := PresentedRow{Name: n}
+			m, err := hook.ToolMatcher(n)
+			if err != nil {
+				continue
+			}
+			fires := false
+			for _, own := range hook.Tools {
+				fires = fires || m.Matches(own.Name)
+			}
+			tm, _ := t.MapTool(hook, host, n)
+			switch {
+			case !fires:
+				r.Comment = fmt.Sprintf("%s never runs a hook for it: hooks are given tool_name %s, which the matcher does not match; not migrated", hook.Agent, tool.Name)
+			case tm.Mark == None:
+				r.Comment = "no counterpart: " + tm.Note
+			default:
+				r.Host = tm.Name
+				seen, fits, _ := t.HookTool(host, hook, tm.Name, m)
+				if !fits || seen.To == nil {
+					r.Comment = "hookx wrap does not run the hook"
+					break
+				}
+				r.Sees = seen.Name
+				r.Args = presentedArgs(seen.To, host.Tool(tm.Name))
+				if primary := hook.toolByCanon[seen.To.Canonical]; primary != nil && primary != seen.To {
+					r.Comment = fmt.Sprintf("a matcher that also names %s sees %s", primary.Name, primary.Name)
+				}
+				if n != seen.Name {
+					r.Comment = joinNotes(fmt.Sprintf("%s itself resolves %s to %s", hook.Agent, n, seen.Name), r.Comment)
+				}
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// presentedArgs lists the hook tool's argument names, each with the host
+// argument it is taken from where the names differ.
+func presentedArgs(hook, host *Tool) string {
+	var out []string
+	for _, arg := range sortedKeys(hook.Fields) {
+		s := "`" + arg + "`"
+		if from, ok := host.ArgFor(hook.Fields[arg]); ok && from != arg {
+			s += " ← `" + from + "`"
+		} else if !ok {
+			continue
+		}
+		out = append(out, s)
+	}
+	if c := InputConverterByName(hook.Convert); c != nil {
+		var from []string
+		for _, canon := range c.Canonical {
+			if arg, ok := host.ArgFor(canon); ok {
+				from = append(from, "`"+arg+"`")
+			}
+		}
+		for _, arg := range c.Args {
+			if len(from) > 0 {
+				out = append(out, "`"+arg+"` ← "+strings.Join(from, ", "))
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// writePresentedMarkdown writes PresentedRows as a Markdown table.
+func (t *Table) writePresentedMarkdown(w io.Writer, hook, host *Dialect) {
+	rows := t.PresentedRows(hook, host)
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Legacy and alias names in a %s hook's matcher, on %s (`--match` tells hookx wrap the hook's own matcher):\n\n", hook.Agent, host.Agent)
+	fmt.Fprintf(w, "| Name in the matcher | Migrated matcher names | The hook is shown | Its arguments (← %s's) | Note |\n|---|---|---|---|---|\n", host.Agent)
+	dash := func(s string) string {
+		if s == "" {
+			return "—"
+		}
+		return "`" + s + "`"
+	}
+	for _, r := range rows {
+		args := r.Args
+		if args == "" {
+			args = "—"
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", r.Name, dash(r.Host), dash(r.Sees), args, mdEscape(r.Comment))
+	}
+	fmt.Fprintln(w)
 }

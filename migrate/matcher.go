@@ -4,15 +4,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
-
-// plainList is Claude's exact-list matcher syntax (CC§6 rule 2).
-var plainList = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`) })
 
 func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
 
@@ -27,9 +22,7 @@ func splitList(s string) []string {
 }
 
 // isExactList reports whether a dialect reads m as a list of exact names.
-func isExactList(d *mappings.Dialect, m string) bool {
-	return d.Protocol == "claude" && plainList().MatchString(m)
-}
+func isExactList(d *mappings.Dialect, m string) bool { return d.IsExactList(m) }
 
 // splitAlternatives splits a regex at its top-level '|'.
 func splitAlternatives(re string) []string {
@@ -126,7 +119,7 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		}
 		if len(rest) > 0 {
 			expr := strings.Join(rest, "|")
-			if why := notJavaScript(expr); why != "" {
+			if why := mappings.NotJavaScript(expr); why != "" {
 				// The agents use JavaScript regexes: Claude's never matches
 				// an invalid one, and RE2 would read it wider (T§10.1).
 				return matcherPlan{drop: fmt.Sprintf("the matcher %q is not a JavaScript regex (%s), so %s never fires it", *m, why, p.from.Agent)}
@@ -134,6 +127,11 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			re, err := regexp.Compile(expr)
 			if err != nil {
 				return matcherPlan{drop: fmt.Sprintf("the matcher %q is a regex Go's RE2 cannot evaluate (%v), so its tool set is unknown", *m, err)}
+			}
+			// The regex as its own agent reads it (aliases included).
+			fm, err := p.from.ToolMatcher(expr)
+			if err != nil {
+				return matcherPlan{drop: err.Error()}
 			}
 			if re.MatchString("") {
 				plan.outs = []matchOut{{}}
@@ -144,8 +142,16 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			}
 			var hit []string
 			for _, t := range p.from.Tools {
-				if re.MatchString(t.Name) {
+				if fm.Matches(t.Name) {
 					hit = append(hit, t.Name)
+					continue
+				}
+				for _, a := range t.Aliases {
+					if re.MatchString(a) {
+						// Gemini matches tool_name only, never an alias.
+						plan.narrow = append(plan.narrow, fmt.Sprintf("%s is an old name of %s: %s %s never runs a hook for it, as hooks are given tool_name %s; left out (rename it to %s)",
+							a, t.Name, p.from.Agent, p.from.Version, t.Name, t.Name))
+					}
 				}
 			}
 			if len(hit) > 0 && (len(hit) > 1 || hit[0] != expr) {
@@ -158,6 +164,9 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 	}
 	if len(names) == 0 && len(mcp) == 0 {
 		plan.drop = fmt.Sprintf("the matcher %q matches no %s tool", *m, p.to.Agent)
+		if len(plan.narrow) > 0 {
+			plan.drop += ": " + strings.Join(plan.narrow, "; ")
+		}
 		return plan
 	}
 	var out string
@@ -171,7 +180,40 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		out = "^(" + strings.Join(append(alts, mcp...), "|") + ")$"
 	}
 	plan.outs = []matchOut{{matcher: &out}}
+	plan.narrow = append(plan.narrow, p.unfit(*m, out, len(mcp) > 0)...)
 	return plan
+}
+
+// unfit lists the target tools the migrated matcher out fires on for which
+// the source matcher m names no tool: wrap --match does not run the hook
+// for them (mappings.Table.HookTool).
+func (p *planner) unfit(m, out string, mcp bool) []string {
+	src, err := p.from.ToolMatcher(m)
+	if err != nil {
+		return nil
+	}
+	dst, err := p.to.ToolMatcher(out)
+	if err != nil {
+		return nil
+	}
+	var skipped, notes []string
+	for _, t := range p.to.Tools {
+		if !dst.Matches(t.Name) {
+			continue
+		}
+		if _, fits, _ := p.tbl.HookTool(p.to, p.from, t.Name, src); !fits {
+			skipped = append(skipped, t.Name)
+		}
+	}
+	if len(skipped) > 0 {
+		notes = append(notes, fmt.Sprintf("%s fires it for %s, for which it names no %s tool; hookx wrap does not run the hook there",
+			p.to.Agent, strings.Join(skipped, ", "), p.from.Agent))
+	}
+	if mcp {
+		notes = append(notes, fmt.Sprintf("MCP tools reach the hook under their %s names, and hookx wrap runs it only for those %q matches (a server name with %q in it can split differently)",
+			p.from.Agent, m, "_"))
+	}
+	return notes
 }
 
 // mcpPattern translates one regex alternative that names MCP tools of the
@@ -304,17 +346,4 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 		plan.outs = []matchOut{{matcher: strp(strings.Join(out, "|")), value: strings.Join(out, "|")}}
 	}
 	return plan
-}
-
-// jsOnlyRE2 matches RE2 syntax that JavaScript regexes do not have: inline
-// flags, \A \z \Q…\E, POSIX classes, named groups in Go's (?P<…>) form.
-var jsOnlyRE2 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`) })
-
-// notJavaScript says why expr is not a JavaScript regex with the same
-// meaning, or "" when it is one as far as hookx can tell.
-func notJavaScript(expr string) string {
-	if m := jsOnlyRE2().FindString(expr); m != "" {
-		return "RE2-only syntax " + strconv.Quote(m)
-	}
-	return ""
 }

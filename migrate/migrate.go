@@ -596,6 +596,11 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		if failClosed {
 			w.WriteString(" --fail-closed")
 		}
+		if em.From.Matcher == "tool" && !matchesAll(sh.matcher) {
+			// wrap presents the host's tool as the one this names (LS for
+			// list_directory) and skips the hook where it names none.
+			w.WriteString(" --match " + ShellQuote(*sh.matcher))
+		}
 		w.WriteString(" -- " + ShellQuote(cmd))
 		cmd = w.String()
 	} else {

@@ -150,20 +150,29 @@ func keepUserFlags(prev, next string) (string, []string) {
 	if !ok1 || !ok2 {
 		return next, nil
 	}
-	have := map[string]bool{}
+	// --match is the source matcher as of this run: a stale one must not
+	// survive a matcher that became match-all.
+	have := map[string]bool{"--match": true}
 	for _, f := range nw.flags {
 		have[f.name] = true
 	}
 	var add, names []string
+	var without strings.Builder // prev without the flags next lacks
+	last := 0
 	for _, f := range pw.flags {
 		if !have[f.name] {
 			add = append(add, f.text)
 			names = append(names, f.name)
 			have[f.name] = true
+			without.WriteString(strings.TrimSuffix(prev[last:f.start], " "))
+			last = f.end
 		}
 	}
 	if len(add) == 0 {
 		return next, nil
+	}
+	if without.WriteString(prev[last:]); without.String() == next {
+		return prev, names // only the user's flags differ: keep them where they are
 	}
 	return next[:nw.sep] + strings.Join(add, " ") + " " + next[nw.sep:], names
 }

@@ -17,8 +17,11 @@ type EventResult struct {
 	Payload   []byte // the translated payload; nil when Skip
 	Event     string // the target event name
 	Canonical string
+	// Tool is the target's tool_name, for tool events.
+	Tool string
 	// Skip is set when the target dialect has no such event, or no such
-	// value of the field its matcher reads: a hook of that dialect would
+	// value of the field its matcher reads, or its matcher (Translator.Match)
+	// names no tool that stands for the host's: a hook of that dialect would
 	// never have run.
 	Skip       bool
 	SkipReason string
@@ -150,13 +153,20 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 	hasResp := false
 	var mcpServer, mcpTool string
 	if toolName != "" {
-		tm, err := tr.mapToolName(raw, toolName)
+		tm, fits, err := tr.mapToolName(raw, toolName)
+		if !fits && dst.Matcher == "tool" {
+			res.Skip = true
+			res.SkipReason = fmt.Sprintf("the hook's matcher %q names no %s tool that stands for %s %s", tr.Match, tr.To.Agent, tr.From.Agent, toolName)
+			return res, nil
+		}
+		res.Tool = toolName
 		if err != nil {
 			fs.add(mappings.None, "tool "+toolName, "%v; passed on unchanged", err)
 		} else if tm.Mark == mappings.None {
 			fs.add(mappings.None, "tool "+toolName, "%s; passed on unchanged", tm.Note)
 		} else {
 			p["tool_name"] = tm.Name
+			res.Tool = tm.Name
 			if tm.Mark == mappings.Approximate {
 				fs.add(mappings.Approximate, "tool "+toolName+" → "+tm.Name, "%s", tm.Note)
 			}
@@ -222,29 +232,31 @@ type toolMapping struct {
 }
 
 // mapToolName maps tool_name, using Gemini's mcp_context to split MCP names
-// exactly when it is there (T§7).
-func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (toolMapping, error) {
+// exactly when it is there (T§7), to the tool tr.Match names (see
+// mappings.Table.HookTool). fits is false when the hook's matcher names no
+// tool that stands for it.
+func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (m toolMapping, fits bool, err error) {
 	var ctx struct {
 		Server string `json:"server_name"`
 		Tool   string `json:"tool_name"`
 	}
 	if c := raw["mcp_context"]; c != nil && json.Unmarshal(c, &ctx) == nil && ctx.Server != "" && ctx.Tool != "" {
 		n, exact := tr.To.MCPName(ctx.Server, ctx.Tool)
-		m := toolMapping{ToolMapping: mappings.ToolMapping{Name: n, Mark: mappings.Exact}, mcpServer: ctx.Server, mcpTool: ctx.Tool}
+		m = toolMapping{ToolMapping: mappings.ToolMapping{Name: n, Mark: mappings.Exact}, mcpServer: ctx.Server, mcpTool: ctx.Tool}
 		if !exact {
 			m.Mark, m.Note = mappings.Approximate, "the MCP name is sanitised or shortened on the target"
 		}
-		return m, nil
+		return m, tr.Match.Matches(n), nil
 	}
-	tm, err := tr.Table.MapTool(tr.From, tr.To, name)
+	tm, fits, err := tr.Table.HookTool(tr.From, tr.To, name, tr.Match)
 	if err != nil {
-		return toolMapping{}, err
+		return toolMapping{}, fits, err
 	}
-	m := toolMapping{ToolMapping: tm}
+	m = toolMapping{ToolMapping: tm}
 	if server, tool, ok := tr.From.SplitMCP(name, nil); ok {
 		m.mcpServer, m.mcpTool = server, tool
 	}
-	return m, nil
+	return m, fits, nil
 }
 
 func (tr *Translator) responseConverter(d *mappings.Dialect, t *mappings.Tool) *mappings.ResponseConverter {

@@ -32,7 +32,10 @@ type ResultContext struct {
 	HookEvent   string // the event name in the hook's dialect
 	HostEvent   string // the host's event name
 	HostPayload []byte // the host's original stdin, for rebuilding tool input
-	FailClosed  bool   // every failure of the hook is a block
+	// HookTool is the tool_name the hook was given (EventResult.Tool): the
+	// tool whose arguments a rewrite is in. "": the primary counterpart.
+	HookTool   string
+	FailClosed bool // every failure of the hook is a block
 	// Ask is how an ask or defer renders on a host whose ask cannot be
 	// answered headless: "deny" (the default) or "ask".
 	Ask string
@@ -590,7 +593,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		case !out.RewriteInput:
 			fs.add(mappings.None, "input rewrite", "%s cannot rewrite tool input on %s", tr.To.Agent, hostEv.Name)
 		default:
-			if in, err := tr.rebuildInput(ctx.HostPayload, v.NewInput, fs); err != nil {
+			if in, err := tr.rebuildInput(ctx.HostPayload, ctx.HookTool, v.NewInput, fs); err != nil {
 				fs.add(mappings.None, "input rewrite", "%v", err)
 			} else {
 				r.newInput = in
@@ -774,7 +777,7 @@ func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered, fs *f
 // rebuildInput builds the host's complete tool input from a hook's rewrite
 // (T§6.1): start from the host's original input, take every field the hook's
 // dialect has a counterpart for from the rewrite, keep host-only fields.
-func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any, fs *findings) (map[string]any, error) {
+func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hookInput map[string]any, fs *findings) (map[string]any, error) {
 	var p struct {
 		ToolName  string         `json:"tool_name"`
 		ToolInput map[string]any `json:"tool_input"`
@@ -793,6 +796,9 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookInput map[string]any,
 		return nil, fmt.Errorf("%s has no counterpart in %s", p.ToolName, tr.From.Agent)
 	}
 	hookTool, reason := tr.From.ToolFor(hostTool.Canonical)
+	if t := tr.From.Tool(hookToolName); t != nil && t.Canonical == hostTool.Canonical {
+		hookTool = t // the tool the hook was shown (LS, MultiEdit)
+	}
 	if hookTool == nil {
 		return nil, fmt.Errorf("%s has no counterpart in %s: %s", p.ToolName, tr.From.Agent, reason)
 	}

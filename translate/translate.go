@@ -40,6 +40,10 @@ type Translator struct {
 	From, To *mappings.Dialect
 	// Now is the clock used for derived timestamps; time.Now when nil.
 	Now func() time.Time
+	// Match is the hook's own tool matcher, in To's dialect (nil: every
+	// tool). Event uses it to choose which of the hook's tools a host tool
+	// is presented as, and skips the hook when it matches none.
+	Match *mappings.ToolMatcher
 }
 
 // New returns a Translator from dialect from to dialect to.

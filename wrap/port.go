@@ -28,6 +28,7 @@ type Output struct {
 type Event struct {
 	Payload    []byte // the payload the hook reads; nil when Skip
 	Name       string // the event name in the hook's dialect
+	Tool       string // the tool_name the hook is given, for tool events
 	Skip       bool   // the hook's dialect has no such event or value: it would never run
 	SkipReason string
 	Findings   []Finding
@@ -51,6 +52,7 @@ type ResultContext struct {
 	HookEvent   string // the event name in the hook's dialect
 	HostEvent   string // the host's event name
 	HostPayload []byte // the host's original stdin
+	HookTool    string // the tool_name the hook was given (Event.Tool)
 	FailClosed  bool   // every hook failure is a block
 	Ask         string // how ask/defer render on a Gemini host: "deny" or "ask"
 }

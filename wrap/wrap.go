@@ -249,6 +249,7 @@ func (r *runner) run() int {
 		HookEvent:   ev.Name,
 		HostEvent:   r.hostEvent,
 		HostPayload: payload,
+		HookTool:    ev.Tool,
 		FailClosed:  r.FailClosed,
 		Ask:         r.Ask,
 	}, raw)

@@ -30,6 +30,7 @@ type wrapOptions struct {
 	ask        string
 	trace      string
 	verbose    bool
+	match      string
 	command    []string
 }
 
@@ -102,6 +103,7 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
 	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
+	cmd.Flags().StringVar(&opts.match, "match", "", "the hook's own tool matcher, in its dialect (hookx migrate writes it): the hook sees the host's tool as the tool this matcher names (LS for list_directory), and is not run when it names none; default: every tool")
 	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
 	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, approximations included (default: only what was not carried; also $HOOKX_VERBOSE)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
@@ -137,6 +139,13 @@ func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 	}
 	if err := known(opts.from); err != nil {
 		return fmt.Errorf("--from: %w", err)
+	}
+	if table != nil && opts.match != "" {
+		// A pass-through run (no table) never reads the matcher.
+		hook, _ := table.Dialect(opts.from)
+		if _, err := hook.ToolMatcher(opts.match); err != nil {
+			return fmt.Errorf("--match: %w", err)
+		}
 	}
 	if opts.host != "auto" {
 		if err := known(opts.host); err != nil {
@@ -204,7 +213,7 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 
 	code := wrap.Run(wrap.Options{
 		Table:       table,
-		Translation: translation{table: table},
+		Translation: translation{table: table, match: opts.match},
 		From:        opts.from,
 		Host:        opts.host,
 		Command:     opts.command,

@@ -7,12 +7,20 @@ import (
 )
 
 // translation binds wrap's Translation interface to package translate.
-type translation struct{ table *mappings.Table }
+type translation struct {
+	table *mappings.Table
+	match string // the hook's own tool matcher (--match)
+}
 
 func (t translation) New(host, hook string) (wrap.Translator, error) {
 	in, err := translate.New(t.table, host, hook)
 	if err != nil {
 		return nil, err
+	}
+	if t.match != "" {
+		if in.Match, err = in.To.ToolMatcher(t.match); err != nil {
+			return nil, err
+		}
 	}
 	out, err := translate.New(t.table, hook, host)
 	if err != nil {
@@ -39,7 +47,7 @@ func (t translator) Event(payload []byte) (*wrap.Event, error) {
 		return nil, err
 	}
 	return &wrap.Event{
-		Payload: ev.Payload, Name: ev.Event,
+		Payload: ev.Payload, Name: ev.Event, Tool: ev.Tool,
 		Skip: ev.Skip, SkipReason: ev.SkipReason,
 		Findings: findings(ev.Findings, false),
 	}, nil
