@@ -286,7 +286,12 @@ type Tool struct {
 	Response  string            `json:"response"`
 	Required  []string          `json:"required"`
 	Defaults  map[string]any    `json:"defaults"`
-	Live      bool              `json:"live"` // seen in a real run of the agent
+	// Descriptive lists arguments that only describe the call (to the
+	// model or the user) and change nothing it does: a hook's rewrite of
+	// one that the other side cannot hold is dropped with a finding, where
+	// a rewrite of any other such argument blocks the call.
+	Descriptive []string `json:"descriptive"`
+	Live        bool     `json:"live"` // seen in a real run of the agent
 	// OutputReplace is what the real agent did with a replaced result of
 	// this tool (updatedToolOutput), as seen live: "applied" (Bash, T§15 S2;
 	// Read, conformance suite), "ignored" (Edit: the model still gets the
@@ -588,6 +593,11 @@ func (t *Table) index() error {
 					bad("%s: tool %s: arguments %s and %s both map to %q", d.Name, tool.Name, prev, arg, c)
 				}
 				tool.canonField[c] = arg
+			}
+			for _, a := range tool.Descriptive {
+				if _, ok := tool.Fields[a]; !ok {
+					bad("%s: tool %s: descriptive argument %q is not in fields", d.Name, tool.Name, a)
+				}
 			}
 			for _, r := range tool.Required {
 				if _, ok := tool.Fields[r]; !ok {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -594,7 +595,14 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 			fs.add(mappings.None, "input rewrite", "%s cannot rewrite tool input on %s", tr.To.Agent, hostEv.Name)
 		default:
 			if in, err := tr.rebuildInput(ctx.HostPayload, ctx.HookTool, v.NewInput, fs); err != nil {
-				fs.add(mappings.None, "input rewrite", "%v", err)
+				if out.Block == "deny" {
+					// The host would run the original input, which the
+					// hook did not approve: block instead.
+					r.block, r.reason = true, "hookx cannot carry this hook's tool input rewrite: "+err.Error()
+					fs.add(mappings.None, "input rewrite", "%v; blocked rather than running the original input", err)
+				} else {
+					fs.add(mappings.None, "input rewrite", "%v", err)
+				}
 			} else {
 				r.newInput = in
 				switch {
@@ -802,6 +810,9 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 	if hookTool == nil {
 		return nil, fmt.Errorf("%s has no counterpart in %s: %s", p.ToolName, tr.From.Agent, reason)
 	}
+	// What the hook was shown, to tell an argument it changed from one it
+	// only echoed back.
+	shown := convertInput(p.ToolInput, hostTool, hookTool, false, &findings{})
 	converted := convertInput(hookInput, hookTool, hostTool, false, fs)
 	out := make(map[string]any, len(p.ToolInput)+len(converted))
 	// Host fields the hook's dialect cannot express keep their original value.
@@ -820,6 +831,11 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 	convArgs := converter(hostTool).Args
 	for k, v := range converted {
 		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 && !slices.Contains(convArgs, k) {
+			if hv, ok := hookInput[k]; ok && !reflect.DeepEqual(hv, shown[k]) && !slices.Contains(hookTool.Descriptive, hookArg(hookTool, k)) {
+				// The hook set this argument: running the call without it
+				// would run what the hook did not ask for.
+				return nil, fmt.Errorf("%s has no argument for the rewritten %s", p.ToolName, k)
+			}
 			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; dropped from the rewrite", p.ToolName)
 			continue
 		}
@@ -908,6 +924,15 @@ func geminiObject(text string) (obj []byte, ok bool) {
 		return []byte("{}"), true
 	}
 	return nil, true
+}
+
+// hookArg is the hook tool's own name for an argument that convertInput
+// kept under its canonical or source name (it has no counterpart).
+func hookArg(t *mappings.Tool, k string) string {
+	if arg, ok := t.ArgFor(k); ok {
+		return arg
+	}
+	return k
 }
 
 // unreadableRewrite blocks when a tool-input rewrite cannot be carried:

@@ -224,6 +224,13 @@ var resultCases = []resultCase{
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls","n":1e400}}}`,
 		want:   `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: updatedInput cannot be carried: json: cannot unmarshal number 1e400 into Go value of type float64"}`, wantFind: "rather than running"},
 
+	{name: "C→G a rewrite setting an argument the host lacks blocks", hook: "claude", host: "gemini", event: "PreToolUse", hostFile: "BeforeTool.run_shell_command.json",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls","timeout":5000}}}`,
+		want:   `{"decision":"deny","reason":"hookx cannot carry this hook's tool input rewrite: run_shell_command has no argument for the rewritten timeout"}`, wantFind: "rather than running"},
+	{name: "G→C a rewrite of a descriptive argument the host lacks is dropped, not blocked", hook: "gemini", host: "claude", event: "BeforeTool", hostFile: "PreToolUse.Edit.json",
+		stdout: `{"hookSpecificOutput":{"tool_input":{"file_path":"/p/a","instruction":"something else","old_string":"x","new_string":"z"}}}`,
+		want:   `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/p/a","new_string":"z","old_string":"x"}}}`, wantFind: "instruction"},
+
 	// Output over wrap's bound (issue 8, item 8): what the hook's own agent
 	// reads as a block stays a block; on events that fail closed, so does
 	// any unreadable verdict.
