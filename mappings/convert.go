@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -228,6 +229,25 @@ type ToolResult struct {
 	// DisplayJSON is Display's JSON encoding as the agent sent it, when it
 	// was a string: a converter can copy it instead of re-encoding megabytes.
 	DisplayJSON json.RawMessage
+
+	// A file read: the 1-based first line, the lines shown and the lines in
+	// the file, when known (0: unknown). Output is then the file's text only.
+	StartLine, NumLines, TotalLines int
+	// A file write or edit: whether it created the file, and the content
+	// before, when known.
+	Created  *bool
+	Original *string
+	// Matches are a content search's matches, when known.
+	Matches []Match
+	// Cwd is the event's cwd, for converters that show paths relative to it.
+	Cwd string
+}
+
+// Match is one line a content search found.
+type Match struct {
+	File string // absolute when known
+	Line int
+	Text string
 }
 
 // ResponseConverter converts a tool_response between a dialect's form and a
@@ -305,69 +325,117 @@ var responseConverters = map[string]*ResponseConverter{
 		},
 	},
 	"claudeRead": {
-		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
-			if f, ok := m["file"].(map[string]any); ok {
-				s, _ := f["content"].(string)
-				return s
+		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+			r, m, err := claudeObject(resp, errText)
+			if err != nil || r.Failed || m == nil {
+				return r, err
 			}
-			return ""
-		}),
+			f, _ := m["file"].(map[string]any)
+			r.Output, _ = f["content"].(string)
+			r.Display = r.Output
+			r.StartLine, _ = intArg(f, "startLine")
+			r.NumLines, _ = intArg(f, "numLines")
+			r.TotalLines, _ = intArg(f, "totalLines")
+			return r, nil
+		},
+		// Claude's Read result: the lines read, no notice, and the counts
+		// of what was read (T§8; PostToolUse.Read.json).
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
 			if r.Failed {
 				return nil, cmp.Or(r.Error, r.Output)
 			}
-			content := r.Output
-			n := strings.Count(content, "\n")
-			if content != "" && !strings.HasSuffix(content, "\n") {
-				n++
-			}
-			start, ok := intArg(input, "offset")
-			if !ok || start < 1 {
-				start = 1
+			start, num, total := r.StartLine, r.NumLines, r.TotalLines
+			if total == 0 {
+				start, _ = intArg(input, "offset")
+				start = max(start, 1)
+				num = lineCount(r.Output)
+				total = start - 1 + num
 			}
 			return map[string]any{"type": "text", "file": map[string]any{
-				"filePath": input["file_path"], "content": content,
-				"numLines": n, "startLine": start, "totalLines": start - 1 + n,
+				"filePath": input["file_path"], "content": r.Output,
+				"numLines": num, "startLine": start, "totalLines": total,
 			}}, ""
 		},
 	},
 	"claudeWrite": {
-		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+			r, m, err := claudeObject(resp, errText)
+			if err != nil || r.Failed || m == nil {
+				return r, err
+			}
 			p, _ := m["filePath"].(string)
-			return "Successfully wrote to " + p
-		}),
+			r.Output, r.Display = "Successfully wrote to "+p, "Successfully wrote to "+p
+			created := m["type"] == "create"
+			r.Created = &created
+			if o, ok := m["originalFile"].(string); ok {
+				r.Original = &o
+			}
+			return r, nil
+		},
+		// Claude's Write result (PostToolUse.Write.json): "create" or
+		// "update", with the content before an update.
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
 			if r.Failed {
 				return nil, cmp.Or(r.Error, r.Output)
 			}
-			return map[string]any{"type": "update", "filePath": input["file_path"], "content": input["content"],
-				"structuredPatch": []any{}, "originalFile": nil}, ""
+			kind := "update"
+			if r.Created != nil && *r.Created {
+				kind = "create"
+			}
+			var original any
+			if r.Original != nil && kind == "update" {
+				original = *r.Original
+			}
+			return map[string]any{"type": kind, "filePath": input["file_path"], "content": input["content"],
+				"structuredPatch": []any{}, "originalFile": original, "userModified": false}, ""
 		},
 	},
 	"claudeEdit": {
-		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+			r, m, err := claudeObject(resp, errText)
+			if err != nil || r.Failed || m == nil {
+				return r, err
+			}
 			p, _ := m["filePath"].(string)
-			return "Successfully modified file: " + p
-		}),
+			r.Output, r.Display = "Successfully modified file: "+p, "Successfully modified file: "+p
+			if o, ok := m["originalFile"].(string); ok {
+				r.Original = &o
+			}
+			return r, nil
+		},
+		// Claude's Edit result (PostToolUse.Edit.json).
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
 			if r.Failed {
 				return nil, cmp.Or(r.Error, r.Output)
 			}
 			replaceAll, _ := input["replace_all"].(bool)
+			var original any
+			if r.Original != nil {
+				original = *r.Original
+			}
 			return map[string]any{"filePath": input["file_path"], "oldString": input["old_string"],
-				"newString": input["new_string"], "replaceAll": replaceAll, "structuredPatch": []any{},
-				"userModified": false, "originalFile": nil}, ""
+				"newString": input["new_string"], "originalFile": original, "structuredPatch": []any{},
+				"userModified": false, "replaceAll": replaceAll}, ""
 		},
 	},
 	"claudeGlob": {
 		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
 			return strings.Join(stringList(m["filenames"]), "\n")
 		}),
+		// Claude's Glob result lists paths relative to the cwd
+		// (PostToolUse.Glob.json); Gemini's text has a header line and
+		// absolute paths (AfterTool.glob.json).
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
 			if r.Failed {
 				return nil, cmp.Or(r.Error, r.Output)
 			}
-			files := nonEmptyLines(r.Output)
+			files := []string{}
+			for i, l := range nonEmptyLines(r.Output) {
+				if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found")) {
+					continue
+				}
+				files = append(files, relativeTo(r.Cwd, l))
+			}
 			return map[string]any{"filenames": files, "numFiles": len(files), "truncated": false, "durationMs": 0}, ""
 		},
 	},
@@ -378,12 +446,23 @@ var responseConverters = map[string]*ResponseConverter{
 			}
 			return strings.Join(stringList(m["filenames"]), "\n")
 		}),
+		// Claude's Grep result in content mode: path:line:text lines,
+		// paths relative to the cwd (PostToolUse.Grep.json).
 		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
 			if r.Failed {
 				return nil, cmp.Or(r.Error, r.Output)
 			}
-			return map[string]any{"mode": "content", "content": r.Output, "numFiles": 0, "filenames": []any{},
-				"numLines": len(nonEmptyLines(r.Output))}, ""
+			content := r.Output
+			if r.Matches != nil {
+				lines := make([]string, len(r.Matches))
+				for i, m := range r.Matches {
+					lines[i] = fmt.Sprintf("%s:%d:%s", relativeTo(r.Cwd, m.File), m.Line, m.Text)
+				}
+				content = strings.Join(lines, "\n")
+			}
+			n := len(nonEmptyLines(content))
+			return map[string]any{"mode": "content", "content": content, "numFiles": 0, "filenames": []any{},
+				"numLines": n, "totalLines": n}, ""
 		},
 	},
 	// claudeGeneric is used for Claude tools without a converter of their own:
@@ -461,16 +540,110 @@ var responseConverters = map[string]*ResponseConverter{
 			return map[string]any{"llmContent": b.String(), "returnDisplay": cmp.Or(r.Display, r.Output, r.Error)}, ""
 		},
 	},
-	"geminiText": {
-		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
-		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			resp := map[string]any{"llmContent": r.Output, "returnDisplay": cmp.Or(r.Display, r.Output)}
-			if r.Failed {
-				resp["error"] = map[string]any{"message": cmp.Or(r.Error, r.Output), "type": cmp.Or(r.ErrorType, "unknown")}
+	// read_file: a partial read's text starts with a notice (live-findings
+	// 2026-11-23) that is Gemini's, not the file's; the line counts are
+	// read from it.
+	"geminiRead": {
+		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
+			r, err := geminiToCanonical(resp)
+			if err != nil || r.Failed {
+				return r, err
 			}
-			return resp, ""
+			if start, end, total, text, ok := cutReadNotice(r.Output, r.Display); ok {
+				r.Output, r.StartLine, r.NumLines, r.TotalLines = text, start, end-start+1, total
+				return r, nil
+			}
+			r.StartLine, r.NumLines = 1, len(strings.Split(r.Output, "\n"))
+			r.TotalLines = r.NumLines
+			return r, nil
+		},
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed || r.TotalLines == 0 {
+				return geminiTextFromCanonical(r, input)
+			}
+			end := r.StartLine + r.NumLines - 1
+			if r.StartLine <= 1 && end >= r.TotalLines {
+				return map[string]any{"llmContent": r.Output, "returnDisplay": ""}, ""
+			}
+			p, _ := input["file_path"].(string)
+			return map[string]any{
+				"llmContent":    fmt.Sprintf(readNotice, r.StartLine, end, r.TotalLines, end+1) + r.Output,
+				"returnDisplay": fmt.Sprintf("Read lines %d-%d of %d from %s", r.StartLine, end, r.TotalLines, relativeTo(r.Cwd, p)),
+			}, ""
 		},
 	},
+	"geminiText": {
+		ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+		FromCanonical: geminiTextFromCanonical,
+	},
+}
+
+// readNotice is what Gemini CLI 0.61.0 puts before the lines of a partial
+// read (ReadFileToolInvocation.execute).
+const readNotice = "\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines %d-%d of %d total lines.\nAction: To read more of the file, you can use the 'start_line' and 'end_line' parameters in a subsequent 'read_file' call. For example, to read the next section of the file, use start_line: %d.\n\n--- FILE CONTENT (truncated) ---\n"
+
+var readNoticeRE = regexp.MustCompile(`^\nIMPORTANT: The file content has been truncated\.\nStatus: Showing lines (\d+)-(\d+) of (\d+) total lines\.\nAction: [^\n]*\n\n--- FILE CONTENT \(truncated\) ---\n`)
+
+// cutReadNotice splits Gemini's notice off a partial read's text. The
+// display text says the read was partial, so a file that starts with a
+// look-alike notice is not cut.
+func cutReadNotice(llm, display string) (start, end, total int, text string, ok bool) {
+	if !strings.HasPrefix(display, "Read lines ") && !strings.HasSuffix(display, "(some lines were shortened)") {
+		return 0, 0, 0, "", false
+	}
+	m := readNoticeRE.FindStringSubmatch(llm)
+	if m == nil {
+		return 0, 0, 0, "", false
+	}
+	start, _ = strconv.Atoi(m[1])
+	end, _ = strconv.Atoi(m[2])
+	total, _ = strconv.Atoi(m[3])
+	if start < 1 || end < start-1 {
+		return 0, 0, 0, "", false
+	}
+	return start, end, total, llm[len(m[0]):], true
+}
+
+// lineCount counts lines as Claude's Read does: a last line without a
+// newline counts.
+func lineCount(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// relativeTo shows p relative to dir when it lies inside it.
+func relativeTo(dir, p string) string {
+	if dir == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return p
+	}
+	return rel
+}
+
+// claudeObject decodes a Claude tool_response object; a failure or a
+// string response comes back in the ToolResult with a nil map.
+func claudeObject(resp json.RawMessage, errText string) (ToolResult, map[string]any, error) {
+	if errText != "" {
+		return ToolResult{Failed: true, Error: errText, Output: errText, Display: errText}, nil, nil
+	}
+	var m map[string]any
+	if resp == nil {
+		return ToolResult{}, nil, nil
+	}
+	if err := json.Unmarshal(resp, &m); err != nil {
+		var s string
+		if json.Unmarshal(resp, &s) == nil {
+			return ToolResult{Output: s, Display: s}, nil, nil
+		}
+		return ToolResult{}, nil, fmt.Errorf("tool_response: %w", err)
+	}
+	return ToolResult{}, m, nil
 }
 
 func claudeObjectToCanonical(text func(map[string]any) string) func(json.RawMessage, string) (ToolResult, error) {
@@ -493,6 +666,14 @@ func claudeObjectToCanonical(text func(map[string]any) string) func(json.RawMess
 	}
 }
 
+func geminiTextFromCanonical(r ToolResult, _ map[string]any) (any, string) {
+	resp := map[string]any{"llmContent": r.Output, "returnDisplay": cmp.Or(r.Display, r.Output)}
+	if r.Failed {
+		resp["error"] = map[string]any{"message": cmp.Or(r.Error, r.Output), "type": cmp.Or(r.ErrorType, "unknown")}
+	}
+	return resp, ""
+}
+
 func geminiToCanonical(resp json.RawMessage) (ToolResult, error) {
 	r, _, err := geminiFields(resp, true)
 	return r, err
@@ -513,6 +694,9 @@ func geminiFields(resp json.RawMessage, decodeLLM bool) (ToolResult, json.RawMes
 		r.Output = partsText(fields["llmContent"])
 	}
 	r.Display = partsText(fields["returnDisplay"])
+	if d := fields["returnDisplay"]; len(d) > 0 && d[0] == '{' {
+		geminiDisplayObject(d, &r)
+	}
 	if d := fields["returnDisplay"]; len(d) > 0 && d[0] == '"' {
 		r.DisplayJSON = d
 	}
@@ -527,6 +711,32 @@ func geminiFields(resp json.RawMessage, decodeLLM bool) (ToolResult, json.RawMes
 		r.Failed, r.Error, r.ErrorType = true, ge.Message, ge.Type
 	}
 	return r, fields["llmContent"], nil
+}
+
+// geminiDisplayObject reads what a structured returnDisplay tells: a file
+// diff's original content and whether the file is new (write_file, replace),
+// a search's matches (grep_search).
+func geminiDisplayObject(d json.RawMessage, r *ToolResult) {
+	var o struct {
+		OriginalContent *string `json:"originalContent"`
+		IsNewFile       *bool   `json:"isNewFile"`
+		Matches         []struct {
+			FilePath     string `json:"filePath"`
+			AbsolutePath string `json:"absolutePath"`
+			LineNumber   int    `json:"lineNumber"`
+			Line         string `json:"line"`
+		} `json:"matches"`
+	}
+	if json.Unmarshal(d, &o) != nil {
+		return
+	}
+	r.Created = o.IsNewFile
+	if o.OriginalContent != nil && (o.IsNewFile == nil || !*o.IsNewFile) {
+		r.Original = o.OriginalContent
+	}
+	for _, m := range o.Matches {
+		r.Matches = append(r.Matches, Match{File: cmp.Or(m.AbsolutePath, m.FilePath), Line: m.LineNumber, Text: m.Line})
+	}
 }
 
 // stringTail returns the text of the last n bytes or so of a JSON string or

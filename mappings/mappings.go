@@ -91,6 +91,10 @@ type Dialect struct {
 	// Signature lists payload fields only this agent sends: they tell which
 	// agent is the host.
 	Signature []string `json:"signature"`
+	// AbsolutePaths is set when the agent gives its hooks every tool path
+	// absolute: another agent's paths are resolved for them the way that
+	// agent's tool resolves them (the tool's "paths").
+	AbsolutePaths bool `json:"absolutePaths"`
 	// DefaultResponse names the response converter for tools without one.
 	DefaultResponse string   `json:"defaultResponse"`
 	Events          []*Event `json:"events"`
@@ -283,9 +287,12 @@ type Tool struct {
 	Note      string            `json:"note"`
 	Fields    map[string]string `json:"fields"` // dialect argument -> canonical argument
 	Convert   string            `json:"convert"`
-	Response  string            `json:"response"`
-	Required  []string          `json:"required"`
-	Defaults  map[string]any    `json:"defaults"`
+	// Paths names, for each path argument, the resolver that gives the
+	// path this agent's tool really uses (paths.go).
+	Paths    map[string]string `json:"paths"`
+	Response string            `json:"response"`
+	Required []string          `json:"required"`
+	Defaults map[string]any    `json:"defaults"`
 	// Descriptive lists arguments that only describe the call (to the
 	// model or the user) and change nothing it does: a hook's rewrite of
 	// one that the other side cannot hold is dropped with a finding, where
@@ -577,6 +584,14 @@ func (t *Table) index() error {
 			}
 			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
 				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
+			}
+			for arg, name := range tool.Paths {
+				if pathResolvers[name] == nil {
+					bad("%s: tool %s: path %s: unknown resolver %q", d.Name, tool.Name, arg, name)
+				}
+				if _, ok := tool.Fields[arg]; !ok {
+					bad("%s: tool %s: path %s is not in fields", d.Name, tool.Name, arg)
+				}
 			}
 			if tool.OutputReplace != "" && tool.OutputReplace != "applied" && tool.OutputReplace != "ignored" {
 				bad("%s: tool %s: outputReplace %q is neither applied nor ignored", d.Name, tool.Name, tool.OutputReplace)

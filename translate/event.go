@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -174,13 +175,28 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		}
 		dstTool := tm.To
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && dstTool != nil {
-			p["tool_input"] = convertInput(input, srcTool, dstTool, true, &fs)
+			var pc *mappings.PathContext
+			if tr.To.AbsolutePaths {
+				cwd, _ := p["cwd"].(string)
+				pc = &mappings.PathContext{Cwd: cwd, Exists: tr.exists}
+			}
+			converted, uncertain := convertInput(input, srcTool, dstTool, forHook, pc, &fs)
+			if len(uncertain) > 0 && (src.Output.Guard || dst.Output.Guard) {
+				// The hook would check a path the tool may not use: a
+				// guard fails closed rather than be weakened.
+				return nil, fmt.Errorf("cannot tell which path %s's %s will use (%s), so a %s guard cannot check it", tr.From.Agent, toolName, strings.Join(uncertain, "; "), tr.To.Agent)
+			}
+			for _, u := range uncertain {
+				fs.add(mappings.None, "tool_input", "%s; the hook sees the likeliest path", u)
+			}
+			p["tool_input"] = converted
 		}
 		if hasResult && (canonical == "tool.after" || canonical == "tool.failed") {
 			r := result
 			if canonical == "tool.failed" {
 				r.Failed = true
 			}
+			r.Cwd, _ = p["cwd"].(string)
 			input, _ := p["tool_input"].(map[string]any)
 			resp, dstErr := tr.responseConverter(tr.To, dstTool).FromCanonical(r, input)
 			// Every reshaping is approximate (T§8): the two agents' result
@@ -259,6 +275,15 @@ func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (
 	return m, fits, nil
 }
 
+// exists reports whether a path exists, on the Translator's Exists or on disk.
+func (tr *Translator) exists(path string) bool {
+	if tr.Exists != nil {
+		return tr.Exists(path)
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 func (tr *Translator) responseConverter(d *mappings.Dialect, t *mappings.Tool) *mappings.ResponseConverter {
 	if t != nil && t.Response != "" {
 		return mappings.ResponseConverterByName(t.Response)
@@ -266,56 +291,129 @@ func (tr *Translator) responseConverter(d *mappings.Dialect, t *mappings.Tool) *
 	return mappings.ResponseConverterByName(d.DefaultResponse)
 }
 
+// inputMode says what a converted tool input is for.
+type inputMode int
+
+const (
+	// forHook builds a hook's stdin: the hook sees only the arguments its
+	// own agent's tool has and would send, with the values the host's tool
+	// will use (T§6.2).
+	forHook inputMode = iota
+	// forHost builds a rewrite for the host: arguments without a
+	// counterpart stay under their own name for rebuildInput to judge.
+	forHost
+)
+
 // convertInput converts tool arguments from src's names to dst's, through the
-// canonical names. Arguments without a counterpart are kept under their own
-// name. withDefaults supplies dst's required placeholders (for a hook's
-// stdin); a rewrite instead takes them from the host's original input.
-func convertInput(in map[string]any, src, dst *mappings.Tool, withDefaults bool, fs *findings) map[string]any {
+// canonical names. It never depends on map order: each target argument has
+// at most one source (the table forbids two arguments on one canonical
+// name), and an argument the source tool does not have (a stray, which
+// Gemini ignores and Claude rejects) never takes the place of one it has.
+//
+// For a hook (forHook), every argument without a counterpart in dst is
+// dropped with a finding, dst's required placeholders are supplied, and
+// when dst's hooks get absolute paths, src's path arguments are resolved
+// the way src's tool resolves them (pc). It returns why a path could not be
+// resolved exactly, if one could not.
+func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, pc *mappings.PathContext, fs *findings) (map[string]any, []string) {
+	srcConv, dstConv := converter(src), converter(dst)
+	// The source tool's own arguments; strays are set aside first, so that
+	// no converter or rename can confuse them with real ones.
 	a := make(map[string]any, len(in))
+	var strays []string
 	for k, v := range in {
-		a[k] = v
-	}
-	if c := mappings.InputConverterByName(src.Convert); c != nil {
-		for _, n := range c.ToCanonical(a) {
-			fs.add(mappings.Approximate, "tool_input", "%s", n)
+		if _, known := src.Fields[k]; known || slices.Contains(srcConv.Args, k) {
+			a[k] = v
+		} else {
+			strays = append(strays, k)
 		}
+	}
+	slices.Sort(strays)
+	var uncertain []string
+	if pc != nil {
+		for _, arg := range slices.Sorted(maps.Keys(src.Paths)) {
+			p, ok := a[arg].(string)
+			if !ok {
+				continue
+			}
+			resolved, why := mappings.PathResolverByName(src.Paths[arg])(p, *pc)
+			if why != "" {
+				uncertain = append(uncertain, fmt.Sprintf("%s %q: %s", arg, p, why))
+			}
+			if resolved != p {
+				a[arg] = resolved
+				fs.add(mappings.Approximate, "tool_input."+arg, "%q resolved to %q, as %s's tool resolves it", p, resolved, src.Name)
+			}
+		}
+	}
+	for _, n := range runConv(srcConv.ToCanonical, a) {
+		fs.add(mappings.Approximate, "tool_input", "%s", n)
 	}
 	out := make(map[string]any, len(a))
 	for k, v := range a {
-		canon, known := src.Fields[k]
-		if !known {
-			canon = k // converter output or an argument the table does not list
+		if canon, known := src.Fields[k]; known {
+			out[canon] = v
+		} else if slices.Contains(srcConv.Canonical, k) {
+			out[k] = v // a converter's output, already canonical
 		}
-		out[canon] = v
+		// Anything else is a converter argument the converter consumed.
 	}
-	if c := mappings.InputConverterByName(dst.Convert); c != nil {
-		for _, n := range c.FromCanonical(out) {
-			fs.add(mappings.Approximate, "tool_input", "%s", n)
-		}
+	for _, n := range runConv(dstConv.FromCanonical, out) {
+		fs.add(mappings.Approximate, "tool_input", "%s", n)
 	}
 	srcArg := invert(src.Fields)
 	final := make(map[string]any, len(out))
+	var orphans []string
 	for canon, v := range out {
 		if arg, ok := dst.ArgFor(canon); ok {
 			final[arg] = v
-			continue
+		} else if slices.Contains(dstConv.Args, canon) {
+			final[canon] = v // a converter's output, already dst's
+		} else {
+			orphans = append(orphans, canon)
 		}
-		// No counterpart: keep it under the source's own name.
+	}
+	slices.Sort(orphans)
+	for _, canon := range orphans {
 		name := canon
 		if orig, ok := srcArg[canon]; ok {
 			name = orig
 		}
-		final[name] = v
+		if _, taken := final[name]; mode == forHook || taken {
+			fs.add(mappings.None, "tool_input."+name, "%s has no such argument; not passed on", dst.Name)
+			continue
+		}
+		final[name] = out[canon]
 	}
-	if withDefaults {
-		for k, v := range dst.Defaults {
+	for _, k := range strays {
+		_, taken := final[k]
+		_, dstArg := dst.Fields[k]
+		if taken || dstArg || slices.Contains(dstConv.Args, k) {
+			fs.add(mappings.None, "tool_input."+k, "not a %s argument, so the tool does not use it; dropped, so the hook sees the value the tool uses", src.Name)
+			continue
+		}
+		if mode == forHook {
+			fs.add(mappings.None, "tool_input."+k, "%s has no such argument; not passed on", dst.Name)
+			continue
+		}
+		final[k] = in[k]
+	}
+	if mode == forHook {
+		for _, k := range slices.Sorted(maps.Keys(dst.Defaults)) {
 			if _, ok := final[k]; !ok {
-				final[k] = v
+				final[k] = dst.Defaults[k]
 				fs.add(mappings.Approximate, "tool_input."+k, "%s has no such argument; a placeholder was supplied", src.Name)
 			}
 		}
 	}
-	return final
+	return final, uncertain
+}
+
+func runConv(f func(map[string]any) []string, a map[string]any) []string {
+	if f == nil {
+		return nil
+	}
+	return f(a)
 }
 
 // renameKeys renames keys of p, keeping each renamed key's place in order.

@@ -44,6 +44,9 @@ type Translator struct {
 	// tool). Event uses it to choose which of the hook's tools a host tool
 	// is presented as, and skips the hook when it matches none.
 	Match *mappings.ToolMatcher
+	// Exists tells whether a file exists, for resolving paths the way the
+	// host's tools do (some look at the disk); os.Stat when nil.
+	Exists func(path string) bool
 }
 
 // New returns a Translator from dialect from to dialect to.

@@ -1,0 +1,194 @@
+package mappings
+
+import (
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Path arguments. Claude Code expands every file path to an absolute one
+// before its hooks run (CC§1 "Paths"); Gemini CLI's tools accept paths
+// relative to the workspace and its hooks get them as the model wrote them
+// (live-findings 2026-11-23). A tool row names, per path argument, how its
+// agent turns the argument into the path the tool really uses; a hook of a
+// dialect with "absolutePaths" gets that path.
+
+// PathContext is what a path resolver may look at.
+type PathContext struct {
+	// Cwd is the event's cwd: for Gemini CLI the target directory its tools
+	// resolve against (Config.targetDir and Config.cwd are both the launch
+	// directory in 0.61.0).
+	Cwd string
+	// Exists reports whether a file or directory exists; some resolvers
+	// look at the disk, as the agent does.
+	Exists func(path string) bool
+}
+
+// PathResolver turns a path argument into the absolute path the agent's tool
+// will use. uncertain is non-empty, and says why, when that path cannot be
+// known from the payload and the disk alone.
+type PathResolver func(p string, c PathContext) (resolved, uncertain string)
+
+var pathResolvers = map[string]PathResolver{
+	// read_file and write_file: resolveDefensiveToolPath (NUL bytes
+	// removed, a leading @ dropped unless that path exists), then
+	// path.resolve against the target directory, then resolveToRealPath
+	// (decodeURIComponent, path.resolve again).
+	"geminiFile": func(p string, c PathContext) (string, string) {
+		return geminiResolve(geminiDefensive(p, c), c, true)
+	},
+	// replace: an absolute path loses its NUL bytes; a relative one is
+	// looked up first as target directory + path, and only when that does
+	// not exist searched for across the workspace (correctPath), which
+	// hookx does not repeat.
+	"geminiEditFile": func(p string, c PathContext) (string, string) {
+		clean := strings.ReplaceAll(p, "\x00", "")
+		if filepath.IsAbs(clean) {
+			return geminiResolve(clean, c, true)
+		}
+		sanitized := geminiDefensive(p, c)
+		direct, unc := geminiResolve(sanitized, c, false)
+		if unc != "" {
+			return direct, unc
+		}
+		if c.Exists != nil && c.Exists(direct) {
+			return geminiResolve(sanitized, c, true)
+		}
+		return direct, "Gemini CLI searches the workspace for a file ending in " + sanitized + " when " + direct + " does not exist"
+	},
+	// glob and grep_search: path.resolve against the target directory,
+	// then resolveToRealPath.
+	"geminiSearchDir": func(p string, c PathContext) (string, string) {
+		return geminiResolve(p, c, true)
+	},
+	// list_directory and run_shell_command: path.resolve only.
+	"geminiDir": func(p string, c PathContext) (string, string) {
+		return geminiResolve(p, c, false)
+	},
+}
+
+// PathResolverByName returns a named path resolver, or nil.
+func PathResolverByName(name string) PathResolver { return pathResolvers[name] }
+
+// geminiDefensive is Gemini CLI's resolveDefensiveToolPath.
+func geminiDefensive(p string, c PathContext) string {
+	clean := strings.ReplaceAll(p, "\x00", "")
+	exists := func(q string) bool {
+		abs, unc := nodeResolve(c.Cwd, q)
+		return unc == "" && c.Exists != nil && c.Exists(abs)
+	}
+	if exists(clean) {
+		return clean
+	}
+	if strings.HasPrefix(clean, "@") && len(clean) > 1 {
+		stripped := strings.TrimLeft(clean[1:], `/\`)
+		if strings.HasPrefix(clean, "@/") || strings.HasPrefix(clean, `@\`) {
+			if stripped != "" {
+				return stripped
+			}
+			return clean
+		}
+		first, _, _ := strings.Cut(strings.ReplaceAll(stripped, `\`, "/"), "/")
+		if first != "" {
+			if exists("@" + first) {
+				return clean
+			}
+			return stripped
+		}
+	}
+	return clean
+}
+
+// geminiResolve is path.resolve(targetDir, p), followed, when real is set,
+// by the decodeURIComponent and second path.resolve of resolveToRealPath.
+// Symbolic links are not followed: Claude Code does not follow them for its
+// hooks either.
+func geminiResolve(p string, c PathContext, real bool) (string, string) {
+	abs, unc := nodeResolve(c.Cwd, p)
+	if unc != "" || !real {
+		return abs, unc
+	}
+	if dec, ok := decodeURIComponent(abs); ok {
+		abs = filepath.Clean(dec)
+	}
+	return abs, ""
+}
+
+// nodeResolve is Node's path.resolve(base, p) on POSIX.
+func nodeResolve(base, p string) (string, string) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), ""
+	}
+	if !filepath.IsAbs(base) {
+		return p, "the event has no absolute cwd to resolve " + p + " against"
+	}
+	return filepath.Join(base, p), ""
+}
+
+// decodeURIComponent is JavaScript's: %XX escapes of well-formed UTF-8
+// sequences are decoded; anything malformed is an error (false), and the
+// agent keeps the path as it was.
+func decodeURIComponent(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		first, ok := hexByte(s, i)
+		if !ok {
+			return "", false
+		}
+		n := 1
+		switch {
+		case first < 0x80:
+		case first&0xE0 == 0xC0:
+			n = 2
+		case first&0xF0 == 0xE0:
+			n = 3
+		case first&0xF8 == 0xF0:
+			n = 4
+		default:
+			return "", false
+		}
+		seq := []byte{first}
+		for k := 1; k < n; k++ {
+			c, ok := hexByte(s, i+3*k)
+			if !ok || c&0xC0 != 0x80 {
+				return "", false
+			}
+			seq = append(seq, c)
+		}
+		if r, size := utf8.DecodeRune(seq); r == utf8.RuneError && size <= 1 && n > 1 {
+			return "", false // overlong, surrogate or out of range
+		}
+		b.Write(seq)
+		i += 3 * n
+	}
+	return b.String(), true
+}
+
+func hexByte(s string, i int) (byte, bool) {
+	if i+2 >= len(s) || s[i] != '%' {
+		return 0, false
+	}
+	hi, ok1 := unhex(s[i+1])
+	lo, ok2 := unhex(s[i+2])
+	return hi<<4 | lo, ok1 && ok2
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
