@@ -174,22 +174,26 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			mcpServer, mcpTool = tm.mcpServer, tm.mcpTool
 		}
 		dstTool := tm.To
-		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && dstTool != nil {
-			var pc *mappings.PathContext
-			if tr.To.AbsolutePaths {
+		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil {
+			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
+				// The hook's own agent would give it absolute paths: give
+				// it the ones the host's tool will use.
 				cwd, _ := p["cwd"].(string)
-				pc = &mappings.PathContext{Cwd: cwd, Exists: tr.exists}
+				input = maps.Clone(input)
+				uncertain := resolvePaths(input, srcTool, mappings.PathContext{Cwd: cwd, Exists: tr.exists}, &fs)
+				if len(uncertain) > 0 && (src.Output.Guard || dst.Output.Guard) {
+					// The hook would check a path the tool may not use: a
+					// guard fails closed rather than be weakened.
+					return nil, fmt.Errorf("cannot tell which path %s's %s will use (%s), so a %s guard cannot check it", tr.From.Agent, toolName, strings.Join(uncertain, "; "), tr.To.Agent)
+				}
+				for _, u := range uncertain {
+					fs.add(mappings.None, "tool_input", "%s; the hook sees the likeliest path", u)
+				}
+				p["tool_input"] = input
 			}
-			converted, uncertain := convertInput(input, srcTool, dstTool, forHook, pc, &fs)
-			if len(uncertain) > 0 && (src.Output.Guard || dst.Output.Guard) {
-				// The hook would check a path the tool may not use: a
-				// guard fails closed rather than be weakened.
-				return nil, fmt.Errorf("cannot tell which path %s's %s will use (%s), so a %s guard cannot check it", tr.From.Agent, toolName, strings.Join(uncertain, "; "), tr.To.Agent)
+			if dstTool != nil {
+				p["tool_input"] = convertInput(input, srcTool, dstTool, forHook, &fs)
 			}
-			for _, u := range uncertain {
-				fs.add(mappings.None, "tool_input", "%s; the hook sees the likeliest path", u)
-			}
-			p["tool_input"] = converted
 		}
 		if hasResult && (canonical == "tool.after" || canonical == "tool.failed") {
 			r := result
@@ -311,11 +315,8 @@ const (
 // Gemini ignores and Claude rejects) never takes the place of one it has.
 //
 // For a hook (forHook), every argument without a counterpart in dst is
-// dropped with a finding, dst's required placeholders are supplied, and
-// when dst's hooks get absolute paths, src's path arguments are resolved
-// the way src's tool resolves them (pc). It returns why a path could not be
-// resolved exactly, if one could not.
-func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, pc *mappings.PathContext, fs *findings) (map[string]any, []string) {
+// dropped with a finding, and dst's required placeholders are supplied.
+func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, fs *findings) map[string]any {
 	srcConv, dstConv := converter(src), converter(dst)
 	// The source tool's own arguments; strays are set aside first, so that
 	// no converter or rename can confuse them with real ones.
@@ -329,23 +330,6 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, pc
 		}
 	}
 	slices.Sort(strays)
-	var uncertain []string
-	if pc != nil {
-		for _, arg := range slices.Sorted(maps.Keys(src.Paths)) {
-			p, ok := a[arg].(string)
-			if !ok {
-				continue
-			}
-			resolved, why := mappings.PathResolverByName(src.Paths[arg])(p, *pc)
-			if why != "" {
-				uncertain = append(uncertain, fmt.Sprintf("%s %q: %s", arg, p, why))
-			}
-			if resolved != p {
-				a[arg] = resolved
-				fs.add(mappings.Approximate, "tool_input."+arg, "%q resolved to %q, as %s's tool resolves it", p, resolved, src.Name)
-			}
-		}
-	}
 	for _, n := range runConv(srcConv.ToCanonical, a) {
 		fs.add(mappings.Approximate, "tool_input", "%s", n)
 	}
@@ -406,7 +390,29 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, pc
 			}
 		}
 	}
-	return final, uncertain
+	return final
+}
+
+// resolvePaths resolves a tool's path arguments, in place, the way its
+// agent's tool does (the tool's "paths"). It returns why a path could not
+// be resolved exactly, if one could not.
+func resolvePaths(input map[string]any, tool *mappings.Tool, pc mappings.PathContext, fs *findings) []string {
+	var uncertain []string
+	for _, arg := range slices.Sorted(maps.Keys(tool.Paths)) {
+		p, ok := input[arg].(string)
+		if !ok {
+			continue
+		}
+		resolved, why := mappings.PathResolverByName(tool.Paths[arg])(p, pc)
+		if why != "" {
+			uncertain = append(uncertain, fmt.Sprintf("%s %q: %s", arg, p, why))
+		}
+		if resolved != p {
+			input[arg] = resolved
+			fs.add(mappings.Approximate, "tool_input."+arg, "%q resolved to %q, as %s resolves it", p, resolved, tool.Name)
+		}
+	}
+	return uncertain
 }
 
 func runConv(f func(map[string]any) []string, a map[string]any) []string {

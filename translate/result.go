@@ -812,8 +812,8 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 	}
 	// What the hook was shown, to tell an argument it changed from one it
 	// only echoed back.
-	shown, _ := convertInput(p.ToolInput, hostTool, hookTool, forHost, nil, &findings{})
-	converted, _ := convertInput(hookInput, hookTool, hostTool, forHost, nil, fs)
+	shown := convertInput(p.ToolInput, hostTool, hookTool, forHost, &findings{})
+	converted := convertInput(hookInput, hookTool, hostTool, forHost, fs)
 	out := make(map[string]any, len(p.ToolInput)+len(converted))
 	// Host fields the hook's dialect cannot express keep their original value.
 	for k, v := range p.ToolInput {

@@ -1,0 +1,449 @@
+package translate
+
+// Tests for what a hook sees of a tool call (issue 8, "Events"): paths as
+// its own agent gives them, the argument the host's tool really uses,
+// none of the other agent's private arguments, and tool results in its own
+// agent's shape.
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// toolEvent builds a tool event payload of a dialect.
+func toolEvent(event, cwd, tool string, input map[string]any) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "transcript_path": "", "cwd": cwd,
+		"hook_event_name": event, "tool_name": tool, "tool_input": input,
+	})
+	return b
+}
+
+// hookInput translates a payload and returns the tool_input the hook sees.
+func hookInput(t *testing.T, tr *Translator, payload []byte) (map[string]any, *EventResult) {
+	t.Helper()
+	res, err := tr.Event(payload)
+	if err != nil {
+		t.Fatalf("Event: %v", err)
+	}
+	var p struct {
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	mustJSON(t, res.Payload, &p)
+	return p.ToolInput, res
+}
+
+// existing makes a Translator's disk: only the paths listed exist.
+func existing(paths ...string) func(string) bool {
+	return func(p string) bool { return slices.Contains(paths, p) }
+}
+
+// Gemini's file tools take paths relative to the workspace and its hooks get
+// them as the model wrote them; Claude Code gives its hooks absolute paths.
+// A Claude path guard on Gemini must see the path Gemini's tool will use.
+func TestGeminiRelativePathsReachClaudeHooksAbsolute(t *testing.T) {
+	const cwd = "/home/user/project"
+	for _, c := range []struct {
+		name, tool, arg, given, want string
+		exists                       []string
+	}{
+		{"read relative", "read_file", "file_path", "secrets/key.txt", cwd + "/secrets/key.txt", nil},
+		{"write relative", "write_file", "file_path", "secrets/key.txt", cwd + "/secrets/key.txt", nil},
+		{"read dot-dot", "read_file", "file_path", "src/../secrets/key.txt", cwd + "/secrets/key.txt", nil},
+		{"read absolute dot-dot", "read_file", "file_path", cwd + "/x/../secrets/key.txt", cwd + "/secrets/key.txt", nil},
+		{"read percent-encoded", "read_file", "file_path", "secrets%2Fkey.txt", cwd + "/secrets/key.txt", nil},
+		{"read percent-encoded dot-dot", "read_file", "file_path", "x/%2E%2E/secrets/key.txt", cwd + "/secrets/key.txt", nil},
+		{"read malformed percent kept", "read_file", "file_path", "a%zz/key.txt", cwd + "/a%zz/key.txt", nil},
+		{"read NUL removed", "read_file", "file_path", "secrets/key\x00.txt", cwd + "/secrets/key.txt", nil},
+		{"read at-prefix dropped", "read_file", "file_path", "@secrets/key.txt", cwd + "/secrets/key.txt", nil},
+		{"read at-prefix kept when it exists", "read_file", "file_path", "@secrets/key.txt", cwd + "/@secrets/key.txt", []string{cwd + "/@secrets/key.txt"}},
+		{"read tilde is not home", "read_file", "file_path", "~/key.txt", cwd + "/~/key.txt", nil},
+		{"replace existing relative", "replace", "file_path", "secrets/key.txt", cwd + "/secrets/key.txt", []string{cwd + "/secrets/key.txt"}},
+		{"replace absolute", "replace", "file_path", cwd + "/secrets/./key.txt", cwd + "/secrets/key.txt", nil},
+		{"glob dir", "glob", "dir_path", "secrets", cwd + "/secrets", nil},
+		{"grep dir", "grep_search", "dir_path", "./secrets/", cwd + "/secrets", nil},
+		{"grep dir percent-encoded", "grep_search", "dir_path", "sec%72ets", cwd + "/secrets", nil},
+		{"list_directory dir is not decoded", "list_directory", "dir_path", "sec%72ets", cwd + "/sec%72ets", nil},
+		{"shell dir", "run_shell_command", "dir_path", "secrets", cwd + "/secrets", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := newTr(t, "gemini", "claude")
+			tr.Exists = existing(c.exists...)
+			input := map[string]any{c.arg: c.given, "pattern": "x", "command": "ls", "content": "x", "old_string": "a", "new_string": "b", "instruction": "i"}
+			got, res := hookInput(t, tr, toolEvent("BeforeTool", cwd, c.tool, input))
+			arg, ok := c.arg, true // a tool without a counterpart keeps its arguments
+			if m, _ := tr.Table.MapTool(tr.From, tr.To, c.tool); m.To != nil {
+				arg, ok = m.To.ArgFor(tr.From.Tool(c.tool).Fields[c.arg])
+			}
+			if !ok {
+				// No counterpart (run_shell_command's dir_path): the hook
+				// cannot see it, and a finding says where the command runs.
+				if !hasFinding(res.Findings, "tool_input."+c.arg, c.want) {
+					t.Errorf("no finding names the resolved %s %q; findings: %v", c.arg, c.want, res.Findings)
+				}
+				return
+			}
+			if got[arg] != c.want {
+				t.Errorf("the Claude hook sees %s %q, want %q (what Gemini's %s uses)", arg, got[arg], c.want, c.tool)
+			}
+		})
+	}
+}
+
+func mustMapTool(t *testing.T, tr *Translator, name string) string {
+	t.Helper()
+	m, err := tr.Table.MapTool(tr.From, tr.To, name)
+	if err != nil || m.Name == "" {
+		t.Fatalf("no %s counterpart for %s: %v", tr.To.Agent, name, err)
+	}
+	return m.Name
+}
+
+func hasFinding(fs []Finding, what, text string) bool {
+	for _, f := range fs {
+		if strings.HasPrefix(f.What, what) && strings.Contains(f.Why, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// When Gemini would search the workspace for a relative path (replace of a
+// file that is not at cwd + path), hookx cannot know the file: a Claude guard
+// fails closed with the reason; after the fact the hook runs with a finding.
+func TestUnresolvablePathFailsGuardClosed(t *testing.T) {
+	const cwd = "/home/user/project"
+	input := map[string]any{"file_path": "key.txt", "instruction": "i", "old_string": "a", "new_string": "b"}
+	tr := newTr(t, "gemini", "claude")
+	tr.Exists = existing()
+	_, err := tr.Event(toolEvent("BeforeTool", cwd, "replace", input))
+	if err == nil || !strings.Contains(err.Error(), "searches the workspace") {
+		t.Fatalf("BeforeTool replace of a path Gemini would search for: err = %v, want a failure naming the search", err)
+	}
+	payload := toolEvent("AfterTool", cwd, "replace", input)
+	var p map[string]any
+	mustJSON(t, payload, &p)
+	p["tool_response"] = map[string]any{"llmContent": "ok", "returnDisplay": "ok"}
+	payload, _ = json.Marshal(p)
+	got, res := hookInput(t, tr, payload)
+	if got["file_path"] != cwd+"/key.txt" || !hasFinding(res.Findings, "tool_input", "searches the workspace") {
+		t.Errorf("AfterTool: file_path %q, findings %v; want the likeliest path and a finding", got["file_path"], res.Findings)
+	}
+	// Without an absolute cwd nothing relative can be resolved.
+	tr.Exists = existing()
+	if _, err := tr.Event(toolEvent("BeforeTool", "", "read_file", map[string]any{"file_path": "key.txt"})); err == nil {
+		t.Errorf("BeforeTool read_file of a relative path with no cwd: want a failure")
+	}
+}
+
+// A Gemini hook on Claude sees what Claude sends, which is what Gemini would
+// send for the same call: Gemini's tools take absolute paths as they are.
+func TestClaudePathsReachGeminiHooksAsSent(t *testing.T) {
+	tr := newTr(t, "claude", "gemini")
+	tr.Exists = existing()
+	for tool, input := range map[string]map[string]any{
+		"Read":  {"file_path": "/home/user/project/secrets/key.txt"},
+		"Write": {"file_path": "/home/user/project/secrets/key.txt", "content": "x"},
+		"Edit":  {"file_path": "/home/user/project/secrets/key.txt", "old_string": "a", "new_string": "b"},
+		"Glob":  {"pattern": "*", "path": "/home/user/project/secrets"},
+		"Grep":  {"pattern": "*", "path": "/home/user/project/secrets"},
+	} {
+		got, _ := hookInput(t, tr, toolEvent("PreToolUse", "/home/user/project", tool, input))
+		for k, v := range input {
+			arg, _ := tr.To.Tool(mustMapTool(t, tr, tool)).ArgFor(tr.From.Tool(tool).Fields[k])
+			if got[arg] != v {
+				t.Errorf("%s %s: the Gemini hook sees %v, want %v as sent", tool, k, got[arg], v)
+			}
+		}
+	}
+}
+
+// Every path argument of every tool of a dialect whose hooks may get
+// relative paths names how its tool resolves it, so a dialect with absolute
+// paths never gets one unresolved.
+func TestEveryGeminiPathArgumentHasAResolver(t *testing.T) {
+	pathArgs := []string{"file_path", "dir"} // canonical path arguments
+	for _, d := range mappings.Default().Dialects {
+		if d.AbsolutePaths {
+			continue
+		}
+		for _, tool := range d.Tools {
+			for arg, canon := range tool.Fields {
+				if slices.Contains(pathArgs, canon) && tool.Paths[arg] == "" {
+					t.Errorf("%s: tool %s: path argument %s has no resolver in \"paths\"", d.Name, tool.Name, arg)
+				}
+			}
+		}
+	}
+}
+
+// A payload can carry the host tool's argument and a stray one under the
+// hook dialect's name (Gemini accepts and ignores unknown arguments). The
+// hook must see the value the host's tool uses, whatever Go's map order:
+// every rename pair of every tool, both directions, many times over.
+func TestStrayArgumentNeverHidesTheRealOne(t *testing.T) {
+	table := mappings.Default()
+	for _, pair := range [][2]string{{"gemini", "claude"}, {"claude", "gemini"}} {
+		tr := newTr(t, pair[0], pair[1])
+		tr.Exists = existing()
+		for _, src := range tr.From.Tools {
+			m, err := table.MapTool(tr.From, tr.To, src.Name)
+			if err != nil || m.To == nil {
+				continue
+			}
+			for _, srcArg := range slices.Sorted(maps.Keys(src.Fields)) {
+				canon := src.Fields[srcArg]
+				dstArg, ok := m.To.ArgFor(canon)
+				if !ok {
+					continue
+				}
+				for _, decoyName := range []string{dstArg, canon} {
+					if decoyName == srcArg {
+						continue
+					}
+					name := fmt.Sprintf("%s→%s/%s.%s+%s", pair[0], pair[1], src.Name, srcArg, decoyName)
+					t.Run(name, func(t *testing.T) {
+						input := map[string]any{srcArg: "/real", decoyName: "/decoy"}
+						for _, r := range src.Required {
+							if _, ok := input[r]; !ok {
+								input[r] = "/x"
+							}
+						}
+						event := tr.From.Events[0].Name // the before-tool event
+						var first []byte
+						for i := range 50 {
+							got, res := hookInput(t, tr, toolEvent(event, "/w", src.Name, input))
+							if got[dstArg] != "/real" {
+								t.Fatalf("run %d: the hook sees %s = %v, want the value of %s (what %s uses)", i, dstArg, got[dstArg], srcArg, tr.From.Agent)
+							}
+							if i == 0 {
+								first = res.Payload
+								if !hasFinding(res.Findings, "tool_input."+decoyName, "") {
+									t.Errorf("dropping the stray %s left no finding: %v", decoyName, res.Findings)
+								}
+							} else if string(res.Payload) != string(first) {
+								t.Fatalf("run %d differs from run 0:\n%s\n%s", i, first, res.Payload)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// FuzzStrayArguments checks, for random argument names and values added to
+// every mapped tool's arguments, that translation is deterministic and the
+// hook sees the host tool's own value for every argument with a counterpart.
+func FuzzStrayArguments(f *testing.F) {
+	f.Add("path", "dir_path", "offset")
+	f.Add("dir", "file_path", "start_line")
+	f.Add("instruction", "limit", "replace_all")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		for _, pair := range [][2]string{{"gemini", "claude"}, {"claude", "gemini"}} {
+			tr := newTr(t, pair[0], pair[1])
+			tr.Exists = existing()
+			for _, src := range tr.From.Tools {
+				m, err := tr.Table.MapTool(tr.From, tr.To, src.Name)
+				if err != nil || m.To == nil {
+					continue
+				}
+				input := map[string]any{a: "/decoy-a", b: "/decoy-b", c: "/decoy-c"}
+				for arg := range src.Fields {
+					input[arg] = "/real-" + arg
+				}
+				payload := toolEvent(tr.From.Events[0].Name, "/w", src.Name, input)
+				res1, err1 := tr.Event(payload)
+				res2, err2 := tr.Event(payload)
+				if (err1 == nil) != (err2 == nil) || err1 == nil && string(res1.Payload) != string(res2.Payload) {
+					t.Fatalf("%s: two translations differ", src.Name)
+				}
+				if err1 != nil {
+					continue
+				}
+				var p struct {
+					ToolInput map[string]any `json:"tool_input"`
+				}
+				_ = json.Unmarshal(res1.Payload, &p)
+				for arg, canon := range src.Fields {
+					if src.Convert != "" || m.To.Convert != "" {
+						continue // converted values are checked by the goldens
+					}
+					if dstArg, ok := m.To.ArgFor(canon); ok && p.ToolInput[dstArg] != "/real-"+arg {
+						t.Fatalf("%s.%s: the hook sees %s = %v", src.Name, arg, dstArg, p.ToolInput[dstArg])
+					}
+				}
+			}
+		}
+	})
+}
+
+// A hook sees only arguments its own agent's tool has: nothing private to
+// the other agent (Gemini's instruction, Claude's timeout, ...) leaks into
+// tool_input. Checked on every captured payload (the goldens).
+func TestNoAgentPrivateArgumentsReachTheHook(t *testing.T) {
+	files, _ := filepath.Glob("testdata/events/*.txtar")
+	checked := 0
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst := "claude", "gemini"
+		if strings.HasPrefix(filepath.Base(file), "gemini.") {
+			src, dst = dst, src
+		}
+		tr := newTr(t, src, dst)
+		var p struct {
+			ToolName  string         `json:"tool_name"`
+			ToolInput map[string]any `json:"tool_input"`
+		}
+		out := section(t, ar, dst+".json")
+		if json.NewDecoder(strings.NewReader(string(out))).Decode(&p) != nil || p.ToolInput == nil {
+			continue
+		}
+		tool := tr.To.Tool(p.ToolName)
+		if tool == nil {
+			continue // MCP tools: the server's own arguments
+		}
+		for k := range p.ToolInput {
+			_, known := tool.Fields[k]
+			if !known && !slices.Contains(converter(tool).Args, k) {
+				t.Errorf("%s: the %s hook's %s tool_input has %q, which %s never sends", filepath.Base(file), tr.To.Agent, p.ToolName, k, tr.To.Agent)
+			}
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("checked %d tool payloads, want every captured one", checked)
+	}
+}
+
+// Per tool: each argument a Gemini tool has and Claude's lacks, and back, is
+// dropped from the hook's stdin with a finding, never passed on silently.
+func TestPrivateArgumentsAreDroppedWithAFinding(t *testing.T) {
+	for _, c := range []struct {
+		from, tool string
+		input      map[string]any
+		dropped    []string
+	}{
+		{"gemini", "replace", map[string]any{"file_path": "/a", "instruction": "do", "old_string": "a", "new_string": "b"}, []string{"instruction"}},
+		{"gemini", "glob", map[string]any{"pattern": "*", "case_sensitive": true, "respect_git_ignore": false, "respect_gemini_ignore": false}, []string{"case_sensitive", "respect_gemini_ignore", "respect_git_ignore"}},
+		{"gemini", "run_shell_command", map[string]any{"command": "ls", "dir_path": "/a", "delay_ms": 5, "additional_permissions": map[string]any{}}, []string{"additional_permissions", "delay_ms", "dir_path"}},
+		{"gemini", "grep_search", map[string]any{"pattern": "x", "exclude_pattern": "*.md", "names_only": true}, []string{"exclude_pattern", "names_only"}},
+		{"claude", "Bash", map[string]any{"command": "ls", "timeout": 5, "dangerouslyDisableSandbox": true}, []string{"dangerouslyDisableSandbox", "timeout"}},
+		{"claude", "Read", map[string]any{"file_path": "/a", "pages": "1-2"}, []string{"pages"}},
+		{"claude", "Grep", map[string]any{"pattern": "x", "-i": true, "output_mode": "content", "head_limit": 3}, []string{"-i", "head_limit", "output_mode"}},
+		{"claude", "Agent", map[string]any{"prompt": "p", "description": "d", "model": "haiku"}, []string{"description", "model"}},
+	} {
+		t.Run(c.from+"."+c.tool, func(t *testing.T) {
+			to := map[string]string{"claude": "gemini", "gemini": "claude"}[c.from]
+			tr := newTr(t, c.from, to)
+			tr.Exists = existing()
+			event := tr.From.Events[0].Name
+			got, res := hookInput(t, tr, toolEvent(event, "/", c.tool, c.input))
+			for _, k := range c.dropped {
+				if _, ok := got[k]; ok {
+					t.Errorf("%s reached the %s hook", k, tr.To.Agent)
+				}
+				if !hasFinding(res.Findings, "tool_input."+k, "") {
+					t.Errorf("dropping %s left no finding: %v", k, res.Findings)
+				}
+			}
+		})
+	}
+}
+
+// A read_file result reaches a Claude hook as Claude's Read result: the
+// file's lines without Gemini's notice, with Claude's counts (checked against
+// the captured PostToolUse.Read.json: offset 2, limit 3 of a 6-line file), and
+// back: a Gemini hook gets Gemini's notice and display text.
+func TestReadResultInTheHooksOwnShape(t *testing.T) {
+	const notice = "\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 2-4 of 6 total lines.\nAction: To read more of the file, you can use the 'start_line' and 'end_line' parameters in a subsequent 'read_file' call. For example, to read the next section of the file, use start_line: 5.\n\n--- FILE CONTENT (truncated) ---\n"
+	cases := []struct {
+		name    string
+		gemini  map[string]any // tool_response
+		input   map[string]any // read_file input
+		claude  map[string]any // file
+		oneWay  bool
+		comment string
+	}{
+		{name: "partial", gemini: map[string]any{"llmContent": notice + "beta\ngamma\nbeta", "returnDisplay": "Read lines 2-4 of 6 from notes.txt"},
+			input:  map[string]any{"file_path": "/home/user/project/notes.txt", "start_line": 2, "end_line": 4},
+			claude: map[string]any{"filePath": "/home/user/project/notes.txt", "content": "beta\ngamma\nbeta", "numLines": 3.0, "startLine": 2.0, "totalLines": 6.0}},
+		{name: "whole file", gemini: map[string]any{"llmContent": "alpha\nbeta\n", "returnDisplay": ""},
+			input:  map[string]any{"file_path": "/home/user/project/notes.txt"},
+			claude: map[string]any{"filePath": "/home/user/project/notes.txt", "content": "alpha\nbeta\n", "numLines": 3.0, "startLine": 1.0, "totalLines": 3.0}},
+		{name: "a file that starts like the notice is not cut", gemini: map[string]any{"llmContent": notice + "x", "returnDisplay": ""},
+			input:  map[string]any{"file_path": "/home/user/project/notes.txt"},
+			claude: map[string]any{"filePath": "/home/user/project/notes.txt", "content": notice + "x", "numLines": 7.0, "startLine": 1.0, "totalLines": 7.0}, oneWay: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := map[string]any{"session_id": "s", "transcript_path": "", "cwd": "/home/user/project", "hook_event_name": "AfterTool",
+				"tool_name": "read_file", "tool_input": c.input, "tool_response": c.gemini}
+			payload, _ := json.Marshal(g)
+			res, err := newTr(t, "gemini", "claude").Event(payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p struct {
+				ToolResponse struct {
+					Type string         `json:"type"`
+					File map[string]any `json:"file"`
+				} `json:"tool_response"`
+			}
+			mustJSON(t, res.Payload, &p)
+			if diff := cmp.Diff(c.claude, p.ToolResponse.File); diff != "" || p.ToolResponse.Type != "text" {
+				t.Errorf("Gemini → Claude Read result (-want +got):\n%s", diff)
+			}
+			if c.oneWay {
+				return
+			}
+			back, err := newTr(t, "claude", "gemini").Event(res.Payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var q struct {
+				ToolResponse map[string]any `json:"tool_response"`
+			}
+			mustJSON(t, back.Payload, &q)
+			if diff := cmp.Diff(c.gemini, q.ToolResponse); diff != "" {
+				t.Errorf("Claude → Gemini read_file result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The same holds for a hook's rewrite: a stray argument under the host's
+// name never replaces the one the hook's own tool would use, whatever the
+// map order.
+func TestStrayArgumentInRewriteNeverWins(t *testing.T) {
+	host := `{"session_id":"s","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"grep_search","tool_input":{"pattern":"a","dir_path":"/p"}}`
+	hook := Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"pattern":"b","path":"/real","dir_path":"/decoy"}}}`)}
+	want := `{"hookSpecificOutput":{"tool_input":{"dir_path":"/real","pattern":"b"}}}`
+	for i := range 50 {
+		got, fs := resultFor(t, "claude", "gemini", "PreToolUse", "", hook, host, false)
+		if got != want {
+			t.Fatalf("run %d: host got %s, want %s; findings: %v", i, got, want, fs)
+		}
+	}
+	host = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"a","path":"/p"},"tool_use_id":"t"}`
+	hook = Output{Stdout: []byte(`{"hookSpecificOutput":{"tool_input":{"pattern":"b","dir_path":"/real","path":"/decoy"}}}`)}
+	want = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"path":"/real","pattern":"b"}}}`
+	for i := range 50 {
+		got, fs := resultFor(t, "gemini", "claude", "BeforeTool", "", hook, host, false)
+		if got != want {
+			t.Fatalf("run %d: host got %s, want %s; findings: %v", i, got, want, fs)
+		}
+	}
+}
