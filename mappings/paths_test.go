@@ -1,0 +1,97 @@
+package mappings
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Gemini CLI resolves its tools' paths with Node's path.resolve and
+// decodeURIComponent; hookx's resolvers must agree with Node on every input,
+// or a Claude guard checks one path while Gemini opens another. Node is the
+// oracle (the conformance suite needs it, so CI has it).
+func TestPathResolutionAgreesWithNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is required in CI")
+		}
+		t.Skip("node not installed: the oracle is missing")
+	}
+	inputs := []string{
+		"secrets/key.txt", "./secrets//key.txt/", "a/../../b", "/abs/./x/../y", "..", ".", "",
+		"secrets%2Fkey.txt", "%2E%2E/%2E%2E/etc/passwd", "a%zz", "a%", "a%2", "%C3%A9t%C3%A9", "%C3", "%C3%28",
+		"%E2%82%AC", "%ED%A0%80", "%F0%9F%98%80", "%F4%90%80%80", "%C0%AF", "%E0%80%AF", "%25", "%2525", "%00x",
+		"é/%41", "~/x", "a\\b", "%FF", "%80",
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"%", "2", "F", "E", "C", "3", "A", "9", "0", "8", "/", ".", "a", "z", "é", "\\"}
+	for range 500 {
+		var b strings.Builder
+		for range 1 + r.IntN(14) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	in, _ := json.Marshal(inputs)
+	// What resolveToRealPath does before realpath: decode, then resolve.
+	script := `const path = require("path");
+const inputs = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(inputs.map(p => {
+  let r = path.resolve("/w/t", p);
+  try { r = decodeURIComponent(r); } catch {}
+  return [path.resolve("/w/t", p), path.resolve(r)];
+})));`
+	cmd := exec.Command(node, "-e", script)
+	cmd.Stdin = strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var want [][2]string
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	c := PathContext{Cwd: "/w/t", Exists: func(string) bool { return false }}
+	for i, p := range inputs {
+		if strings.HasPrefix(p, "@") {
+			continue
+		}
+		dir, _ := pathResolvers["geminiDir"](p, c)
+		search, _ := pathResolvers["geminiSearchDir"](p, c)
+		if dir != want[i][0] || search != want[i][1] {
+			t.Errorf("%q: hookx resolves %q and %q; Node %q and %q", p, dir, search, want[i][0], want[i][1])
+		}
+	}
+}
+
+// Gemini's resolveDefensiveToolPath: NUL bytes go, and a leading @ (the
+// model's file-reference syntax) is dropped unless the path exists with it.
+func TestGeminiDefensivePath(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		exists   []string
+	}{
+		{"@a/b", "/w/a/b", nil},
+		{"@/a", "/w/a", nil},
+		{"@", "/w/@", nil},
+		{"@a/b", "/w/@a/b", []string{"/w/@a"}},
+		{"@a/b", "/w/@a/b", []string{"/w/@a/b"}},
+		{"a\x00b", "/w/ab", nil},
+	} {
+		got, unc := pathResolvers["geminiFile"](c.in, PathContext{Cwd: "/w", Exists: func(p string) bool {
+			for _, e := range c.exists {
+				if p == e {
+					return true
+				}
+			}
+			return false
+		}})
+		if got != c.want || unc != "" {
+			t.Errorf("%q: got %q (%s), want %q", c.in, got, unc, c.want)
+		}
+	}
+}
