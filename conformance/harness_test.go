@@ -110,14 +110,21 @@ type action struct {
 	text                    string // shell command or say text
 	path, content, old, new string // project-relative path
 	intro                   string // text the model says before its tool call
+	// asGiven passes path to the tool as it is (relative), as a model may.
+	asGiven bool
 }
 
-func shell(cmd string) action                  { return action{kind: "shell", text: cmd} }
-func say(text string) action                   { return action{kind: "say", text: text} }
-func write(path, content string) action        { return action{kind: "write", path: path, content: content} }
-func read(path string) action                  { return action{kind: "read", path: path} }
-func edit(path, old, new string) action        { return action{kind: "edit", path: path, old: old, new: new} }
-func (a action) abs(sb *driver.Sandbox) string { return sb.Path(a.path) }
+func shell(cmd string) action           { return action{kind: "shell", text: cmd} }
+func say(text string) action            { return action{kind: "say", text: text} }
+func write(path, content string) action { return action{kind: "write", path: path, content: content} }
+func read(path string) action           { return action{kind: "read", path: path} }
+func edit(path, old, new string) action { return action{kind: "edit", path: path, old: old, new: new} }
+func (a action) abs(sb *driver.Sandbox) string {
+	if a.asGiven {
+		return a.path
+	}
+	return sb.Path(a.path)
+}
 
 func toStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 	s := callStep(host, sb, a)

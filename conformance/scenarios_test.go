@@ -408,6 +408,7 @@ func scenarios() []*scenario {
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
 	list = append(list, matcherScenarios()...)
+	list = append(list, eventScenarios()...)
 	return list
 }
 
