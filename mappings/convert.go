@@ -572,6 +572,77 @@ var responseConverters = map[string]*ResponseConverter{
 			}, ""
 		},
 	},
+	// write_file (WriteFileToolInvocation.execute in 0.61.0): the message
+	// and the diff display object; the diff text itself is not rebuilt.
+	"geminiWrite": {
+		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed {
+				return geminiTextFromCanonical(r, input)
+			}
+			p, _ := input["file_path"].(string)
+			content, _ := input["content"].(string)
+			created := r.Created != nil && *r.Created
+			msg := "Successfully overwrote file: " + p + "."
+			if created {
+				msg = "Successfully created and wrote to new file: " + p + "."
+			}
+			return map[string]any{
+				"llmContent":    msg + " Here is the updated code:\n" + content,
+				"returnDisplay": geminiFileDisplay(p, r.Original, content, created),
+			}, ""
+		},
+	},
+	// replace (EditToolInvocation.execute in 0.61.0).
+	"geminiEdit": {
+		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed || r.Original == nil {
+				return geminiTextFromCanonical(r, input)
+			}
+			p, _ := input["file_path"].(string)
+			oldS, _ := input["old_string"].(string)
+			newS, _ := input["new_string"].(string)
+			n := 1
+			if all, _ := input["allow_multiple"].(bool); all {
+				n = -1
+			}
+			count := strings.Count(*r.Original, oldS)
+			if n == 1 || oldS == "" {
+				count = min(count, 1)
+			}
+			content := strings.Replace(*r.Original, oldS, newS, n)
+			return map[string]any{
+				"llmContent":    fmt.Sprintf("Successfully modified file: %s (%d replacements). Here is the updated code:\n%s", p, count, content),
+				"returnDisplay": geminiFileDisplay(p, r.Original, content, false),
+			}, ""
+		},
+	},
+	// glob (GlobLogic in 0.61.0): a header line, then absolute paths.
+	"geminiGlob": {
+		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed {
+				return geminiTextFromCanonical(r, input)
+			}
+			pattern, _ := input["pattern"].(string)
+			dir, _ := input["dir_path"].(string)
+			dir = cmp.Or(dir, r.Cwd)
+			files := nonEmptyLines(r.Output)
+			if len(files) == 0 {
+				return map[string]any{"llmContent": "No files found matching pattern \""+pattern+"\" within "+dir, "returnDisplay": "No files found"}, ""
+			}
+			for i, f := range files {
+				if !filepath.IsAbs(f) && r.Cwd != "" {
+					files[i] = filepath.Join(r.Cwd, f)
+				}
+			}
+			return map[string]any{
+				"llmContent":    fmt.Sprintf("Found %d file(s) matching \"%s\" within %s, sorted by modification time (newest first):\n%s", len(files), pattern, dir, strings.Join(files, "\n")),
+				"returnDisplay": fmt.Sprintf("Found %d matching file(s)", len(files)),
+			}, ""
+		},
+	},
 	"geminiText": {
 		ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
 		FromCanonical: geminiTextFromCanonical,
@@ -664,6 +735,19 @@ func claudeObjectToCanonical(text func(map[string]any) string) func(json.RawMess
 		out := text(m)
 		return ToolResult{Output: out, Display: out}, nil
 	}
+}
+
+// geminiFileDisplay is the returnDisplay of Gemini's file-changing tools,
+// without fileDiff and diffStat, which hookx does not rebuild.
+func geminiFileDisplay(p string, original *string, content string, created bool) map[string]any {
+	var orig any
+	if original != nil {
+		orig = *original
+	} else if created {
+		orig = ""
+	}
+	return map[string]any{"fileName": filepath.Base(p), "filePath": p, "originalContent": orig,
+		"newContent": content, "isNewFile": created, "isBuildFile": false}
 }
 
 func geminiTextFromCanonical(r ToolResult, _ map[string]any) (any, string) {

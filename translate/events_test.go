@@ -447,3 +447,64 @@ func TestStrayArgumentInRewriteNeverWins(t *testing.T) {
 		}
 	}
 }
+
+// Tool results are checked against the real agents: the captured runs did
+// the same calls on the same file in both agents, so each captured result,
+// translated, must carry what the other agent's own result carried.
+func TestToolResultsMatchTheRealAgents(t *testing.T) {
+	captured := func(name string) map[string]any {
+		ar, err := txtar.ParseFile("testdata/events/" + name + ".txtar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p map[string]any
+		mustJSON(t, ar.Files[0].Data, &p)
+		return p
+	}
+	translated := func(from, name string) map[string]any {
+		to := map[string]string{"claude": "gemini", "gemini": "claude"}[from]
+		ar, _ := txtar.ParseFile("testdata/events/" + name + ".txtar")
+		res, err := newTr(t, from, to).Event(ar.Files[0].Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p map[string]any
+		mustJSON(t, res.Payload, &p)
+		return p
+	}
+	for _, c := range []struct {
+		claude, gemini string
+		claudeKeys     []string // tool_response keys (dotted) a Claude hook gets as Claude sends them
+		geminiKeys     []string
+	}{
+		{"claude.PostToolUse.Read", "gemini.AfterTool.read_file", []string{"type", "file.filePath", "file.content", "file.numLines", "file.startLine", "file.totalLines"}, []string{"llmContent", "returnDisplay"}},
+		{"claude.PostToolUse.Write", "gemini.AfterTool.write_file", []string{"type", "filePath", "content", "originalFile", "structuredPatch", "userModified"}, []string{"llmContent", "returnDisplay.filePath", "returnDisplay.fileName", "returnDisplay.originalContent", "returnDisplay.newContent", "returnDisplay.isNewFile"}},
+		{"claude.PostToolUse.Edit", "gemini.AfterTool.replace", []string{"filePath", "oldString", "newString", "originalFile", "userModified", "replaceAll"}, []string{"llmContent", "returnDisplay.filePath", "returnDisplay.originalContent", "returnDisplay.newContent", "returnDisplay.isNewFile"}},
+		{"claude.PostToolUse.Glob", "gemini.AfterTool.glob", []string{"filenames", "numFiles", "truncated"}, []string{"llmContent", "returnDisplay"}},
+		{"claude.PostToolUse.Grep", "gemini.AfterTool.grep_search", []string{"mode", "content", "numFiles", "filenames", "numLines", "totalLines"}, nil},
+		{"claude.PostToolUse.Bash", "gemini.AfterTool.run_shell_command", []string{"stdout", "stderr", "interrupted", "isImage"}, []string{"returnDisplay"}},
+	} {
+		t.Run(c.claude, func(t *testing.T) {
+			realC, gotC := captured(c.claude)["tool_response"], translated("gemini", c.gemini)["tool_response"]
+			for _, k := range c.claudeKeys {
+				if diff := cmp.Diff(digAny(realC, k), digAny(gotC, k)); diff != "" {
+					t.Errorf("Gemini → Claude tool_response.%s (-real Claude +hookx):\n%s", k, diff)
+				}
+			}
+			realG, gotG := captured(c.gemini)["tool_response"], translated("claude", c.claude)["tool_response"]
+			for _, k := range c.geminiKeys {
+				if diff := cmp.Diff(digAny(realG, k), digAny(gotG, k)); diff != "" {
+					t.Errorf("Claude → Gemini tool_response.%s (-real Gemini +hookx):\n%s", k, diff)
+				}
+			}
+		})
+	}
+}
+
+func digAny(v any, path string) any {
+	for _, k := range strings.Split(path, ".") {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	return v
+}
