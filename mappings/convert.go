@@ -630,7 +630,7 @@ var responseConverters = map[string]*ResponseConverter{
 			dir = cmp.Or(dir, r.Cwd)
 			files := nonEmptyLines(r.Output)
 			if len(files) == 0 {
-				return map[string]any{"llmContent": "No files found matching pattern \""+pattern+"\" within "+dir, "returnDisplay": "No files found"}, ""
+				return map[string]any{"llmContent": "No files found matching pattern \"" + pattern + "\" within " + dir, "returnDisplay": "No files found"}, ""
 			}
 			for i, f := range files {
 				if !filepath.IsAbs(f) && r.Cwd != "" {
