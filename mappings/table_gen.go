@@ -1145,7 +1145,7 @@ func generatedTable() *Table {
 					{Name: "replace",
 						Canonical: "edit",
 						Mark:      Mark("approximate"),
-						Note:      "instruction is required and has no counterpart",
+						Note:      "instruction is required and has no counterpart; a relative path Gemini would search the workspace for fails a Claude guard closed",
 						Fields: map[string]string{"allow_multiple": "replace_all",
 							"file_path":   "file_path",
 							"instruction": "instruction",
