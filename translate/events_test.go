@@ -508,3 +508,31 @@ func digAny(v any, path string) any {
 	}
 	return v
 }
+
+// Converted arguments too: a stray offset/limit in a Gemini read_file (which
+// reads only start_line/end_line) or a stray start_line in a Claude Read
+// never replaces the converted range the host's tool uses.
+func TestStrayArgumentNeverHidesAConvertedRange(t *testing.T) {
+	for _, c := range []struct {
+		from, tool string
+		input, want map[string]any
+	}{
+		{"gemini", "read_file", map[string]any{"file_path": "/a", "start_line": 2, "end_line": 4, "offset": 100, "limit": 1},
+			map[string]any{"file_path": "/a", "offset": 2.0, "limit": 3.0}},
+		{"gemini", "read_file", map[string]any{"file_path": "/a", "offset": 100, "limit": 1},
+			map[string]any{"file_path": "/a"}},
+		{"claude", "Read", map[string]any{"file_path": "/a", "offset": 2, "limit": 3, "start_line": 50, "end_line": 60},
+			map[string]any{"file_path": "/a", "start_line": 2.0, "end_line": 4.0}},
+		{"claude", "Read", map[string]any{"file_path": "/a", "start_line": 50},
+			map[string]any{"file_path": "/a"}},
+	} {
+		to := map[string]string{"claude": "gemini", "gemini": "claude"}[c.from]
+		tr := newTr(t, c.from, to)
+		for i := range 50 {
+			got, _ := hookInput(t, tr, toolEvent(tr.From.Events[0].Name, "/", c.tool, c.input))
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Fatalf("%s %v, run %d (-want +got):\n%s", c.tool, c.input, i, diff)
+			}
+		}
+	}
+}
