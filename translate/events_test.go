@@ -514,7 +514,7 @@ func digAny(v any, path string) any {
 // never replaces the converted range the host's tool uses.
 func TestStrayArgumentNeverHidesAConvertedRange(t *testing.T) {
 	for _, c := range []struct {
-		from, tool string
+		from, tool  string
 		input, want map[string]any
 	}{
 		{"gemini", "read_file", map[string]any{"file_path": "/a", "start_line": 2, "end_line": 4, "offset": 100, "limit": 1},
