@@ -536,3 +536,34 @@ func TestStrayArgumentNeverHidesAConvertedRange(t *testing.T) {
 		}
 	}
 }
+
+// Every mapped tool, both directions: given every argument its own agent
+// knows, the hook sees only arguments of its own agent's tool.
+func TestEveryToolShowsOnlyTheHooksArguments(t *testing.T) {
+	for _, pair := range [][2]string{{"gemini", "claude"}, {"claude", "gemini"}} {
+		tr := newTr(t, pair[0], pair[1])
+		tr.Exists = existing()
+		for _, src := range tr.From.Tools {
+			m, err := tr.Table.MapTool(tr.From, tr.To, src.Name)
+			if err != nil || m.To == nil {
+				continue
+			}
+			t.Run(pair[0]+"."+src.Name, func(t *testing.T) {
+				input := map[string]any{}
+				for arg := range src.Fields {
+					input[arg] = "/v"
+				}
+				for _, arg := range converter(src).Args {
+					input[arg] = 2
+				}
+				got, _ := hookInput(t, tr, toolEvent(tr.From.Events[0].Name, "/", src.Name, input))
+				for k := range got {
+					_, known := m.To.Fields[k]
+					if !known && !slices.Contains(converter(m.To).Args, k) {
+						t.Errorf("the %s hook's %s tool_input has %q, which %s never sends", tr.To.Agent, m.Name, k, tr.To.Agent)
+					}
+				}
+			})
+		}
+	}
+}
