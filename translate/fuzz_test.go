@@ -23,6 +23,8 @@ func FuzzEvent(f *testing.F) {
 	}
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), true)
 	f.Add([]byte(`{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_response":{"llmContent":[{"text":"Exit Code: 3"}]}}`), false)
+	f.Add([]byte(`{"hook_event_name":"BeforeTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"@a/%2E%2E%2Fb\u0000","path":"/decoy"}}`), false)
+	f.Add([]byte(`{"hook_event_name":"AfterTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"a"},"tool_response":{"llmContent":"\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 9-2 of 1 total lines.\nAction: x\n\n--- FILE CONTENT (truncated) ---\n","returnDisplay":"Read lines 9-2"}}`), false)
 	f.Fuzz(func(t *testing.T, payload []byte, fromClaude bool) {
 		from, to := "gemini", "claude"
 		if fromClaude {
