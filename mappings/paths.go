@@ -101,8 +101,8 @@ func geminiDefensive(p string, c PathContext) string {
 
 // geminiResolve is path.resolve(targetDir, p), followed, when real is set,
 // by the decodeURIComponent and second path.resolve of resolveToRealPath.
-// Symbolic links are not followed: Claude Code does not follow them for its
-// hooks either.
+// Symbolic links are not followed (Gemini's realpath step): the hook sees
+// the link's path, a documented limit.
 func geminiResolve(p string, c PathContext, real bool) (string, string) {
 	abs, unc := nodeResolve(c.Cwd, p)
 	if unc != "" || !real {
