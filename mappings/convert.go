@@ -327,6 +327,9 @@ var responseConverters = map[string]*ResponseConverter{
 	"claudeRead": {
 		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
 			r, m, err := claudeObject(resp, errText)
+			if r.Failed && strings.HasPrefix(errText, claudeReadNotFound) {
+				r.ErrorType = fileNotFound
+			}
 			if err != nil || r.Failed || m == nil {
 				return r, err
 			}
@@ -341,6 +344,10 @@ var responseConverters = map[string]*ResponseConverter{
 		// Claude's Read result: the lines read, no notice, and the counts
 		// of what was read (T§8; PostToolUse.Read.json).
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed && r.ErrorType == fileNotFound && r.Cwd != "" {
+				// Claude's own message (PostToolUseFailure.Read.json).
+				return nil, claudeReadNotFound + " Note: your current working directory is " + r.Cwd + "."
+			}
 			if r.Failed {
 				return nil, cmp.Or(r.Error, r.Output)
 			}
@@ -558,6 +565,15 @@ var responseConverters = map[string]*ResponseConverter{
 			return r, nil
 		},
 		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+			if r.Failed && r.ErrorType == fileNotFound {
+				// Gemini's own result (AfterTool.read_file.missing.json).
+				p, _ := input["file_path"].(string)
+				return map[string]any{
+					"llmContent":    "Could not read file because no file was found at the specified path.",
+					"returnDisplay": "File not found.",
+					"error":         map[string]any{"message": "File not found: " + p, "type": fileNotFound},
+				}, ""
+			}
 			if r.Failed || r.TotalLines == 0 {
 				return geminiTextFromCanonical(r, input)
 			}
@@ -648,6 +664,13 @@ var responseConverters = map[string]*ResponseConverter{
 		FromCanonical: geminiTextFromCanonical,
 	},
 }
+
+// A read of a missing file: Claude's error starts with claudeReadNotFound;
+// Gemini's error type is fileNotFound.
+const (
+	claudeReadNotFound = "File does not exist."
+	fileNotFound       = "file_not_found"
+)
 
 // readNotice is what Gemini CLI 0.61.0 puts before the lines of a partial
 // read (ReadFileToolInvocation.execute).

@@ -483,8 +483,15 @@ func TestToolResultsMatchTheRealAgents(t *testing.T) {
 		{"claude.PostToolUse.Glob", "gemini.AfterTool.glob", []string{"filenames", "numFiles", "truncated"}, []string{"llmContent", "returnDisplay"}},
 		{"claude.PostToolUse.Grep", "gemini.AfterTool.grep_search", []string{"mode", "content", "numFiles", "filenames", "numLines", "totalLines"}, nil},
 		{"claude.PostToolUse.Bash", "gemini.AfterTool.run_shell_command", []string{"stdout", "stderr", "interrupted", "isImage"}, []string{"returnDisplay"}},
+		{"claude.PostToolUseFailure.Read", "gemini.AfterTool.read_file.missing", nil, []string{"llmContent", "returnDisplay", "error"}},
 	} {
 		t.Run(c.claude, func(t *testing.T) {
+			if strings.Contains(c.claude, "Failure") {
+				real, got := captured(c.claude)["error"], translated("gemini", c.gemini)["error"]
+				if diff := cmp.Diff(real, got); diff != "" {
+					t.Errorf("Gemini → Claude error (-real Claude +hookx):\n%s", diff)
+				}
+			}
 			realC, gotC := captured(c.claude)["tool_response"], translated("gemini", c.gemini)["tool_response"]
 			for _, k := range c.claudeKeys {
 				if diff := cmp.Diff(digAny(realC, k), digAny(gotC, k)); diff != "" {
