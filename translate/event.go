@@ -93,7 +93,8 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 
 	// Everything but tool_response is small: decode it to work on.
 	p := make(map[string]any, len(raw)+2)
-	for k, v := range raw {
+	for _, k := range slices.Sorted(maps.Keys(raw)) { // the first bad field, always the same
+		v := raw[k]
 		if k == responseField {
 			continue
 		}
@@ -113,7 +114,8 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 
 	// Enumerated values first: a value the target lacks on its matcher field
 	// means the hook would never have fired.
-	for field, vals := range src.Values {
+	for _, field := range slices.Sorted(maps.Keys(src.Values)) {
+		vals := src.Values[field]
 		v, ok := p[field].(string)
 		if !ok || vals == nil {
 			continue

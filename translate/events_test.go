@@ -574,3 +574,38 @@ func TestEveryToolShowsOnlyTheHooksArguments(t *testing.T) {
 		}
 	}
 }
+
+// No translation depends on Go's map order: every captured payload, with a
+// stray argument added to its tool input, translates to the same bytes and
+// the same findings, in the same order, every time.
+func TestTranslationDoesNotDependOnMapOrder(t *testing.T) {
+	files, _ := filepath.Glob("testdata/events/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst := "claude", "gemini"
+		if strings.HasPrefix(filepath.Base(file), "gemini.") {
+			src, dst = dst, src
+		}
+		var p map[string]any
+		mustJSON(t, ar.Files[0].Data, &p)
+		if in, ok := p["tool_input"].(map[string]any); ok {
+			in["path"], in["dir_path"], in["offset"], in["start_line"] = "/decoy", "/decoy", 99, 99
+		}
+		payload, _ := json.Marshal(p)
+		tr := newTr(t, src, dst)
+		tr.Exists = existing()
+		first, err := tr.Event(payload)
+		if err != nil {
+			continue // checked by the goldens
+		}
+		for i := range 30 {
+			again, _ := tr.Event(payload)
+			if string(again.Payload) != string(first.Payload) || !slices.Equal(again.Findings, first.Findings) {
+				t.Fatalf("%s: translation %d differs from the first:\n%s\n%v\n%s\n%v", filepath.Base(file), i, first.Payload, first.Findings, again.Payload, again.Findings)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -829,7 +830,8 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 		}
 	}
 	convArgs := converter(hostTool).Args
-	for k, v := range converted {
+	for _, k := range slices.Sorted(maps.Keys(converted)) { // findings in a stable order
+		v := converted[k]
 		if _, known := hostTool.Fields[k]; !known && len(hostTool.Fields) > 0 && !slices.Contains(convArgs, k) {
 			if hv, ok := hookInput[k]; ok && !reflect.DeepEqual(hv, shown[k]) && !slices.Contains(hookTool.Descriptive, hookArg(hookTool, k)) {
 				// The hook set this argument: running the call without it
