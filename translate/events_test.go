@@ -609,3 +609,15 @@ func TestTranslationDoesNotDependOnMapOrder(t *testing.T) {
 		}
 	}
 }
+
+// A Gemini hook's rewrite may name a relative path, which its own agent
+// resolves against the workspace; Claude's tools get it absolute.
+func TestGeminiRewriteWithRelativePathReachesClaudeAbsolute(t *testing.T) {
+	host := `{"session_id":"s","cwd":"/home/user/project","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/user/project/a.txt"},"tool_use_id":"t"}`
+	hook := Output{Stdout: []byte(`{"hookSpecificOutput":{"tool_input":{"file_path":"docs/../b.txt"}}}`)}
+	got, fs := resultFor(t, "gemini", "claude", "BeforeTool", "", hook, host, false)
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/home/user/project/b.txt"}}}`
+	if got != want {
+		t.Errorf("host got %s\nwant     %s\nfindings: %v", got, want, fs)
+	}
+}

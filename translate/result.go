@@ -788,6 +788,7 @@ func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered, fs *f
 // dialect has a counterpart for from the rewrite, keep host-only fields.
 func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hookInput map[string]any, fs *findings) (map[string]any, error) {
 	var p struct {
+		Cwd       string         `json:"cwd"`
 		ToolName  string         `json:"tool_name"`
 		ToolInput map[string]any `json:"tool_input"`
 	}
@@ -814,6 +815,14 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 	// What the hook was shown, to tell an argument it changed from one it
 	// only echoed back.
 	shown := convertInput(p.ToolInput, hostTool, hookTool, forHost, &findings{})
+	if tr.To.AbsolutePaths && len(hookTool.Paths) > 0 {
+		// The hook wrote its paths for its own agent, which resolves
+		// relative ones; the host takes them as they are.
+		hookInput = maps.Clone(hookInput)
+		for _, u := range resolvePaths(hookInput, hookTool, mappings.PathContext{Cwd: p.Cwd, Exists: tr.exists}, fs) {
+			fs.add(mappings.Approximate, "input rewrite", "%s; the likeliest path is used", u)
+		}
+	}
 	converted := convertInput(hookInput, hookTool, hostTool, forHost, fs)
 	out := make(map[string]any, len(p.ToolInput)+len(converted))
 	// Host fields the hook's dialect cannot express keep their original value.
