@@ -234,6 +234,11 @@ func hostPayload(event string, ht hostTool) []byte {
 			}
 		}) {
 			input[arg] = "value of " + arg
+			if _, isPath := ht.tool.Paths[arg]; isPath {
+				// Absolute, so that no path is one hookx cannot resolve
+				// (a relative replace path fails a guard closed).
+				input[arg] = "/value of " + arg
+			}
 		}
 	}
 	p := map[string]any{

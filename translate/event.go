@@ -339,10 +339,12 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, fs
 	for k, v := range a {
 		if canon, known := src.Fields[k]; known {
 			out[canon] = v
-		} else if slices.Contains(srcConv.Canonical, k) {
-			out[k] = v // a converter's output, already canonical
+		} else {
+			// A converter's output, already canonical, or a converter
+			// argument it could not convert (MultiEdit's several edits),
+			// which has no counterpart below.
+			out[k] = v
 		}
-		// Anything else is a converter argument the converter consumed.
 	}
 	for _, n := range runConv(dstConv.FromCanonical, out) {
 		fs.add(mappings.Approximate, "tool_input", "%s", n)

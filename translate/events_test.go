@@ -81,8 +81,12 @@ func TestGeminiRelativePathsReachClaudeHooksAbsolute(t *testing.T) {
 			input := map[string]any{c.arg: c.given, "pattern": "x", "command": "ls", "content": "x", "old_string": "a", "new_string": "b", "instruction": "i"}
 			got, res := hookInput(t, tr, toolEvent("BeforeTool", cwd, c.tool, input))
 			arg, ok := c.arg, true // a tool without a counterpart keeps its arguments
-			if m, _ := tr.Table.MapTool(tr.From, tr.To, c.tool); m.To != nil {
-				arg, ok = m.To.ArgFor(tr.From.Tool(c.tool).Fields[c.arg])
+			var shown struct {
+				ToolName string `json:"tool_name"`
+			}
+			mustJSON(t, res.Payload, &shown)
+			if dst := tr.To.Tool(shown.ToolName); dst != nil {
+				arg, ok = dst.ArgFor(tr.From.Tool(c.tool).Fields[c.arg])
 			}
 			if !ok {
 				// No counterpart (run_shell_command's dir_path): the hook
