@@ -48,6 +48,11 @@ type Options struct {
 	From    string   // the hook's dialect
 	Host    string   // the host's dialect; "" or "auto" to detect it
 	Command []string // one shell string, or a program and its arguments
+	// Event is the event the hook was registered on in its own agent, ""
+	// when unknown. A host event that translates to another event of the
+	// hook's dialect (Gemini's AfterTool carries both Claude's PostToolUse
+	// and PostToolUseFailure) is not run: its own agent would not run it.
+	Event string
 
 	Timeout    time.Duration // hookx's own limit on the hook; 0: none
 	FailClosed bool          // every failure of the hook is a block
@@ -215,6 +220,12 @@ func (r *runner) run() int {
 	if ev.Skip {
 		r.reportf("%s event %s not run: %s", hook.Agent, r.hostEvent, ev.SkipReason)
 		r.trace.Skipped = ev.SkipReason
+		return r.answer(nothing(host))
+	}
+	if r.Event != "" && ev.Name != r.Event {
+		why := fmt.Sprintf("registered on %s; %s would send this %s as %s", r.Event, hook.Agent, r.hostEvent, ev.Name)
+		r.reportf("%s hook not run: %s", hook.Agent, why)
+		r.trace.Skipped = why
 		return r.answer(nothing(host))
 	}
 	ev.Payload = r.withTranscript(payload, ev.Payload)

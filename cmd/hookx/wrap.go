@@ -25,6 +25,7 @@ type wrapOptions struct {
 	s          streams
 	from       string
 	host       string
+	event      string
 	timeout    time.Duration
 	failClosed bool
 	ask        string
@@ -63,6 +64,13 @@ The hook gets the host's environment plus the variables its own agent sets
 GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID for a Gemini hook), never
 replacing one the host set, and runs in the host's working directory.
 
+--event names the event the hook was registered on in its own agent. A host
+event that its own agent would have sent as another event is answered with
+no decision and the hook does not run: Gemini's AfterTool carries Claude's
+PostToolUse and PostToolUseFailure alike, so a wrapped Claude PostToolUse
+hook with --event PostToolUse runs only for successful calls. migrate writes
+it where the host's event carries several of the hook's events.
+
 A Claude Stop hook on a Gemini host keeps Claude's cap of 8 consecutive
 blocks per session; the count lives in $XDG_STATE_HOME/hookx/stop
 (default ~/.local/state/hookx/stop).
@@ -100,6 +108,7 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().SetInterspersed(false) // everything after the command is the hook's
 	cmd.Flags().StringVar(&opts.from, "from", "", "the dialect the hook was written for: claude or gemini (required)")
 	cmd.Flags().StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the event), claude or gemini")
+	cmd.Flags().StringVar(&opts.event, "event", "", "the event the hook was registered on in its own agent, e.g. PostToolUse; a host event that its own agent would send as another event is answered with no decision and the hook is not run")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
 	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
@@ -145,6 +154,11 @@ func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 		hook, _ := table.Dialect(opts.from)
 		if _, err := hook.ToolMatcher(opts.match); err != nil {
 			return fmt.Errorf("--match: %w", err)
+		}
+	}
+	if opts.event != "" {
+		if d, _ := cmp.Or(table, mappings.Default()).Dialect(opts.from); d != nil && d.Event(opts.event) == nil {
+			return fmt.Errorf("--event: %q is not a %s event%s", opts.event, d.Agent, mappings.DidYouMean(opts.event, d.EventNames()))
 		}
 	}
 	if opts.host != "auto" {
@@ -217,6 +231,7 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		From:        opts.from,
 		Host:        opts.host,
 		Command:     opts.command,
+		Event:       opts.event,
 		Timeout:     opts.timeout,
 		FailClosed:  opts.failClosed,
 		Ask:         opts.ask,
