@@ -593,6 +593,13 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		hostSec += p.opts.Margin
 		var w strings.Builder
 		fmt.Fprintf(&w, "%s wrap --from %s --host %s --timeout %ss", ShellQuote(p.opts.Hookx), p.from.Name, p.to.Name, strconv.FormatFloat(innerSec, 'f', -1, 64))
+		if len(em.To.Also) > 0 {
+			// The target's event also fires where the hook's own agent
+			// would send another event (Gemini's AfterTool for Claude's
+			// PostToolUse and PostToolUseFailure): wrap runs the hook only
+			// for its own.
+			fmt.Fprintf(&w, " --event %s", sh.event)
+		}
 		if failClosed {
 			w.WriteString(" --fail-closed")
 		}
@@ -619,32 +626,62 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		label = f.Description
 	}
 
+	// A source event that also carries other canonical events fires where
+	// the target has several events (Gemini's AfterTool: Claude's
+	// PostToolUse and PostToolUseFailure): register the hook on each.
+	targets := []*mappings.Event{em.To}
+	for _, c := range em.From.Also {
+		if t, _ := p.to.EventFor(c); t != nil && !slices.Contains(targets, t) {
+			targets = append(targets, t)
+		}
+	}
+	if len(targets) > 1 {
+		names := make([]string, len(targets))
+		for i, t := range targets {
+			names[i] = t.Name
+		}
+		note(Note, "registered on "+strings.Join(names, " and "), sh.event+" fires for each of them in "+p.from.Agent)
+	}
 	var out []Entry
-	for _, mo := range mp.outs {
-		sum := sha256.Sum256([]byte(sh.event + "\x00" + deref(sh.matcher) + "\x00" + string(sh.h.raw) + "\x00" + mo.value))
-		id := fmt.Sprintf("%s%s:%d:%s@%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8], sh.origin)
-		h := outHandler{Type: "command", Command: cmd, Timeout: timeout}
-		if tf.named {
-			h.Name = id
-		} else {
-			h.Command = withMarker(h.Command, id)
+	for _, target := range targets {
+		for _, mo := range mp.outs {
+			out = append(out, p.entry(sh, target, em.To, mo, cmd, timeout, label, tf))
 		}
-		if tf.label == "description" {
-			h.Description = label
-		} else {
-			h.StatusMessage = label
-		}
-		if tf.shellField && !p.opts.Wrap {
-			h.Shell = f.Shell
-		}
-		g := outGroup{Matcher: mo.matcher, Hooks: []outHandler{h}}
-		if tf.sequential && sh.seq != nil && *sh.seq {
-			g.Sequential = sh.seq
-		}
-		out = append(out, Entry{Event: em.To.Name, ID: id, Source: sh.where, SourceEvent: sh.event,
-			Matcher: mo.matcher, Command: h.Command, Timeout: timeout, group: compact(marshal(g))})
 	}
 	return out
+}
+
+// entry is one target handler of a migrated source handler. The id of the
+// event the source maps to is kept as it was before extra events existed,
+// so reruns stay no-ops.
+func (p *planner) entry(sh srcHandler, target, primary *mappings.Event, mo matchOut, cmd string, timeout int64, label string, tf handlerFormat) Entry {
+	f := sh.h.fields
+	key := sh.event + "\x00" + deref(sh.matcher) + "\x00" + string(sh.h.raw) + "\x00" + mo.value
+	if target != primary {
+		key += "\x00" + target.Name
+	}
+	sum := sha256.Sum256([]byte(key))
+	id := fmt.Sprintf("%s%s:%d:%s@%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8], sh.origin)
+	h := outHandler{Type: "command", Command: cmd, Timeout: timeout}
+	if tf.named {
+		h.Name = id
+	} else {
+		h.Command = withMarker(h.Command, id)
+	}
+	if tf.label == "description" {
+		h.Description = label
+	} else {
+		h.StatusMessage = label
+	}
+	if tf.shellField && !p.opts.Wrap {
+		h.Shell = f.Shell
+	}
+	g := outGroup{Matcher: mo.matcher, Hooks: []outHandler{h}}
+	if tf.sequential && sh.seq != nil && *sh.seq {
+		g.Sequential = sh.seq
+	}
+	return Entry{Event: target.Name, ID: id, Source: sh.where, SourceEvent: sh.event,
+		Matcher: mo.matcher, Command: h.Command, Timeout: timeout, group: compact(marshal(g))}
 }
 
 // idiomWarning tells, for an unwrapped hook, which of its output idioms the

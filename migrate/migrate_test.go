@@ -186,3 +186,43 @@ func BenchmarkPlan50(b *testing.B) {
 		_ = UnifiedDiff("a/t", "b/t", res.Before, res.After)
 	}
 }
+
+// A Gemini AfterTool hook fires for failed calls too, so on Claude it is
+// registered on PostToolUse and PostToolUseFailure; a Claude hook on either
+// lands on AfterTool with --event naming its own event, so that wrap runs it
+// only for its own kind (issue 8 item 5).
+func TestPostToolKindsFireOnlyForTheirOwnKind(t *testing.T) {
+	cmd := map[string]any{"type": "command", "command": "./h.sh"}
+	tests := []struct {
+		from, to, event string
+		want            []string // event=matcher, then each command
+	}{
+		{"gemini", "claude", "AfterTool", []string{"PostToolUse=(all)", "PostToolUseFailure=(all)"}},
+		{"claude", "gemini", "PostToolUse", []string{"AfterTool=(all)"}},
+		{"claude", "gemini", "PostToolUseFailure", []string{"AfterTool=(all)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.from+"/"+tt.event, func(t *testing.T) {
+			g := map[string]any{"hooks": []any{cmd}}
+			src, _ := json.Marshal(map[string]any{"hooks": map[string]any{tt.event: []any{g}}})
+			res, err := Plan(Options{From: tt.from, To: tt.to, Wrap: true, Hookx: "hookx", Margin: 5}, []Source{{Path: "src.json", Data: src}}, Source{Path: "dst.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, matchers(res)); diff != "" {
+				t.Errorf("entries (-want +got):\n%s", diff)
+			}
+			ids := map[string]bool{}
+			for _, e := range res.Entries {
+				hasEvent := strings.Contains(e.Command, " --event "+tt.event+" ")
+				if wantEvent := tt.to == "gemini"; hasEvent != wantEvent {
+					t.Errorf("%s: --event %s written: %v, want %v (command %s)", e.Event, tt.event, hasEvent, wantEvent, e.Command)
+				}
+				if ids[e.ID] {
+					t.Errorf("duplicate id %s", e.ID)
+				}
+				ids[e.ID] = true
+			}
+		})
+	}
+}
