@@ -202,9 +202,25 @@ type Event struct {
 	Defaults     map[string]any     `json:"defaults"`
 	Private      []string           `json:"private"` // event fields dropped in translation
 	Output       Output             `json:"output"`
+	// StopActive is set on the events that end a turn and tell their hooks
+	// whether a stop hook's block already continued it.
+	StopActive *StopActive `json:"stopActive"`
 	// Live is set when the event's payload and output handling were seen in
 	// a real run of the agent; anything else is a reading of docs or source.
 	Live bool `json:"live"`
+}
+
+// StopActive says how an agent tells a stop hook that the turn is already a
+// continuation that a stop hook's block started.
+type StopActive struct {
+	// Field is the payload's boolean: true in a continuation.
+	Field string `json:"field"`
+	// Chain is the payload field that stays the same through one chain of
+	// continuations and changes with the user's next prompt.
+	Chain string `json:"chain"`
+	// ResetByTools is set where the field is false again after a
+	// continuation in which the model used tools.
+	ResetByTools bool `json:"resetByTools"`
 }
 
 // Value maps one enumerated payload value.

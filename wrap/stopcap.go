@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,42 +17,160 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 )
 
-// stopCap gives a wrapped hook the loop cap of its own agent when the host
-// has none: Claude ends a turn after 8 consecutive Stop blocks, while Gemini
-// honours AfterAgent denies without bound. The count of consecutive blocks
-// is kept per session and per hook in a small file under StateDir. It is
-// reset when the host says no stop hook is active (a new turn) or when the
-// hook does not block; once cap blocks in a row have been honoured, the next
-// block becomes a no-decision, as it would under the hook's own agent.
+// stopState is what wrap remembers between two stop events of one hook in
+// one session: how many times in a row the hook blocked, which chain of
+// continuations that was (a hash of the host's chain field), and how long
+// the host's transcript was at the last block.
+type stopState struct {
+	count  int
+	chain  string
+	offset int64
+}
+
+// stopActive presents the hook with its own agent's stop_hook_active. The
+// agents differ after a continuation in which the model used tools: Claude
+// still says true, Gemini says false again (live 2026-11-23). So a Claude
+// hook on Gemini is told true when the continuation is one that its own
+// block started (same session, same chain), and a Gemini hook on Claude is
+// told false when the host's transcript shows tool use since its block. It
+// returns the host payload to translate instead, or nil to keep it; it also
+// loads the state stopCap updates.
+func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []byte {
+	if r.StateDir == "" || hookEv == nil || hostEv == nil || hookEv.StopActive == nil || hostEv.StopActive == nil {
+		return nil
+	}
+	hs, ks := hostEv.StopActive, hookEv.StopActive
+	r.stopPath = r.stopFile(payload)
+	st := readState(r.stopPath)
+	if st.count == 0 || st.chain != chainID(payload, hs.Chain) {
+		st = stopState{} // a new chain: the user's next prompt
+	}
+	r.stop = st
+	hostFlag := boolField(payload, hs.Field)
+	want := hostFlag
+	switch {
+	case hs.ResetByTools && !ks.ResetByTools:
+		want = hostFlag || st.count > 0
+	case !hs.ResetByTools && ks.ResetByTools && hostFlag && st.count > 0:
+		used, err := toolsUsedSince(stringField(payload, "transcript_path"), st.offset)
+		if err != nil {
+			r.reportf("%s: cannot tell whether tools were used since the last block (%v); passing %s's value", hs.Field, err, r.host.Agent)
+			return nil
+		}
+		want = !used
+	}
+	if want == hostFlag {
+		return nil
+	}
+	why := "the continuation its last block started used tools"
+	if want {
+		why = "this stop continues the turn its last block started"
+	}
+	r.reportf("%s: %s sends %v; the hook gets %v, as %s would send it: %s", hs.Field, r.host.Agent, hostFlag, want, r.hook.Agent, why)
+	r.trace.StopActive = &want
+	patched, err := setBool(payload, hs.Field, want)
+	if err != nil {
+		return nil
+	}
+	return patched
+}
+
+// stopCap keeps the loop counts of the hook's own agent. Claude ends a turn
+// after 8 consecutive Stop blocks, while Gemini honours AfterAgent denies
+// without bound. The count of consecutive blocks is kept per session and
+// per hook, within one chain of continuations (see stopActive); it is reset
+// when the hook does not block. Where the hook's agent has a cap and the
+// host has none, once cap blocks in a row have been honoured the next block
+// becomes a no-decision, as it would under the hook's own agent. Where the
+// host has a cap the hook's agent lacks, the host ends the turn on its own:
+// that is reported, since the hook is never told.
 func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Output) Output {
-	if r.StateDir == "" || hookEv == nil || hostEv == nil {
+	if r.stopPath == "" || hookEv == nil || hostEv == nil {
 		return out
-	}
-	limit := hookEv.Output.BlockCap
-	if limit <= 0 || (hostEv.Output.BlockCap > 0 && hostEv.Output.BlockCap <= limit) {
-		return out // no cap to keep, or the host keeps one itself
-	}
-	file := r.stopFile(payload)
-	count := 0
-	if boolField(payload, "stop_hook_active") {
-		count = readCount(file)
 	}
 	if !isBlock(r.host, out) {
-		removeCount(file)
+		removeCount(r.stopPath)
 		return out
 	}
-	if count >= limit {
+	count := r.stop.count
+	hookCap, hostCap := hookEv.Output.BlockCap, hostEv.Output.BlockCap
+	if hookCap > 0 && (hostCap == 0 || hostCap > hookCap) && count >= hookCap {
 		r.reportf("%s blocked %s %d times in a row; %s would end the turn now, so this block is ignored",
 			r.hook.Agent, hookEv.Name, count, r.hook.Agent)
 		r.trace.StopCapped = true
-		removeCount(file)
+		removeCount(r.stopPath)
 		return nothing(r.host)
 	}
-	if err := writeCount(file, count+1); err != nil {
+	if hostCap > 0 && (hookCap == 0 || hookCap > hostCap) && count >= hostCap {
+		r.reportf("%s ends the turn after %d consecutive %s blocks and ignores this one (the hook blocked %d times in a row); %s would have continued",
+			r.host.Agent, hostCap, hostEv.Name, count+1, r.hook.Agent)
+		r.trace.StopCapped = true
+	}
+	st := stopState{count: count + 1, chain: chainID(payload, hostEv.StopActive.Chain)}
+	if fi, err := os.Stat(stringField(payload, "transcript_path")); err == nil {
+		st.offset = fi.Size()
+	}
+	if err := writeState(r.stopPath, st); err != nil {
 		r.reportf("stop-loop counter: %v", err)
 	}
 	r.trace.StopCount = count + 1
 	return out
+}
+
+// chainID identifies one chain of continuations by the host's chain field.
+func chainID(payload []byte, field string) string {
+	var m map[string]json.RawMessage
+	if field == "" || json.Unmarshal(payload, &m) != nil || m[field] == nil {
+		return "-"
+	}
+	sum := sha256.Sum256(m[field])
+	return hex.EncodeToString(sum[:8])
+}
+
+// toolsUsedSince reports whether the host's JSONL transcript records a tool
+// call after offset.
+func toolsUsedSince(path string, offset int64) (bool, error) {
+	if path == "" {
+		return false, errors.New("no transcript_path")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return false, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, DefaultMaxStdin))
+	if err != nil {
+		return false, err
+	}
+	return bytes.Contains(b, []byte(`"type":"tool_use"`)), nil
+}
+
+// setBool sets a top-level field of a JSON object, keeping the key order.
+func setBool(payload []byte, field string, v bool) ([]byte, error) {
+	order, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := raw[field]; !ok {
+		order = append(order, field)
+	}
+	raw[field] = json.RawMessage(strconv.FormatBool(v))
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kq, _ := json.Marshal(k)
+		b.Write(kq)
+		b.WriteByte(':')
+		b.Write(raw[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // stopFile names the counter of one hook command in one session.
@@ -81,21 +200,30 @@ func sanitize(s string) string {
 	return s
 }
 
-func readCount(file string) int {
+func readState(file string) stopState {
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return 0
+		return stopState{}
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || n < 0 {
-		return 0
+	var st stopState
+	f := strings.Fields(string(b))
+	if len(f) > 0 {
+		if n, err := strconv.Atoi(f[0]); err == nil && n > 0 {
+			st.count = n
+		}
 	}
-	return n
+	if len(f) > 1 {
+		st.chain = f[1]
+	}
+	if len(f) > 2 {
+		st.offset, _ = strconv.ParseInt(f[2], 10, 64)
+	}
+	return st
 }
 
-// writeCount replaces the counter atomically, so a reader never sees half a
-// number.
-func writeCount(file string, n int) error {
+// writeState replaces the state atomically, so a reader never sees half of
+// it.
+func writeState(file string, st stopState) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}
@@ -103,7 +231,7 @@ func writeCount(file string, n int) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(tmp, "%d\n", n)
+	_, err = fmt.Fprintf(tmp, "%d %s %d\n", st.count, st.chain, st.offset)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -118,7 +246,7 @@ func writeCount(file string, n int) error {
 
 func removeCount(file string) {
 	if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		_ = writeCount(file, 0)
+		_ = writeState(file, stopState{})
 	}
 }
 

@@ -25,6 +25,8 @@ type traceRecord struct {
 	Findings   []string        `json:"findings,omitempty"`
 	StopCount  int             `json:"stopCount,omitempty"`
 	StopCapped bool            `json:"stopCapped,omitempty"`
+	StopActive *bool           `json:"stopActive,omitempty"` // what the hook was told, where it differs from the host
+	Async      bool            `json:"async,omitempty"`      // the hook asked not to be waited for
 	Error      string          `json:"error,omitempty"`
 	Exit       int             `json:"exit"`
 	Timings    traceTimings    `json:"timings"`

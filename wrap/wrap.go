@@ -118,6 +118,8 @@ type runner struct {
 	trace       traceRecord
 	hostEvent   string
 	hostPayload []byte
+	stopPath    string    // the stop-loop state of this hook and session; "" when none
+	stop        stopState // as read before the hook ran
 }
 
 func (r *runner) defaults() {
@@ -214,6 +216,11 @@ func (r *runner) run() int {
 	r.trace.Timings.TranslateEventMS = ms(time.Since(t0))
 	if err != nil {
 		return r.fail(fmt.Errorf("translating the %s event: %w", host.Agent, err))
+	}
+	if patched := r.stopActive(hook.Event(ev.Name), host.Event(r.hostEvent), payload); patched != nil {
+		if ev, err = tr.Event(patched); err != nil {
+			return r.fail(fmt.Errorf("translating the %s event: %w", host.Agent, err))
+		}
 	}
 	r.report(ev.Findings)
 	r.trace.HookEvent = ev.Name

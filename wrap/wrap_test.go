@@ -263,3 +263,84 @@ func TestHeldOutputWaitsAsTheHooksAgent(t *testing.T) {
 		})
 	}
 }
+
+// blockUnlessActive is a stop hook that blocks once "unless
+// stop_hook_active", as Claude's docs recommend; it prints decision, which
+// the pass-through fake hands to the host as is.
+const blockUnlessActive = `grep -q '"stop_hook_active":true' && { echo '{}'; exit 0; }; echo '{"decision":"` + "%s" + `","reason":"again"}'`
+
+func stopRun(t *testing.T, dir, host, from, hookEv, decision, payload string) (string, string) {
+	t.Helper()
+	f := &fakeTranslation{hookEv: hookEv, result: func(o Output) Output { return o }}
+	_, out, errs := run(t, f, payload, func(o *Options) { o.StateDir = dir; o.Host = host; o.From = from },
+		strings.Replace(blockUnlessActive, "%s", decision, 1))
+	return out, errs
+}
+
+// Gemini says stop_hook_active false again after a continuation that used
+// tools; Claude says true. A Claude hook that blocks once unless the flag is
+// set must block once on Gemini too, not on every tool-using continuation.
+func TestStopActiveStaysTrueForClaudeHookAfterToolUse(t *testing.T) {
+	dir := t.TempDir()
+	ev := func(prompt string) string {
+		return `{"session_id":"s1","hook_event_name":"AfterAgent","prompt":"` + prompt + `","stop_hook_active":false}`
+	}
+	steps := []struct{ prompt, want string }{
+		{"p1", "deny"}, // the turn ends: the hook blocks
+		{"p1", "{}"},   // the continuation used tools: Claude would say true
+		{"p2", "deny"}, // the user's next prompt is a new chain
+	}
+	for i, s := range steps {
+		out, errs := stopRun(t, dir, "gemini", "claude", "Stop", "deny", ev(s.prompt))
+		if !strings.Contains(out, s.want) {
+			t.Fatalf("stop %d: got %q (stderr %q), want %s", i+1, out, errs, s.want)
+		}
+	}
+}
+
+// Claude says stop_hook_active true on every Stop after a block, tools or
+// not; Gemini says false after a continuation that used tools. A Gemini
+// hook on Claude is told false when the transcript shows tool use since its
+// block, and true after a text-only continuation.
+func TestStopActiveResetsForGeminiHookAfterToolUse(t *testing.T) {
+	dir := t.TempDir()
+	transcript := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"user","message":{"content":"go"}}`+"\n"), 0o600)
+	ev := func(active string) string {
+		return `{"session_id":"s1","transcript_path":"` + transcript + `","prompt_id":"A","hook_event_name":"Stop","stop_hook_active":` + active + `}`
+	}
+	appendLine := func(s string) {
+		f, _ := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(s + "\n")
+		f.Close()
+	}
+	out, _ := stopRun(t, dir, "claude", "gemini", "AfterAgent", "block", ev("false"))
+	if !strings.Contains(out, "block") {
+		t.Fatalf("first stop: got %q, want a block", out)
+	}
+	appendLine(`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash"}]}}`)
+	out, errs := stopRun(t, dir, "claude", "gemini", "AfterAgent", "block", ev("true"))
+	if !strings.Contains(out, "block") || !strings.Contains(errs, "the hook gets false") {
+		t.Fatalf("after a tool-using continuation: got %q (stderr %q), want a block and the flag reported", out, errs)
+	}
+	appendLine(`{"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}`)
+	out, errs = stopRun(t, dir, "claude", "gemini", "AfterAgent", "block", ev("true"))
+	if strings.Contains(out, "block") {
+		t.Fatalf("after a text-only continuation: got %q (stderr %q), want no block", out, errs)
+	}
+}
+
+// Claude ends the turn after 8 consecutive Stop blocks; a Gemini AfterAgent
+// hook, whose agent has no cap, is never told. wrap reports it.
+func TestStopHostCapIsReportedForGeminiHook(t *testing.T) {
+	dir := t.TempDir()
+	f := &fakeTranslation{hookEv: "AfterAgent", result: func(Output) Output { return Output{Stdout: []byte(`{"decision":"block","reason":"again"}`)} }}
+	ev := `{"session_id":"s1","prompt_id":"A","hook_event_name":"Stop","stop_hook_active":true}`
+	for i := range 9 {
+		_, _, errs := run(t, f, ev, func(o *Options) { o.StateDir = dir; o.Host = "claude"; o.From = "gemini" }, "true")
+		reported := strings.Contains(errs, "Claude Code ends the turn after 8 consecutive Stop blocks")
+		if reported != (i == 8) {
+			t.Fatalf("stop %d: reported %v (stderr %q), want it on the 9th only", i+1, reported, errs)
+		}
+	}
+}
