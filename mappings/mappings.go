@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"regexp"
 	"slices"
@@ -95,6 +96,9 @@ type Dialect struct {
 	// absolute: another agent's paths are resolved for them the way that
 	// agent's tool resolves them (the tool's "paths").
 	AbsolutePaths bool `json:"absolutePaths"`
+	// AsyncAck is set where a hook may answer at once and go on in the
+	// background, not waited for; nil where every hook is waited for.
+	AsyncAck *AsyncAck `json:"asyncAck"`
 	// DefaultResponse names the response converter for tools without one.
 	DefaultResponse string   `json:"defaultResponse"`
 	Events          []*Event `json:"events"`
@@ -221,6 +225,39 @@ type StopActive struct {
 	// ResetByTools is set where the field is false again after a
 	// continuation in which the model used tools.
 	ResetByTools bool `json:"resetByTools"`
+}
+
+// AsyncAck is how a hook tells its agent not to wait for it: the first line
+// of its stdout, once it holds a "}", is a JSON object with Field true. The
+// agent then goes on at once and lets the hook run in the background for at
+// most TimeoutField (a number in Unit) or DefaultTimeout.
+type AsyncAck struct {
+	Field          string  `json:"field"`
+	TimeoutField   string  `json:"timeoutField"`
+	Unit           string  `json:"unit"` // "s" or "ms"
+	DefaultTimeout float64 `json:"defaultTimeout"`
+}
+
+// Bound is how long the agent lets a hook that answered ack run in the
+// background; ok is false when ack is not an acknowledgement.
+func (a *AsyncAck) Bound(ack []byte) (bound time.Duration, ok bool) {
+	var m map[string]json.RawMessage
+	if a == nil || json.Unmarshal(ack, &m) != nil || string(m[a.Field]) != "true" {
+		return 0, false
+	}
+	n := a.DefaultTimeout
+	var t float64
+	if json.Unmarshal(m[a.TimeoutField], &t) == nil && t != 0 && !math.IsNaN(t) {
+		n = t // JavaScript's "asyncTimeout || default"
+	}
+	unit := time.Second
+	if a.Unit == "ms" {
+		unit = time.Millisecond
+	}
+	if n <= 0 {
+		return 0, true
+	}
+	return time.Duration(n * float64(unit)), true
 }
 
 // Value maps one enumerated payload value.
@@ -509,6 +546,9 @@ func (t *Table) index() error {
 			}
 			if e.Convert != "" && eventConverters[e.Convert] == nil {
 				bad("%s: event %s: unknown converter %q", d.Name, e.Name, e.Convert)
+			}
+			if e.StopActive != nil && (e.StopActive.Field == "" || e.StopActive.Chain == "") {
+				bad("%s: event %s: stopActive needs field and chain", d.Name, e.Name)
 			}
 			if e.Route != "" && routers[e.Route] == nil {
 				bad("%s: event %s: unknown router %q", d.Name, e.Name, e.Route)

@@ -6,6 +6,6 @@ import "syscall"
 
 // sysProcAttr puts the hook in a process group of its own, so that a timeout
 // or a signal reaches everything it started.
-func sysProcAttr() *syscall.SysProcAttr {
+func sysProcAttr(bool) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Without process groups, only the hook itself can be stopped.
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
 
 func killGroup(pid int, sig syscall.Signal) {
 	if p, err := os.FindProcess(pid); err == nil {

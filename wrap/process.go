@@ -1,6 +1,7 @@
 package wrap
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +33,13 @@ type hookSpec struct {
 	waitEOF            bool
 	eofLimit           time.Duration // 0: no limit but the host's
 	signals            <-chan os.Signal
+	// asyncAck, when set, reads the first line of the hook's stdout: ok
+	// means the hook asked not to be waited for, for at most bound.
+	asyncAck func(line []byte) (bound time.Duration, ok bool)
+	// detach hands a hook that asked not to be waited for to a process of
+	// its own, with the hook's output pipes to drain; nil or an error: the
+	// hook is stopped instead.
+	detach func(pgid int, bound time.Duration, pipes []*os.File) error
 }
 
 // runResult is what happened to the hook's process.
@@ -43,6 +51,11 @@ type runResult struct {
 	held     bool      // a leftover process held stdout or stderr and was killed
 	startErr error     // the command could not be started
 	elapsed  time.Duration
+	// async is set when the hook asked not to be waited for; it was handed
+	// to a supervisor (detachErr nil) or stopped.
+	async      bool
+	asyncBound time.Duration
+	detachErr  error
 }
 
 // run starts the hook in its own process group, feeds it stdin, drains its
@@ -73,7 +86,7 @@ func (s *hookSpec) run() runResult {
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Env = s.env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = sysProcAttr(s.asyncAck == nil)
 	if err := cmd.Start(); err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		res.startErr = err
@@ -83,11 +96,13 @@ func (s *hookSpec) run() runResult {
 	closeAll(inR, outW, errW) // the child has its copies
 	pid := cmd.Process.Pid
 
+	stdinDone := make(chan struct{})
 	go func() {
 		// A hook that exits without reading stdin makes this fail with
 		// EPIPE: that is the hook's business, not an error.
 		_, _ = io.Copy(inW, s.stdin)
 		inW.Close()
+		close(stdinDone)
 	}()
 
 	var drained sync.WaitGroup
@@ -107,7 +122,13 @@ func (s *hookSpec) run() runResult {
 		}
 	}
 	drained.Add(2)
-	go drain(outR, s.stdout)
+	var asyncC chan time.Duration
+	stdout := s.stdout
+	if s.asyncAck != nil {
+		asyncC = make(chan time.Duration, 1)
+		stdout = &firstLine{w: s.stdout, check: s.asyncAck, found: asyncC}
+	}
+	go drain(outR, stdout)
 	go drain(errR, s.stderr)
 	pipesDone := make(chan struct{})
 	go func() { drained.Wait(); close(pipesDone) }()
@@ -148,6 +169,26 @@ wait:
 			}
 		case <-killC:
 			killGroup(pid, syscall.SIGKILL)
+		case bound := <-asyncC:
+			// The hook's own agent goes on at once: so does the host.
+			res.async, res.asyncBound = true, bound
+			outR.SetReadDeadline(time.Now())
+			errR.SetReadDeadline(time.Now())
+			<-pipesDone
+			select {
+			case <-stdinDone:
+			case <-time.After(s.pipeGrace):
+			}
+			res.detachErr = errors.New("no supervisor")
+			if s.detach != nil {
+				res.detachErr = s.detach(pid, bound, []*os.File{outR, errR})
+			}
+			if res.detachErr != nil {
+				killGroup(pid, syscall.SIGKILL)
+			}
+			closeAll(outR, errR, inW)
+			res.elapsed = time.Since(start)
+			return res
 		}
 	}
 	if res.timedOut || res.signal != nil {
@@ -272,4 +313,42 @@ func (s *sink) bytes() []byte {
 		return nil
 	}
 	return s.buf
+}
+
+// firstLine passes the hook's stdout on and reads its first line the way
+// Claude Code does: once the line holds a "}", it is checked once.
+type firstLine struct {
+	w       io.Writer
+	check   func([]byte) (time.Duration, bool)
+	found   chan<- time.Duration
+	buf     []byte
+	checked bool
+}
+
+// maxFirstLine bounds what is kept to find the first line.
+const maxFirstLine = 1 << 20
+
+func (f *firstLine) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if f.checked {
+		return n, err
+	}
+	f.buf = append(f.buf, p...)
+	line := f.buf
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimSpace(line)
+	if !bytes.Contains(line, []byte("}")) {
+		if len(f.buf) > maxFirstLine {
+			f.checked, f.buf = true, nil
+		}
+		return n, err
+	}
+	f.checked = true
+	if bound, ok := f.check(line); ok {
+		f.found <- bound
+	}
+	f.buf = nil
+	return n, err
 }

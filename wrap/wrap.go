@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -63,6 +64,10 @@ type Options struct {
 	// TranscriptDir caches the hook's own-format transcripts; "" passes
 	// the host's transcript_path unchanged.
 	TranscriptDir string
+	// Supervisor starts hookx's supervisor of a hook that asked not to be
+	// waited for (Claude's {"async":true}); nil: such a hook is stopped once
+	// the host is answered.
+	Supervisor *Supervisor
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -80,6 +85,13 @@ type Options struct {
 	// Zero means the default.
 	MaxStdin, MaxOutput  int64
 	KillGrace, PipeGrace time.Duration
+}
+
+// Supervisor is how to start `hookx wrap-supervise`: the program and its
+// arguments, argv[0] included. --pgid and --bound are appended.
+type Supervisor struct {
+	Path string
+	Args []string
 }
 
 // Run runs the hook once and answers the host. It returns hookx's exit
@@ -250,11 +262,31 @@ func (r *runner) run() int {
 		signals: r.Signals,
 	}
 	r.heldWait(spec)
+	if ack := hook.AsyncAck; ack != nil {
+		spec.asyncAck = ack.Bound
+		spec.detach = func(pgid int, bound time.Duration, pipes []*os.File) error {
+			if r.Supervisor == nil {
+				return errors.New("no supervisor")
+			}
+			return startSupervisor(r.Supervisor, pgid, bound, pipes)
+		}
+	}
 	res := spec.run()
 	r.trace.Timings.HookMS = ms(res.elapsed)
 	if res.signal != nil {
 		r.reportf("stopped by %v; the hook's process group was stopped too", res.signal)
 		return 128 + signum(res.signal)
+	}
+	if res.async {
+		// What the hook's own agent does with a hook it does not wait for:
+		// no decision now; what the hook says later reaches no one here.
+		r.trace.Async = true
+		if res.detachErr != nil {
+			r.reportf("%s hook asked not to be waited for; answered at once and stopped it: cannot run it in the background (%v)", hook.Agent, res.detachErr)
+		} else {
+			r.reportf("%s hook asked not to be waited for; answered at once, it runs in the background for at most %v; its later output is dropped (%s would show it on the next turn)", hook.Agent, res.asyncBound, hook.Agent)
+		}
+		return r.answer(nothing(host))
 	}
 	raw, err := r.rawOutput(spec, res, stdout, stderr)
 	if err != nil {

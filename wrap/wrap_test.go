@@ -344,3 +344,59 @@ func TestStopHostCapIsReportedForGeminiHook(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code reads the first line of a hook's stdout once it holds a "}",
+// once: {"async":true} there (and only there) means "do not wait for me".
+func TestAsyncAckIsTheFirstLineOnly(t *testing.T) {
+	ack := mappings.Default()
+	claude, _ := ack.Dialect("claude")
+	tests := []struct {
+		name   string
+		writes []string
+		want   bool
+	}{
+		{"one line", []string{`{"async":true}` + "\n"}, true},
+		{"split across writes", []string{`{"asy`, `nc":true}`, "\nmore"}, true},
+		{"no newline yet", []string{` {"async":true} `}, true},
+		{"with a timeout", []string{`{"async":true,"asyncTimeout":5000}` + "\n"}, true},
+		{"async false", []string{`{"async":false}` + "\n"}, false},
+		{"a verdict first", []string{`{"decision":"block"}` + "\n" + `{"async":true}` + "\n"}, false},
+		{"plain text first", []string{"working\n", `{"async":true}` + "\n"}, false},
+		{"not an object", []string{`["async"]}` + "\n"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			found := make(chan time.Duration, 1)
+			var sink bytes.Buffer
+			w := &firstLine{w: &sink, check: claude.AsyncAck.Bound, found: found}
+			for _, s := range tt.writes {
+				w.Write([]byte(s))
+			}
+			got := len(found) == 1
+			if got != tt.want {
+				t.Errorf("async %v, want %v", got, tt.want)
+			}
+			if sink.String() != strings.Join(tt.writes, "") {
+				t.Errorf("output not passed on whole: %q", sink.String())
+			}
+		})
+	}
+}
+
+// Without a supervisor the host is still answered at once, and the hook,
+// which could not be left running unbounded, is stopped.
+func TestAsyncHookWithoutSupervisorIsStopped(t *testing.T) {
+	f := &fakeTranslation{hookEv: "PostToolUse"}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	_, out, errs := run(t, f, beforeTool, nil, `echo '{"async":true}'; echo $$ > `+pidFile+`; sleep 30`)
+	if out != "{}\n" || !strings.Contains(errs, "stopped it") {
+		t.Fatalf("got %q, stderr %q; want {} and the hook reported stopped", out, errs)
+	}
+	if time.Since(start) > 20*time.Second {
+		t.Fatalf("wrap waited for the async hook")
+	}
+	if f.raw != nil {
+		t.Errorf("the async hook's output was translated: %+v", f.raw)
+	}
+}

@@ -240,6 +240,7 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		StateDir:    stopStateDir(),
 		// Beside the stop counters: $XDG_STATE_HOME/hookx/transcripts.
 		TranscriptDir: filepath.Join(filepath.Dir(stopStateDir()), "transcripts"),
+		Supervisor:    supervisor(),
 		Stdin:         opts.s.In,
 		Stdout:        opts.s.Out,
 		Stderr:        opts.s.Err,
@@ -267,4 +268,14 @@ func stopStateDir() string {
 		}
 	}
 	return filepath.Join(base, "hookx", "stop")
+}
+
+// supervisor is this hookx, run as `hookx wrap-supervise`; nil when its
+// path is unknown.
+func supervisor() *wrap.Supervisor {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return &wrap.Supervisor{Path: exe, Args: []string{"hookx", "wrap-supervise"}}
 }
