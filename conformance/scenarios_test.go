@@ -409,6 +409,7 @@ func scenarios() []*scenario {
 	list = append(list, transcriptScenarios()...)
 	list = append(list, matcherScenarios()...)
 	list = append(list, eventScenarios()...)
+	list = append(list, wrapsemScenarios()...)
 	return list
 }
 
