@@ -73,7 +73,15 @@ it where the host's event carries several of the hook's events.
 
 A Claude Stop hook on a Gemini host keeps Claude's cap of 8 consecutive
 blocks per session; the count lives in $XDG_STATE_HOME/hookx/stop
-(default ~/.local/state/hookx/stop).
+(default ~/.local/state/hookx/stop). A stop hook sees stop_hook_active as
+its own agent sends it (Claude keeps it true after a continuation that used
+tools, Gemini does not); Claude's cap, which a Gemini AfterAgent hook is
+never told of, is reported.
+
+A Claude hook whose first stdout line is {"async":true} is not waited for:
+wrap answers the host at once with no decision and leaves the hook to a
+detached "hookx wrap-supervise", which kills its process group at
+asyncTimeout (15s by default).
 
 transcript_path names a copy of the host's transcript in the hook's own
 agent's format (prompts, replies, tool calls and results), kept per session
