@@ -148,6 +148,29 @@ func (s *hookSpec) run() runResult {
 			killC = time.After(s.killGrace)
 		}
 	}
+	// handoff answers for a hook that asked not to be waited for: its
+	// output is left to a supervisor, or the hook is stopped.
+	handoff := func(bound time.Duration) runResult {
+		// The hook's own agent goes on at once: so does the host.
+		res.async, res.asyncBound = true, bound
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-pipesDone
+		select {
+		case <-stdinDone:
+		case <-time.After(s.pipeGrace):
+		}
+		res.detachErr = errors.New("no supervisor")
+		if s.detach != nil {
+			res.detachErr = s.detach(pid, bound, []*os.File{outR, errR})
+		}
+		if res.detachErr != nil {
+			killGroup(pid, syscall.SIGKILL)
+		}
+		closeAll(outR, errR, inW)
+		res.elapsed = time.Since(start)
+		return res
+	}
 	var waitErr error
 wait:
 	for {
@@ -170,32 +193,21 @@ wait:
 		case <-killC:
 			killGroup(pid, syscall.SIGKILL)
 		case bound := <-asyncC:
-			// The hook's own agent goes on at once: so does the host.
-			res.async, res.asyncBound = true, bound
-			outR.SetReadDeadline(time.Now())
-			errR.SetReadDeadline(time.Now())
-			<-pipesDone
-			select {
-			case <-stdinDone:
-			case <-time.After(s.pipeGrace):
-			}
-			res.detachErr = errors.New("no supervisor")
-			if s.detach != nil {
-				res.detachErr = s.detach(pid, bound, []*os.File{outR, errR})
-			}
-			if res.detachErr != nil {
-				killGroup(pid, syscall.SIGKILL)
-			}
-			closeAll(outR, errR, inW)
-			res.elapsed = time.Since(start)
-			return res
+			return handoff(bound)
 		}
 	}
 	if res.timedOut || res.signal != nil {
 		// Nothing of a hook that was stopped may outlive it.
 		killGroup(pid, syscall.SIGKILL)
+		asyncC = nil
 	}
-	if !s.awaitEOF(pipesDone, &res, start, lastData.Load) {
+	eof, bound, async := s.awaitEOF(pipesDone, asyncC, &res, start, lastData.Load)
+	if async {
+		// It said so and exited before hookx read it: something it started
+		// may still run, as under its own agent.
+		return handoff(bound)
+	}
+	if !eof {
 		// The hook has exited but something it started still holds its
 		// output: stop waiting for EOF, and stop the leftovers.
 		res.held = true
@@ -203,6 +215,13 @@ wait:
 		outR.SetReadDeadline(time.Now())
 		errR.SetReadDeadline(time.Now())
 		<-pipesDone
+	}
+	if !res.held && asyncC != nil {
+		select {
+		case bound := <-asyncC:
+			return handoff(bound)
+		default:
+		}
 	}
 	closeAll(outR, errR, inW)
 	res.code, res.crashed = exitStatus(cmd.ProcessState, waitErr)
@@ -216,13 +235,18 @@ wait:
 // awaitEOF waits for the hook's output to close once the hook has exited,
 // the way the hook's own agent waits, and reports whether it did. A hook
 // that was stopped gets pipeGrace.
-func (s *hookSpec) awaitEOF(pipesDone <-chan struct{}, res *runResult, start time.Time, lastData func() int64) bool {
+//
+// A hook that asked not to be waited for (on async) ends the wait: async is
+// set, with its bound.
+func (s *hookSpec) awaitEOF(pipesDone <-chan struct{}, asyncC <-chan time.Duration, res *runResult, start time.Time, lastData func() int64) (eof bool, bound time.Duration, async bool) {
 	if res.timedOut || res.signal != nil {
 		select {
 		case <-pipesDone:
-			return true
+			return true, 0, false
+		case b := <-asyncC:
+			return false, b, true
 		case <-time.After(s.pipeGrace):
-			return false
+			return false, 0, false
 		}
 	}
 	if s.waitEOF {
@@ -234,13 +258,15 @@ func (s *hookSpec) awaitEOF(pipesDone <-chan struct{}, res *runResult, start tim
 		}
 		select {
 		case <-pipesDone:
-			return true
+			return true, 0, false
+		case b := <-asyncC:
+			return false, b, true
 		case <-limit:
 			res.timedOut = true // the agent would still be waiting: a timeout
-			return false
+			return false, 0, false
 		case sig := <-s.signals:
 			res.signal = sig
-			return false
+			return false, 0, false
 		}
 	}
 	exited := time.Now()
@@ -248,11 +274,13 @@ func (s *hookSpec) awaitEOF(pipesDone <-chan struct{}, res *runResult, start tim
 		seen := lastData()
 		select {
 		case <-pipesDone:
-			return true
+			return true, 0, false
+		case b := <-asyncC:
+			return false, b, true
 		case <-time.After(s.pipeGrace):
 		}
 		if time.Since(exited) >= s.pipeCap || lastData() == seen {
-			return false
+			return false, 0, false
 		}
 	}
 }

@@ -400,3 +400,34 @@ func TestAsyncHookWithoutSupervisorIsStopped(t *testing.T) {
 		t.Errorf("the async hook's output was translated: %+v", f.raw)
 	}
 }
+
+// A hook that says {"async":true} and exits at once is still one its own
+// agent did not wait for: no decision, whatever it printed after.
+func TestAsyncHookThatExitsAtOnceDecidesNothing(t *testing.T) {
+	f := &fakeTranslation{hookEv: "PreToolUse"}
+	for range 20 {
+		_, out, errs := run(t, f, beforeTool, nil, `echo '{"async":true}'; echo '{"decision":"block","reason":"late"}'`)
+		if out != "{}\n" || !strings.Contains(errs, "asked not to be waited for") {
+			t.Fatalf("got %q, stderr %q; want {} and the async report", out, errs)
+		}
+	}
+}
+
+// --event: a host event that the hook's own agent would send as another
+// event (a failed call for a PostToolUse hook) does not run the hook.
+func TestEventOfAnotherKindDoesNotRunTheHook(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran")
+	f := &fakeTranslation{hookEv: "PostToolUseFailure"}
+	_, out, errs := run(t, f, beforeTool, func(o *Options) { o.Event = "PostToolUse" }, "touch "+marker)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the hook ran")
+	}
+	if out != "{}\n" || !strings.Contains(errs, "registered on PostToolUse") {
+		t.Fatalf("got %q, stderr %q", out, errs)
+	}
+	f.hookEv = "PostToolUse"
+	run(t, f, beforeTool, func(o *Options) { o.Event = "PostToolUse" }, "touch "+marker)
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the hook did not run for its own event")
+	}
+}
