@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 func TestEmbeddedTableLoads(t *testing.T) {
@@ -195,5 +196,38 @@ func TestGuardEvents(t *testing.T) {
 	}
 	if d := tab.EventOwner("SessionStart"); d == nil {
 		t.Error("EventOwner(SessionStart) = nil; both agents have it")
+	}
+}
+
+// Claude Code backgrounds a hook whose first line is {"async":true}, for
+// asyncTimeout ms or 15 s ("asyncTimeout || 15000"); Gemini CLI has no such
+// acknowledgement.
+func TestAsyncAckBound(t *testing.T) {
+	tbl := Default()
+	claude, _ := tbl.Dialect("claude")
+	gemini, _ := tbl.Dialect("gemini")
+	if gemini.AsyncAck != nil {
+		t.Errorf("Gemini CLI has an async acknowledgement in the table: %+v", gemini.AsyncAck)
+	}
+	tests := []struct {
+		ack   string
+		bound time.Duration
+		ok    bool
+	}{
+		{`{"async":true}`, 15 * time.Second, true},
+		{`{"async":true,"asyncTimeout":2500}`, 2500 * time.Millisecond, true},
+		{`{"async":true,"asyncTimeout":0}`, 15 * time.Second, true},
+		{`{"async":true,"asyncTimeout":"9"}`, 15 * time.Second, true},
+		{`{"async":false}`, 0, false},
+		{`{"async":"true"}`, 0, false},
+		{`{"async":1}`, 0, false},
+		{`{"decision":"block"}`, 0, false},
+		{`not json`, 0, false},
+	}
+	for _, tt := range tests {
+		bound, ok := claude.AsyncAck.Bound([]byte(tt.ack))
+		if bound != tt.bound || ok != tt.ok {
+			t.Errorf("Bound(%s) = %v, %v; want %v, %v", tt.ack, bound, ok, tt.bound, tt.ok)
+		}
 	}
 }
