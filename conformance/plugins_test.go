@@ -82,7 +82,7 @@ func TestPluginConformance(t *testing.T) {
 // convert is set, installs it in its host with the host's own means, and
 // runs the guard steps.
 func runPlugin(t *testing.T, p agents.Paths, ps pluginScenario, convert bool) (problems []string, evidence string) {
-	sb := newSandbox(t, p)
+	sb := newSandbox(t, p, "")
 	if err := sb.WriteFile("build/keep.txt", "keep\n"); err != nil {
 		t.Fatal(err)
 	}

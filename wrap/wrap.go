@@ -48,6 +48,10 @@ type Options struct {
 	From    string   // the hook's dialect
 	Host    string   // the host's dialect; "" or "auto" to detect it
 	Command []string // one shell string, or a program and its arguments
+	// Env is set in the hook's environment last, over hookx's own
+	// variables (NAME=VALUE): what the hook's agent would set for it that
+	// hookx cannot know, such as a plugin's root.
+	Env []string
 
 	Timeout    time.Duration // hookx's own limit on the hook; 0: none
 	FailClosed bool          // every failure of the hook is a block
@@ -220,12 +224,13 @@ func (r *runner) run() int {
 	ev.Payload = r.withTranscript(payload, ev.Payload)
 	r.trace.Passed = jsonOrString(ev.Payload)
 
-	argv, shell := hookArgv(hook.Shell, r.Command)
+	env := r.withExtraEnv(hookEnv(r.Environ, host, hook, payload), ev.Name)
+	argv, shell := r.prepare(env)
 	stdout := &sink{limit: r.MaxOutput}
 	stderr := &sink{limit: r.MaxOutput}
 	spec := &hookSpec{
 		argv: argv, shell: shell,
-		env:    hookEnv(r.Environ, host, hook, payload),
+		env:    env,
 		stdin:  bytes.NewReader(ev.Payload),
 		stdout: stdout, stderr: stderr,
 		timeout: r.Timeout, killGrace: r.KillGrace,
@@ -343,14 +348,15 @@ func (r *runner) readStdin() ([]byte, os.Signal, error) {
 // execInPlace replaces hookx with the hook when nothing needs hookx to stay
 // (see Options.Exec). It returns only when it did not.
 func (r *runner) execInPlace() {
-	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" {
+	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" || len(r.Env) > 0 {
 		return
 	}
-	shell, ok := mappings.HookShell(r.From)
-	if !ok {
+	// Only a command the agent's own preparation leaves as it is: the
+	// preparation needs the table (the agent's hook variables).
+	if !preparedAsIs(r.From, r.Command) {
 		return
 	}
-	argv, _ := hookArgv(shell, r.Command)
+	argv, _, _ := prepareCommand(r.From, r.Command, r.Environ, nil)
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return // passThrough reports it exactly as it would have
@@ -362,7 +368,8 @@ func (r *runner) execInPlace() {
 func (r *runner) passThrough(stdin io.Reader) int {
 	r.trace.Mode = "passthrough"
 	r.trace.Host = r.From
-	argv, shell := hookArgv(r.hook.Shell, r.Command)
+	env := r.withExtraEnv(r.Environ, "")
+	argv, shell := r.prepare(env)
 	stdout := &sink{w: r.Stdout}
 	if r.FailClosed {
 		// A failure must be able to take back what the hook printed: on
@@ -372,7 +379,7 @@ func (r *runner) passThrough(stdin io.Reader) int {
 	stderr := &sink{w: r.Stderr}
 	spec := &hookSpec{
 		argv: argv, shell: shell,
-		env:    r.Environ,
+		env:    env,
 		stdin:  stdin,
 		stdout: stdout, stderr: stderr,
 		timeout: r.Timeout, killGrace: r.KillGrace,
@@ -491,15 +498,6 @@ func (r *runner) otherDialect() string {
 	return r.From
 }
 
-// hookArgv is how the hook's own agent runs it: one argument is a shell
-// string for the dialect's shell, several are a program and its arguments.
-func hookArgv(sh string, command []string) (argv []string, shell bool) {
-	if len(command) == 1 {
-		return []string{cmp.Or(sh, "sh"), "-c", command[0]}, true
-	}
-	return command, false
-}
-
 // hookEnv is the host's environment plus what the hook's dialect gives its
 // hooks: its project dir, cwd and session id variables and its fixed ones.
 // A variable the host set is never replaced.
@@ -510,11 +508,18 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	for k := range hook.Env.Set {
 		adds[k] = true
 	}
+	// The host's own hook variables are not the hook's agent's: drop them,
+	// unless that agent sets the same name (Gemini exports
+	// CLAUDE_PROJECT_DIR too).
+	own, hostOwn := hookVars(hook), hookVars(host)
 	env := make([]string, 0, len(environ)+8)
 	have := map[string]bool{}
 	for _, kv := range environ {
 		k, v, ok := strings.Cut(kv, "=")
 		if ok && v == "" && adds[k] {
+			continue
+		}
+		if ok && slices.Contains(hostOwn, k) && !slices.Contains(own, k) {
 			continue
 		}
 		if ok {
