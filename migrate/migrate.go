@@ -522,9 +522,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	native := false            // the command already is the target's own hook
 	var wrappedTimeout float64 // its --timeout in seconds, when it had one
 	if wc, ok := parseWrapCall(cmd, p.from.Shell); ok && len(args) == 0 {
-		if d, err := time.ParseDuration(wc.timeout); err == nil && d > 0 {
-			wrappedTimeout = d.Seconds()
-		}
+		unwrapped := true
 		switch {
 		case wc.from == p.to.Name && len(wc.command) == 1 && len(wc.extra) == 0 && len(wc.env) == 0 && !wc.failClosed:
 			cmd, native = wc.command[0], true
@@ -534,6 +532,11 @@ func (p *planner) translate(sh srcHandler) []Entry {
 			failClosed = failClosed || wc.failClosed
 			wrapEnv = wc.env
 			note(Note, "hookx wrap replaced", "it already called hookx wrap; it is wrapped once, not twice")
+		default:
+			unwrapped = false
+		}
+		if d, err := time.ParseDuration(wc.timeout); err == nil && d > 0 && unwrapped {
+			wrappedTimeout = d.Seconds()
 		}
 	}
 	tf := handlerFormats[p.to.Protocol]
