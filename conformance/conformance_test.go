@@ -78,7 +78,7 @@ type runResult struct {
 // runScenario sets up a sandbox for the path, runs the host agent and
 // checks the scenario. Setup failures are returned as problems.
 func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string) runResult {
-	sb := newSandbox(t, p)
+	sb := newSandbox(t, p, sc.projectName)
 	if err := sc.writeProject(sb); err != nil {
 		t.Fatal(err)
 	}

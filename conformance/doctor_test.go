@@ -77,7 +77,7 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 				scripts: map[string]string{"guard": fired + readInput + "case \"$input\" in\n*'rm -rf'*)\n" + dc.body + "\n;;\nesac\nexit 0\n"},
 				files:   map[string]string{"build/keep.txt": "keep\n"},
 			}
-			sb := newSandbox(t, p)
+			sb := newSandbox(t, p, "")
 			if err := sc.writeProject(sb); err != nil {
 				t.Fatal(err)
 			}

@@ -85,9 +85,9 @@ func requireAgents(t *testing.T) agents.Paths {
 }
 
 // newSandbox makes a sandbox in the test's temp dir.
-func newSandbox(t *testing.T, p agents.Paths) *driver.Sandbox {
+func newSandbox(t *testing.T, p agents.Paths, projectName string) *driver.Sandbox {
 	t.Helper()
-	sb, err := driver.NewSandbox(t.TempDir(), p.Node)
+	sb, err := driver.NewSandboxNamed(t.TempDir(), p.Node, projectName)
 	if err != nil {
 		t.Fatal(err)
 	}

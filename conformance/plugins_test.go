@@ -82,7 +82,7 @@ func TestPluginConformance(t *testing.T) {
 // convert is set, installs it in its host with the host's own means, and
 // runs the guard steps.
 func runPlugin(t *testing.T, p agents.Paths, ps pluginScenario, convert bool) (problems []string, evidence string) {
-	sb := newSandbox(t, p)
+	sb := newSandbox(t, p, "")
 	if err := sb.WriteFile("build/keep.txt", "keep\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,9 @@ func runPlugin(t *testing.T, p agents.Paths, ps pluginScenario, convert bool) (p
 		}
 		b, _ := os.ReadFile(filepath.Join(out, "hooks", "hooks.json"))
 		fmt.Fprintf(&log, "converted hooks/hooks.json:\n%s\n", b)
-		if want := "${" + map[driver.Agent]string{driver.Gemini: "extensionPath", driver.Claude: "CLAUDE_PLUGIN_ROOT"}[host] + "}"; !strings.Contains(string(b), want) {
+		// The target's own placeholder; wrap's argument spells ${NAME} as
+		// \$'{NAME}' so that no host substitutes in it before wrap does.
+		if want := "{" + map[driver.Agent]string{driver.Gemini: "extensionPath", driver.Claude: "CLAUDE_PLUGIN_ROOT"}[host] + "}"; !strings.Contains(string(b), want) {
 			return []string{"the converted hooks.json does not use " + want}, log.String()
 		}
 		dir = out

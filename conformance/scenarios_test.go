@@ -35,6 +35,8 @@ type scenario struct {
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
 	noPeer    bool
+	// projectName names the project directory (default "project").
+	projectName string
 	// maxMain caps main-model requests (default 20); past it the run is
 	// killed and fails.
 	maxMain int
@@ -410,6 +412,7 @@ func scenarios() []*scenario {
 	list = append(list, matcherScenarios()...)
 	list = append(list, eventScenarios()...)
 	list = append(list, wrapsemScenarios()...)
+	list = append(list, commandScenarios()...)
 	return list
 }
 

@@ -360,7 +360,8 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 			switch {
 			case !ok:
 				entries[i].Change = "add"
-			case bytes.Equal(ex[k].std, compact(entries[i].group)):
+			case bytes.Equal(ex[k].std, compact(entries[i].group)),
+				p.opts.AnyHookxPath && bytes.Equal(hookxInvariant(ex[k].std), hookxInvariant(compact(entries[i].group))):
 				entries[i].Change = "unchanged"
 			default:
 				entries[i].Change = "update"

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -79,6 +80,10 @@ type Options struct {
 	// Margin is added to a wrapped hook's own timeout, in seconds, for
 	// hookx's own work. Zero means 5.
 	Margin float64
+	// AnyHookxPath counts an existing entry that differs only in how it
+	// invokes hookx (another machine's path to it) as unchanged: --check
+	// must not call a project stale because hookx lives elsewhere.
+	AnyHookxPath bool
 	// PluginRoot resolves the source's plugin-root variable (a plugin's
 	// hooks.json); empty when the sources are no plugin.
 	PluginRoot string
@@ -512,38 +517,34 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	}
 
 	// The command itself.
-	cmd := f.Command
-	if len(f.Args) > 0 {
-		parts := []string{quoteArg(cmd)}
-		for _, a := range f.Args {
-			parts = append(parts, quoteArg(a))
+	cmd, args, failClosed := f.Command, f.Args, f.OnFailure == "block"
+	var wrapEnv []string
+	native := false            // the command already is the target's own hook
+	var wrappedTimeout float64 // its --timeout in seconds, when it had one
+	if wc, ok := parseWrapCall(cmd, p.from.Shell); ok && len(args) == 0 {
+		unwrapped := true
+		switch {
+		case wc.from == p.to.Name && len(wc.command) == 1 && len(wc.extra) == 0 && len(wc.env) == 0 && !wc.failClosed:
+			cmd, native = wc.command[0], true
+			note(Note, "unwrapped", fmt.Sprintf("it called hookx wrap to run a %s hook, which %s now runs itself, with no hop through hookx", p.to.Agent, p.to.Agent))
+		case wc.from == p.from.Name && len(wc.extra) == 0:
+			cmd, args = wc.command[0], wc.command[1:]
+			failClosed = failClosed || wc.failClosed
+			wrapEnv = wc.env
+			note(Note, "hookx wrap replaced", "it already called hookx wrap; it is wrapped once, not twice")
+		default:
+			unwrapped = false
 		}
-		cmd = strings.Join(parts, " ")
-		note(Approximate, "exec-form args", "written as one shell command with every argument quoted")
-	}
-	cmd, missing := rewriteEnv(cmd, p.envRules(), p.isSourceVar)
-	for _, v := range slices.Compact(missing) {
-		note(NotCarried, "$"+v, fmt.Sprintf("%s gives hooks no counterpart of %s; the command will see it unset", p.to.Agent, v))
+		if d, err := time.ParseDuration(wc.timeout); err == nil && d > 0 && unwrapped {
+			wrappedTimeout = d.Seconds()
+		}
 	}
 	tf := handlerFormats[p.to.Protocol]
-	if len(f.Env) > 0 && !tf.env {
-		keys := make([]string, 0, len(f.Env))
-		for k := range f.Env {
-			keys = append(keys, k)
+	if !native {
+		var ok bool
+		if cmd, args, wrapEnv, ok = p.commandForm(sh, cmd, args, wrapEnv, f.Env, note); !ok {
+			return nil
 		}
-		slices.Sort(keys)
-		var pre strings.Builder
-		for _, k := range keys {
-			v := ShellQuote(f.Env[k])
-			if p.from.Protocol == "gemini" {
-				// Gemini expands $VAR in settings strings at load (GC§8.3):
-				// let the shell expand them instead.
-				v = doubleQuote(f.Env[k])
-			}
-			fmt.Fprintf(&pre, "export %s=%s; ", k, v)
-		}
-		cmd = pre.String() + cmd
-		note(Approximate, "env", "set by an export prefix on the command: "+p.to.Agent+" handlers have no env field")
 	}
 	if sh.seq != nil && *sh.seq && !tf.sequential {
 		note(Approximate, "sequential", p.to.Agent+" runs the hooks of a group in parallel")
@@ -557,7 +558,10 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if d, ok := p.from.Timeout.PerEvent[sh.event]; ok {
 		inner = d
 	}
-	if f.Timeout != nil {
+	if wrappedTimeout > 0 {
+		// The hook's own time, without the margin the wrap entry had.
+		inner = wrappedTimeout * unitPerSecond(p.from)
+	} else if f.Timeout != nil {
 		switch {
 		case *f.Timeout > 0:
 			inner = *f.Timeout
@@ -575,7 +579,6 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		innerSec = limit
 	}
 	hostSec := innerSec
-	failClosed := f.OnFailure == "block"
 	// The target may cap an event's time: keep wrap's margin inside it.
 	if cap, ok := p.to.Timeout.MaxPerEvent[p.targetEvent(sh.event)]; ok {
 		cap /= unitPerSecond(p.to)
@@ -589,35 +592,43 @@ func (p *planner) translate(sh srcHandler) []Entry {
 			hostSec = innerSec
 		}
 	}
-	if p.opts.Wrap {
+	if p.opts.Wrap && !native {
 		hostSec += p.opts.Margin
-		var w strings.Builder
-		fmt.Fprintf(&w, "%s wrap --from %s --host %s --timeout %ss", ShellQuote(p.opts.Hookx), p.from.Name, p.to.Name, strconv.FormatFloat(innerSec, 'f', -1, 64))
+		words := []string{HostQuote(p.opts.Hookx), "wrap", "--from", p.from.Name, "--host", p.to.Name,
+			"--timeout", strconv.FormatFloat(innerSec, 'f', -1, 64) + "s"}
 		if len(em.To.Also) > 0 {
 			// The target's event also fires where the hook's own agent
 			// would send another event (Gemini's AfterTool for Claude's
 			// PostToolUse and PostToolUseFailure): wrap runs the hook only
 			// for its own.
-			fmt.Fprintf(&w, " --event %s", sh.event)
+			words = append(words, "--event", sh.event)
 		}
 		if failClosed {
-			w.WriteString(" --fail-closed")
+			words = append(words, "--fail-closed")
 		}
 		if em.From.Matcher == "tool" && !matchesAll(sh.matcher) {
 			// wrap presents the host's tool as the one this names (LS for
 			// list_directory) and skips the hook where it names none.
-			w.WriteString(" --match " + ShellQuote(*sh.matcher))
+			words = append(words, "--match", HostQuote(*sh.matcher))
 		}
-		w.WriteString(" -- " + ShellQuote(cmd))
-		cmd = w.String()
+		for _, w := range wrapEnv {
+			words = append(words, "--env", w) // quoted by commandForm
+		}
+		words = append(words, "--", HostQuote(cmd))
+		for _, a := range args {
+			words = append(words, HostQuote(a))
+		}
+		cmd = strings.Join(words, " ")
 	} else {
 		if failClosed {
 			note(NotCarried, "onFailure \"block\"", p.to.Agent+" cannot fail closed; the hook fails open when it errors or times out")
 		}
-		if f.Shell == "" && tf.shellField && p.from.Shell == "bash" {
+		if !native && f.Shell == "" && tf.shellField && p.from.Shell == "bash" {
 			f.Shell = "bash"
 		}
-		p.idiomWarning(base, em)
+		if !native {
+			p.idiomWarning(base, em)
+		}
 	}
 	timeout := int64(math.Ceil(hostSec*unitPerSecond(p.to) - 1e-9))
 
@@ -645,7 +656,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	var out []Entry
 	for _, target := range targets {
 		for _, mo := range mp.outs {
-			out = append(out, p.entry(sh, target, em.To, mo, cmd, timeout, label, tf))
+			out = append(out, p.entry(sh, f, native, target, em.To, mo, cmd, timeout, label, tf))
 		}
 	}
 	return out
@@ -654,8 +665,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 // entry is one target handler of a migrated source handler. The id of the
 // event the source maps to is kept as it was before extra events existed,
 // so reruns stay no-ops.
-func (p *planner) entry(sh srcHandler, target, primary *mappings.Event, mo matchOut, cmd string, timeout int64, label string, tf handlerFormat) Entry {
-	f := sh.h.fields
+func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, primary *mappings.Event, mo matchOut, cmd string, timeout int64, label string, tf handlerFormat) Entry {
 	key := sh.event + "\x00" + deref(sh.matcher) + "\x00" + string(sh.h.raw) + "\x00" + mo.value
 	if target != primary {
 		key += "\x00" + target.Name
@@ -673,7 +683,7 @@ func (p *planner) entry(sh srcHandler, target, primary *mappings.Event, mo match
 	} else {
 		h.StatusMessage = label
 	}
-	if tf.shellField && !p.opts.Wrap {
+	if tf.shellField && (!p.opts.Wrap || native) {
 		h.Shell = f.Shell
 	}
 	g := outGroup{Matcher: mo.matcher, Hooks: []outHandler{h}}

@@ -247,8 +247,13 @@ func TestPluginRootBecomesTargetPlaceholder(t *testing.T) {
 	for _, tc := range []struct {
 		from, to, src, want string
 	}{
-		{"claude", "gemini", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/s.sh"}]}]}}`, `"${extensionPath}"/s.sh`},
-		{"gemini", "claude", `{"hooks":{"AfterAgent":[{"hooks":[{"name":"s","type":"command","command":"${extensionPath}/s.sh"}]}]}}`, `"${CLAUDE_PLUGIN_ROOT}"/s.sh`},
+		// wrap gives the hook CLAUDE_PLUGIN_ROOT from the extension's own
+		// placeholder, which Gemini fills in when it loads the extension.
+		{"claude", "gemini", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/s.sh"}]}]}}`, `--env 'CLAUDE_PLUGIN_ROOT=${extensionPath}' -- \$'{CLAUDE_PLUGIN_ROOT}/s.sh'`},
+		// Gemini's textual ${extensionPath} becomes ${CLAUDE_PLUGIN_ROOT},
+		// which wrap's emulation of that load-time replacement fills in
+		// from what Claude exports (quoted so no host touches it first).
+		{"gemini", "claude", `{"hooks":{"AfterAgent":[{"hooks":[{"name":"s","type":"command","command":"${extensionPath}/s.sh"}]}]}}`, `-- \$'{CLAUDE_PLUGIN_ROOT}/s.sh'`},
 	} {
 		res := planSources(t, Options{From: tc.from, To: tc.to, PluginOut: true, PluginRoot: "/abs/p"},
 			[]Source{{Path: "p/hooks/hooks.json", Scope: "plugin", Origin: "/abs/p", Data: []byte(tc.src)}}, nil)

@@ -71,6 +71,16 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
+// rewriteEnv parses cmd as sh would and applies rewriteEdits.
+func rewriteEnv(cmd string, rules map[string]envRule, unknown func(string) bool) (string, []string) {
+	f, err := parseCommand(cmd, "sh")
+	if err != nil {
+		panic(err)
+	}
+	edits, missing := rewriteEdits(cmd, f, rules, unknown)
+	return applyEdits(cmd, edits), missing
+}
+
 func TestRewriteEnv(t *testing.T) {
 	c2g := map[string]envRule{
 		"CLAUDE_PROJECT_DIR":     {to: "GEMINI_PROJECT_DIR", quote: true},
@@ -90,6 +100,14 @@ func TestRewriteEnv(t *testing.T) {
 		{`$CLAUDE_PROJECT_DIRX`, `$CLAUDE_PROJECT_DIRX`},
 		{`${CLAUDE_PLUGIN_ROOT}/fmt.sh`, `'/opt/my plugin'/fmt.sh`},
 		{`"${CLAUDE_PLUGIN_ROOT}/fmt.sh"`, `"/opt/my plugin/fmt.sh"`},
+		// Here-docs: an unquoted body expands without word splitting, a
+		// quoted one not at all.
+		{"cat <<EOF\n$CLAUDE_PROJECT_DIR\nEOF", "cat <<EOF\n${GEMINI_PROJECT_DIR}\nEOF"},
+		{"cat <<'EOF'\n$CLAUDE_PROJECT_DIR\nEOF", "cat <<'EOF'\n$CLAUDE_PROJECT_DIR\nEOF"},
+		// $(…) inside double quotes is a new unquoted context.
+		{`echo "$(cat $CLAUDE_PROJECT_DIR/x)"`, `echo "$(cat "${GEMINI_PROJECT_DIR}"/x)"`},
+		{`echo "a $(echo "$CLAUDE_PROJECT_DIR")"`, `echo "a $(echo "${GEMINI_PROJECT_DIR}")"`},
+		{"x # $CLAUDE_PROJECT_DIR", "x # $CLAUDE_PROJECT_DIR"},
 	}
 	for _, tt := range tests {
 		got, _ := rewriteEnv(tt.in, c2g, nil)

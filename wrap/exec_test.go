@@ -8,8 +8,8 @@ import (
 )
 
 // TestPassThroughExecsInPlace: a same-dialect run named up front replaces
-// hookx with the hook's own shell command, unless a flag needs hookx to
-// stay; when the exec fails, the hook still runs as a child.
+// hookx with the hook's own shell command (Claude Code's /bin/sh), unless a
+// flag or the agent's own command preparation needs hookx to stay; when the exec fails, the hook still runs as a child.
 func TestPassThroughExecsInPlace(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -22,6 +22,10 @@ func TestPassThroughExecsInPlace(t *testing.T) {
 		{"--fail-closed", func(o *Options) { o.FailClosed = true }, false},
 		{"--timeout", func(o *Options) { o.Timeout = time.Second }, false},
 		{"--trace", func(o *Options) { o.TracePath = t.TempDir() + "/trace" }, false},
+		{"--env", func(o *Options) { o.Env = []string{"Y=2"} }, false},
+		// The agent's own preparation needs hookx: Claude's exec form
+		// substitutes its placeholders.
+		{"a command the agent prepares", func(o *Options) { o.Command = []string{"echo", "${CLAUDE_PROJECT_DIR}"} }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,7 +48,7 @@ func TestPassThroughExecsInPlace(t *testing.T) {
 			if exec := gotArgv != nil; exec != tt.wantExec {
 				t.Fatalf("exec called = %v, want %v", exec, tt.wantExec)
 			}
-			if tt.wantExec && !slices.Equal(gotArgv, []string{"sh", "-c", "echo ran"}) {
+			if tt.wantExec && !slices.Equal(gotArgv, []string{"/bin/sh", "-c", "echo ran"}) {
 				t.Errorf("exec argv = %q, want the hook's own shell command", gotArgv)
 			}
 			if tt.wantExec && (code != 0 || stdout != "ran\n") {

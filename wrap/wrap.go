@@ -54,6 +54,10 @@ type Options struct {
 	// hook's dialect (Gemini's AfterTool carries both Claude's PostToolUse
 	// and PostToolUseFailure) is not run: its own agent would not run it.
 	Event string
+	// Env is set in the hook's environment last, over hookx's own
+	// variables (NAME=VALUE): what the hook's agent would set for it that
+	// hookx cannot know, such as a plugin's root.
+	Env []string
 
 	Timeout    time.Duration // hookx's own limit on the hook; 0: none
 	FailClosed bool          // every failure of the hook is a block
@@ -250,12 +254,13 @@ func (r *runner) run() int {
 	ev.Payload = r.withTranscript(payload, ev.Payload)
 	r.trace.Passed = jsonOrString(ev.Payload)
 
-	argv, shell := hookArgv(hook.Shell, r.Command)
+	env := r.withExtraEnv(hookEnv(r.Environ, host, hook, payload), ev.Name)
+	argv, shell := r.prepare(env)
 	stdout := &sink{limit: r.MaxOutput}
 	stderr := &sink{limit: r.MaxOutput}
 	spec := &hookSpec{
 		argv: argv, shell: shell,
-		env:    hookEnv(r.Environ, host, hook, payload),
+		env:    env,
 		stdin:  bytes.NewReader(ev.Payload),
 		stdout: stdout, stderr: stderr,
 		timeout: r.Timeout, killGrace: r.KillGrace,
@@ -393,14 +398,15 @@ func (r *runner) readStdin() ([]byte, os.Signal, error) {
 // execInPlace replaces hookx with the hook when nothing needs hookx to stay
 // (see Options.Exec). It returns only when it did not.
 func (r *runner) execInPlace() {
-	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" {
+	if r.Exec == nil || r.FailClosed || r.Timeout > 0 || r.TracePath != "" || len(r.Env) > 0 {
 		return
 	}
-	shell, ok := mappings.HookShell(r.From)
-	if !ok {
+	// Only a command the agent's own preparation leaves as it is: the
+	// preparation needs the table (the agent's hook variables).
+	if !preparedAsIs(r.From, r.Command) {
 		return
 	}
-	argv, _ := hookArgv(shell, r.Command)
+	argv, _, _ := prepareCommand(r.From, r.Command, r.Environ, nil)
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return // passThrough reports it exactly as it would have
@@ -412,7 +418,8 @@ func (r *runner) execInPlace() {
 func (r *runner) passThrough(stdin io.Reader) int {
 	r.trace.Mode = "passthrough"
 	r.trace.Host = r.From
-	argv, shell := hookArgv(r.hook.Shell, r.Command)
+	env := r.withExtraEnv(r.Environ, "")
+	argv, shell := r.prepare(env)
 	stdout := &sink{w: r.Stdout}
 	if r.FailClosed {
 		// A failure must be able to take back what the hook printed: on
@@ -422,7 +429,7 @@ func (r *runner) passThrough(stdin io.Reader) int {
 	stderr := &sink{w: r.Stderr}
 	spec := &hookSpec{
 		argv: argv, shell: shell,
-		env:    r.Environ,
+		env:    env,
 		stdin:  stdin,
 		stdout: stdout, stderr: stderr,
 		timeout: r.Timeout, killGrace: r.KillGrace,
@@ -541,15 +548,6 @@ func (r *runner) otherDialect() string {
 	return r.From
 }
 
-// hookArgv is how the hook's own agent runs it: one argument is a shell
-// string for the dialect's shell, several are a program and its arguments.
-func hookArgv(sh string, command []string) (argv []string, shell bool) {
-	if len(command) == 1 {
-		return []string{cmp.Or(sh, "sh"), "-c", command[0]}, true
-	}
-	return command, false
-}
-
 // hookEnv is the host's environment plus what the hook's dialect gives its
 // hooks: its project dir, cwd and session id variables and its fixed ones.
 // A variable the host set is never replaced.
@@ -560,11 +558,18 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	for k := range hook.Env.Set {
 		adds[k] = true
 	}
+	// The host's own hook variables are not the hook's agent's: drop them,
+	// unless that agent sets the same name (Gemini exports
+	// CLAUDE_PROJECT_DIR too).
+	own, hostOwn := hookVars(hook), hookVars(host)
 	env := make([]string, 0, len(environ)+8)
 	have := map[string]bool{}
 	for _, kv := range environ {
 		k, v, ok := strings.Cut(kv, "=")
 		if ok && v == "" && adds[k] {
+			continue
+		}
+		if ok && slices.Contains(hostOwn, k) && !slices.Contains(own, k) {
 			continue
 		}
 		if ok {

@@ -127,7 +127,8 @@ func TestHookEnv(t *testing.T) {
 		want       []string
 	}{
 		{"claude hook on gemini", []string{"GEMINI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/kept"}, gemini, claude,
-			[]string{"GEMINI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/kept", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
+			// The host's own GEMINI_PROJECT_DIR is not Claude's: dropped.
+			[]string{"CLAUDE_PROJECT_DIR=/kept", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
 		{"project from cwd", []string{"CLAUDE_PROJECT_DIR="}, gemini, claude,
 			[]string{"CLAUDE_PROJECT_DIR=/p", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
 		{"gemini hook on claude", []string{"CLAUDE_PROJECT_DIR=/c"}, claude, gemini,

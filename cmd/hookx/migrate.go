@@ -310,11 +310,17 @@ func migrateRun(opts *migrateOptions) error {
 	var hookxWarning string
 	if hookx == "" && !opts.noWrap {
 		hookx, hookxWarning = hookxCommand()
+		if hookxWarning == "" && filepath.IsAbs(hookx) && !opts.user {
+			hookxWarning = "hookx is not on PATH, so the entries call it by its absolute path on this machine, " + hookx +
+				", which is now in a project file; on another machine that path may not exist (hookx migrate --check there still counts the entries up to date)"
+		}
 	}
 	planOpts := migrate.Options{
 		Table: tbl, From: fromName, To: toName,
 		Wrap: !opts.noWrap, Hookx: hookx, PluginRoot: pluginRoot,
 		PluginOut: opts.out != "", Prune: opts.prune,
+		// Where hookx lives on this machine does not make a project stale.
+		AnyHookxPath: opts.check,
 	}
 
 	// Plan, then write only over what was planned from: a target edited

@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookx":    func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"fakehook": fakehook,
+		"probe":    probe,
 	})
 }
 
@@ -48,6 +49,8 @@ func TestScripts(t *testing.T) {
 			"kill-pid": cmdKillPid,
 		},
 		RequireUniqueNames: true,
+		// HOOKX_UPDATE_SCRIPTS=1 rewrites the files the scripts cmp against.
+		UpdateScripts: os.Getenv("HOOKX_UPDATE_SCRIPTS") == "1",
 	})
 }
 

@@ -32,6 +32,7 @@ type wrapOptions struct {
 	trace      string
 	verbose    bool
 	match      string
+	env        []string
 	command    []string
 }
 
@@ -55,14 +56,22 @@ approximations only with --verbose; --trace records all of them.
 When the host speaks the hook's own dialect, the hook runs untouched: stdin,
 stdout, stderr and its exit status pass straight through.
 
-One argument after -- is a shell string, run the way the hook's own agent
-runs it (Claude Code: sh -c; Gemini CLI: bash -c). Several arguments are run
-directly, with no shell.
+One argument after -- is a shell string, prepared and run exactly the way
+the hook's own agent does it: Claude Code runs /bin/sh -c on it unchanged;
+Gemini CLI first replaces $GEMINI_PROJECT_DIR, $GEMINI_CWD, $GEMINI_PLANS_DIR,
+$GEMINI_SESSION_ID and $CLAUDE_PROJECT_DIR anywhere in the text with the
+shell-quoted value, then runs bash -c. Several arguments are run directly,
+with no shell; for a Claude hook, ${CLAUDE_PROJECT_DIR}, ${CLAUDE_PLUGIN_ROOT}
+and ${CLAUDE_PLUGIN_DATA} are replaced in each of them first (Claude's exec
+form). Write the command in single quotes, with each $ that starts a name
+written '\$', as hookx migrate does: then no host substitutes anything in
+it before wrap does.
 
 The hook gets the host's environment plus the variables its own agent sets
-(CLAUDE_PROJECT_DIR, CLAUDE_CODE_SESSION_ID, CLAUDECODE=1 for a Claude hook;
-GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID for a Gemini hook), never
-replacing one the host set, and runs in the host's working directory.
+(CLAUDE_PROJECT_DIR, CLAUDE_CODE_SESSION_ID, CLAUDECODE=1 for a Claude hook, and CLAUDE_ENV_FILE, a session file, on
+SessionStart; GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID for a Gemini
+hook), never replacing one the host set, then the --env variables, and runs
+in the host's working directory.
 
 --event names the event the hook was registered on in its own agent. A host
 event that its own agent would have sent as another event is answered with
@@ -94,7 +103,7 @@ events that guard an action (PreToolUse/BeforeTool, UserPromptSubmit/
 BeforeAgent) and warns elsewhere.
 
 ` + wrapExitCodesHelp,
-		Example: `  hookx wrap --from claude -- '"${GEMINI_PROJECT_DIR}"/.claude/hooks/guard.sh'
+		Example: `  hookx wrap --from claude -- '"'\$'CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'
   hookx wrap --from gemini --timeout 30s -- python3 hooks/check.py`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -121,6 +130,7 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
 	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
 	cmd.Flags().StringVar(&opts.match, "match", "", "the hook's own tool matcher, in its dialect (hookx migrate writes it): the hook sees the host's tool as the tool this matcher names (LS for list_directory), and is not run when it names none; default: every tool")
+	cmd.Flags().StringArrayVar(&opts.env, "env", nil, "set NAME=VALUE in the hook's environment, last, as its own agent would (e.g. a plugin's CLAUDE_PLUGIN_ROOT); repeatable")
 	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
 	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, approximations included (default: only what was not carried; also $HOOKX_VERBOSE)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
@@ -146,6 +156,11 @@ func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 		return fmt.Errorf("--timeout: %v is negative", opts.timeout)
 	case !slices.Contains([]string{"deny", "ask"}, opts.ask):
 		return fmt.Errorf("--ask: %q is neither deny nor ask", opts.ask)
+	}
+	for _, kv := range opts.env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsAny(k, "\x00") {
+			return fmt.Errorf("--env: %q is not NAME=VALUE", kv)
+		}
 	}
 	known := func(name string) error {
 		if _, ok := mappings.HookShell(name); ok {
@@ -240,6 +255,7 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		Host:        opts.host,
 		Command:     opts.command,
 		Event:       opts.event,
+		Env:         opts.env,
 		Timeout:     opts.timeout,
 		FailClosed:  opts.failClosed,
 		Ask:         opts.ask,

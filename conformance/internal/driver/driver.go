@@ -65,10 +65,21 @@ const geminiUserSettings = `{
 
 // NewSandbox creates a sandbox under root (which must exist and be empty or
 // new), runs git init in the project and writes Gemini's user settings.
-func NewSandbox(root, node string) (*Sandbox, error) {
+func NewSandbox(root, node string) (*Sandbox, error) { return NewSandboxNamed(root, node, "") }
+
+// NewSandboxNamed is NewSandbox with the project directory named name
+// (default "project"), which may hold any byte but / and NUL: a space,
+// quotes, ;, $ …, as real project directories do.
+func NewSandboxNamed(root, node, name string) (*Sandbox, error) {
+	if name == "" {
+		name = "project"
+	}
+	if strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+		return nil, fmt.Errorf("project directory name %q is not one path element", name)
+	}
 	s := &Sandbox{Root: root, Home: filepath.Join(root, "home"), Node: node}
 	s.Tmp = filepath.Join(s.Home, ".tmp")
-	s.Project = filepath.Join(s.Home, "project")
+	s.Project = filepath.Join(s.Home, name)
 	for _, d := range []string{s.Tmp, s.Project, filepath.Join(s.Home, ".gemini")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("create sandbox: %w", err)

@@ -1,0 +1,310 @@
+package migrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// pluginPlaceholders are the references to a plugin's or an extension's
+// own directories in a dialect's hook commands.
+type pluginPlaceholders struct {
+	// rootVars are exported with the plugin root (Claude: the shell expands
+	// them; exec form substitutes them).
+	rootVars []string
+	// unknownVars are plugin directories hookx cannot know.
+	unknownVars []string
+	// hydrate are the ${key} placeholders the agent replaces as text when it
+	// loads an extension, with the value: "root" for the extension's
+	// directory, "" when hookx cannot know it.
+	hydrate map[string]string
+}
+
+var pluginRefs = map[string]pluginPlaceholders{
+	// claude-code-hooks.md §7; the binary refuses a settings hook that
+	// names ${CLAUDE_PLUGIN_ROOT} ("not associated with a plugin").
+	"claude": {rootVars: []string{"CLAUDE_PLUGIN_ROOT"}, unknownVars: []string{"CLAUDE_PLUGIN_DATA"}},
+	// Gemini CLI 0.61.0 loadExtensionHooks: recursivelyHydrateStrings with
+	// {extensionPath, workspacePath, "/": path.sep, pathSeparator:
+	// path.sep} (chunk-4GP6HFBO.js lines 61169-61176, 66051-66068).
+	"gemini": {hydrate: map[string]string{"extensionPath": "root", "/": "/", "pathSeparator": "/", "workspacePath": ""}},
+}
+
+// hydrateRE is Gemini's hydrateString pattern: /\${(.*?)}/g.
+var hydrateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{(.*?)\}`) })
+
+// hostSubstituted lists, per target dialect, the bare references its host
+// replaces in the text of a command, quotes or not, before any shell runs
+// (wrap/command.go cites the source).
+var hostSubstituted = map[string][]string{
+	"gemini": {"$GEMINI_PROJECT_DIR", "$GEMINI_CWD", "$GEMINI_PLANS_DIR", "$GEMINI_SESSION_ID", "$CLAUDE_PROJECT_DIR"},
+}
+
+// commandForm decides the command of one hook for the target: the text the
+// hook's own agent would run, with what hookx wrap must give it (the --env
+// words, quoted; wrapEnv holds NAME=VALUE pairs it adds to). A wrapped
+// command is never rewritten: wrap prepares it at run time exactly as its
+// author's agent does. It returns ok false, having reported why, when the
+// hook cannot be written: it refers to a plugin directory that is unknown.
+func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string, env map[string]string,
+	note func(Level, string, string)) (string, []string, []string, bool) {
+	base := Item{Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: sh.h.fields.Command}
+	lost := func(what, reason, fix string) {
+		it := base
+		it.Level, it.What, it.Reason, it.Fix = NotCarried, what, reason, fix
+		p.add(it)
+	}
+	refs := p.pluginRefsIn(append([]string{cmd}, args...))
+	pr := pluginRefs[p.from.Name]
+	for _, v := range refs.unknown {
+		lost("$"+v+": the hook is not written", fmt.Sprintf("hookx does not know the directory %s names, and %s would run the hook with it wrong or empty; a guard would fail open", v, p.to.Agent),
+			"replace it with the absolute path, then migrate again")
+	}
+	if len(refs.roots) > 0 && p.opts.PluginRoot == "" {
+		lost(strings.Join(refs.roots, ", ")+": the hook is not written", "it names the plugin's or extension's directory, which is unknown without --plugin; written as is it would fail open",
+			"migrate with --plugin DIR")
+	}
+	if len(refs.unknown) > 0 || len(refs.roots) > 0 && p.opts.PluginRoot == "" {
+		return "", nil, nil, false
+	}
+	if len(pr.hydrate) > 0 && p.opts.PluginRoot != "" {
+		// Exactly the agent's own load-time replacement.
+		hydrate := func(s string) string {
+			return hydrateRE().ReplaceAllStringFunc(s, func(m string) string {
+				switch v := pr.hydrate[m[2:len(m)-1]]; v {
+				case "root":
+					switch {
+					case p.opts.PluginOut && p.opts.Wrap:
+						// The target plugin's own root, which wrap's
+						// emulation of this load-time replacement fills in
+						// from the environment its agent exports.
+						return "${" + PluginRootVar(p.to.Name) + "}"
+					case p.opts.PluginOut:
+						return m // rewritten with the variables below
+					}
+					return p.opts.PluginRoot
+				case "":
+					return m
+				default:
+					return v
+				}
+			})
+		}
+		cmd = hydrate(cmd)
+		for i := range args {
+			args[i] = hydrate(args[i])
+		}
+	}
+
+	f, perr := parseCommand(cmd, p.from.Shell)
+	if perr != nil && len(args) == 0 {
+		note(Warning, "the command does not parse", fmt.Sprintf("%s's shell (%s) would reject it too: %v; it is carried as written", p.from.Agent, p.from.Shell, perr))
+	}
+	names := refNames(cmd, f)
+	for _, a := range args {
+		names = append(names, refNames(a, nil)...)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+
+	if p.opts.Wrap {
+		var envWords []string
+		for _, kv := range wrapEnv {
+			envWords = append(envWords, HostQuote(kv))
+		}
+		if len(refs.roots) > 0 {
+			for _, v := range pr.rootVars {
+				if p.opts.PluginOut {
+					// The target's placeholder, which its agent replaces
+					// in the text when it loads the plugin: left unescaped.
+					envWords = append(envWords, ShellQuote(v+"=${"+PluginRootVar(p.to.Name)+"}"))
+					continue
+				}
+				envWords = append(envWords, HostQuote(v+"="+p.opts.PluginRoot))
+			}
+		}
+		keys := make([]string, 0, len(env))
+		for k := range env {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			envWords = append(envWords, HostQuote(k+"="+env[k]))
+			if loadExpanded().MatchString(env[k]) {
+				note(Approximate, "env "+k, p.from.Agent+" expands $VAR in it from its own environment when it loads the settings; hookx wrap passes it as written")
+			}
+		}
+		for _, v := range names {
+			if reason := p.wrapLacks(v); reason != "" {
+				lvl := NotCarried
+				if p.isSessionFile(v) {
+					lvl = Approximate
+				}
+				note(lvl, "$"+v, reason)
+			}
+		}
+		return cmd, args, envWords, true
+	}
+
+	// Not wrapped: the target's host runs the text, so rewrite it.
+	if len(args) > 0 {
+		parts := []string{quoteArg(cmd)}
+		for _, a := range args {
+			parts = append(parts, quoteArg(a))
+		}
+		cmd = strings.Join(parts, " ")
+		note(Approximate, "exec-form args", "written as one shell command with every argument quoted")
+		f, perr = parseCommand(cmd, p.from.Shell)
+	}
+	if perr == nil {
+		edits, missing := rewriteEdits(cmd, f, p.envRules(), p.isSourceVar)
+		lit, left := protectEdits(cmd, f, hostSubstituted[p.to.Name])
+		cmd = applyEdits(cmd, append(edits, lit...))
+		for _, v := range slices.Compact(missing) {
+			note(NotCarried, "$"+v, fmt.Sprintf("%s gives hooks no counterpart of %s; the command will see it unset", p.to.Agent, v))
+		}
+		for _, r := range left {
+			note(Approximate, r+" in a quoted here-doc or comment", p.to.Agent+" replaces "+r+" in the command text before the shell runs, even there; the text changes")
+		}
+	}
+	if len(env) > 0 && !handlerFormats[p.to.Protocol].env {
+		keys := make([]string, 0, len(env))
+		for k := range env {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var pre strings.Builder
+		for _, k := range keys {
+			v := ShellQuote(env[k])
+			if p.from.Protocol == "gemini" {
+				// Gemini expands $VAR in settings strings at load (GC§8.3):
+				// let the shell expand them instead.
+				v = doubleQuote(env[k])
+			}
+			fmt.Fprintf(&pre, "export %s=%s; ", k, v)
+		}
+		cmd = pre.String() + cmd
+		note(Approximate, "env", "set by an export prefix on the command: "+p.to.Agent+" handlers have no env field")
+	}
+	return cmd, nil, nil, true
+}
+
+// loadExpanded matches what Gemini's resolveEnvVarsInString expands.
+var loadExpanded = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(\w+|\{[^}]+\})`) })
+
+// pluginRefsFound are the plugin-directory references of a command.
+type pluginRefsFound struct{ roots, unknown []string }
+
+func (p *planner) pluginRefsIn(texts []string) pluginRefsFound {
+	pr := pluginRefs[p.from.Name]
+	var out pluginRefsFound
+	for _, t := range texts {
+		for _, v := range pr.rootVars {
+			if regexp.MustCompile(`\$\{?` + v + `\b`).MatchString(t) {
+				out.roots = append(out.roots, "$"+v)
+			}
+		}
+		for _, v := range pr.unknownVars {
+			if regexp.MustCompile(`\$\{?` + v + `\b`).MatchString(t) {
+				out.unknown = append(out.unknown, v)
+			}
+		}
+		for _, m := range hydrateRE().FindAllStringSubmatch(t, -1) {
+			v, ok := pr.hydrate[m[1]]
+			switch {
+			case !ok:
+			case v == "":
+				out.unknown = append(out.unknown, m[0])
+			default:
+				out.roots = append(out.roots, m[0])
+			}
+		}
+	}
+	slices.Sort(out.roots)
+	slices.Sort(out.unknown)
+	out.roots, out.unknown = slices.Compact(out.roots), slices.Compact(out.unknown)
+	return out
+}
+
+// wrapLacks says why hookx wrap cannot give a wrapped hook the variable
+// name its own agent would set, or "".
+func (p *planner) wrapLacks(name string) string {
+	fe := p.from.Env
+	switch {
+	case name == fe.ProjectDir, name == fe.Cwd, name == fe.SessionID:
+		return ""
+	case p.isSessionFile(name):
+		return fmt.Sprintf("hookx wrap gives a SessionStart hook a session file in %s, so that it runs; the exports it writes there do not reach %s's later shell commands", name, p.to.Agent)
+	case slices.Contains(pluginRefs[p.from.Name].rootVars, name):
+		return ""
+	}
+	if !p.isSourceVar(name) {
+		return ""
+	}
+	return fmt.Sprintf("%s sets %s for its hooks; hookx wrap does not, so the command sees it unset", p.from.Agent, name)
+}
+
+// isSessionFile reports the variable through which the source's session
+// hooks hand exports to later shell commands (CLAUDE_ENV_FILE).
+func (p *planner) isSessionFile(name string) bool {
+	return sessionFileVars[p.from.Name] == name
+}
+
+// sessionFileVars name, per dialect, the session file its SessionStart
+// hooks write exports to (claude-code-hooks.md §7).
+var sessionFileVars = map[string]string{"claude": "CLAUDE_ENV_FILE"}
+
+// refNames are the names of the variables a command expands: from the
+// parse where there is one, else every $NAME and ${NAME in the text.
+func refNames(cmd string, f *syntax.File) []string {
+	var names []string
+	if f != nil {
+		for _, r := range commandRefs(f) {
+			names = append(names, r.name)
+		}
+		return names
+	}
+	for _, m := range nameRE().FindAllStringSubmatch(cmd, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`) })
+
+// hookxInvariant is a compact handler group with the first word of each
+// `<hookx> wrap …` command written as plain hookx, whatever path to hookx
+// it held: two groups that differ only in where hookx lives compare equal.
+func hookxInvariant(group []byte) []byte {
+	var g map[string]any
+	if json.Unmarshal(group, &g) != nil {
+		return group
+	}
+	hs, _ := g["hooks"].([]any)
+	for _, h := range hs {
+		hm, _ := h.(map[string]any)
+		cmd, _ := hm["command"].(string)
+		f, err := parseCommand(cmd, "bash")
+		if err != nil || len(f.Stmts) == 0 {
+			continue
+		}
+		call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) < 2 {
+			continue
+		}
+		first, err1 := wordValue(call.Args[0])
+		second, err2 := wordValue(call.Args[1])
+		if err1 != nil || err2 != nil || path.Base(first) != "hookx" || second != "wrap" {
+			continue
+		}
+		w := call.Args[0]
+		hm["command"] = cmd[:w.Pos().Offset()] + "hookx" + cmd[w.End().Offset():]
+	}
+	return compact(marshal(g))
+}
