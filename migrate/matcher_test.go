@@ -57,3 +57,19 @@ func TestStaleMatchFlagIsNotKept(t *testing.T) {
 		t.Errorf("a stale --match survived a match-all matcher:\n%s", res.After)
 	}
 }
+
+// TestNeverFiringMatcherGetsAFix: a matcher that can fire on no tool of the
+// target is reported with a fix a person can act on, not a restatement.
+func TestNeverFiringMatcherGetsAFix(t *testing.T) {
+	m := "NotebookEdit"
+	res := planOne(t, "claude", "gemini", "PreToolUse", &m, map[string]any{"type": "command", "command": "./guard.sh"})
+	for _, it := range res.Items {
+		if it.Level == NotCarried && strings.Contains(it.What, `"NotebookEdit"`) {
+			if !strings.Contains(it.Fix, "hookx mappings") || strings.Contains(it.Fix, "could never fire") {
+				t.Errorf("fix = %q, want what to do", it.Fix)
+			}
+			return
+		}
+	}
+	t.Fatalf("no not-carried item for the matcher; items: %+v", res.Items)
+}

@@ -507,7 +507,8 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return nil
 	}
 	if len(mp.outs) == 0 {
-		return lost("the matcher "+strconv.Quote(deref(sh.matcher)), mp.drop, "the hook could never fire on "+p.to.Agent)
+		return lost("the matcher "+strconv.Quote(deref(sh.matcher)), mp.drop,
+			fmt.Sprintf("name the %s tools the hook guards in its matcher (hookx mappings --format table lists each tool's counterpart), or write the %s entry by hand with hookx wrap", p.from.Agent, p.to.Agent))
 	}
 	if len(mp.narrow) > 0 {
 		note(Approximate, "matcher "+strconv.Quote(deref(sh.matcher))+" narrowed", strings.Join(mp.narrow, "; "))
