@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -49,7 +50,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 }
 
 // claudeExactList is Claude's exact-list matcher syntax (CC§6 rule 2).
-var claudeExactList = regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`)
+var claudeExactList = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`) })
 
 func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
 
@@ -95,7 +96,7 @@ func (c *checker) checkMatcher(h *hook) {
 		if len(values) == 0 {
 			return
 		}
-		if d.Protocol == "claude" && claudeExactList.MatchString(m) {
+		if d.Protocol == "claude" && claudeExactList().MatchString(m) {
 			for _, p := range splitList(m) {
 				if !slices.Contains(values, p) {
 					fix := "use one of " + strings.Join(values, ", ")
@@ -130,7 +131,7 @@ func eventValues(ev *mappings.Event) []string {
 func (c *checker) checkToolMatcher(h *hook, m string) {
 	d := h.f.d
 	names := d.ToolNames()
-	if d.Protocol == "claude" && claudeExactList.MatchString(m) {
+	if d.Protocol == "claude" && claudeExactList().MatchString(m) {
 		for _, p := range splitList(m) {
 			if slices.Contains(names, p) || strings.HasPrefix(p, d.MCP.Prefix) && strings.Count(p, d.MCP.Separator) >= 2 {
 				continue

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
@@ -265,7 +266,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 	}
 	prog, shown := args[0].s, args[0].raw
 	if !strings.Contains(prog, "/") {
-		if shellBuiltins[prog] {
+		if shellBuiltins()[prog] {
 			return ""
 		}
 		if err := c.lookPath(prog); err != nil {
@@ -332,7 +333,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 
 // shellBuiltins are the POSIX and bash builtins and keywords a command
 // may start with: they need no program on PATH.
-var shellBuiltins = func() map[string]bool {
+var shellBuiltins = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`: . [ [[ ]] { } ! alias bg break builtin cd command continue declare echo eval exec exit
 		export false fc fg getopts hash history jobs kill let local printf pwd read readonly return set shift source
@@ -340,7 +341,7 @@ var shellBuiltins = func() map[string]bool {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 // resolve makes a command's path absolute: hooks run in the project directory.
 func (c *checker) resolve(p string) string {
@@ -504,9 +505,9 @@ func cmpOr(a, b string) string {
 
 // The deny idioms, as they appear in a script's text.
 var (
-	topDecisionDeny   = regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?deny\b`)
-	topDecisionBlock  = regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?block\b`)
-	permissionDeny    = regexp.MustCompile(`["']?permissionDecision["']?\s*:\s*["']?deny\b`)
+	topDecisionDeny   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?deny\b`) })
+	topDecisionBlock  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?block\b`) })
+	permissionDeny    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']?permissionDecision["']?\s*:\s*["']?deny\b`) })
 	staticScriptLimit = int64(256 << 10)
 )
 
@@ -534,10 +535,10 @@ func (c *checker) staticIdioms(h *hook, script string) {
 	}
 	pd := h.ev.Output.PermissionDecision
 	switch {
-	case d.Protocol == "claude" && pd && topDecisionDeny.MatchString(text) && !permissionDeny.MatchString(text) && !topDecisionBlock.MatchString(text):
+	case d.Protocol == "claude" && pd && topDecisionDeny().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny","permissionDecisionReason":"..."}} or exit 2 with the reason on stderr`)
-	case d.Protocol == "gemini" && permissionDeny.MatchString(text) && !topDecisionDeny.MatchString(text) && !topDecisionBlock.MatchString(text):
+	case d.Protocol == "gemini" && permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"decision":"deny","reason":"..."}`)
 	}

@@ -148,7 +148,7 @@ func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 	if matchesAll(m) {
 		return true
 	}
-	if d.Protocol == "claude" && claudeExactList.MatchString(*m) {
+	if d.Protocol == "claude" && claudeExactList().MatchString(*m) {
 		names := []string{tool}
 		if t := d.Tool(tool); t != nil {
 			names = append(names, t.Aliases...)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/tailscale/hujson"
@@ -87,7 +88,7 @@ func (c *checker) readFiles() []*file {
 	return files
 }
 
-var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
 // parse parses a file the way its agent does and reports what makes the
 // agent reject it.
@@ -101,7 +102,7 @@ func (c *checker) parse(f *file) {
 		fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: Error,
 			Problem: "the file does not parse; " + f.d.Agent + " rejects it and none of its hooks run",
 			Fix:     "fix the JSON syntax"}
-		if m := hujsonPos.FindStringSubmatch(err.Error()); m != nil {
+		if m := hujsonPos().FindStringSubmatch(err.Error()); m != nil {
 			fd.Line, _ = strconv.Atoi(m[1])
 			fd.Col, _ = strconv.Atoi(m[2])
 			fd.Problem = "the file does not parse (" + m[3] + "); " + f.d.Agent + " rejects it and none of its hooks run"

@@ -676,7 +676,9 @@ const (
 // read (ReadFileToolInvocation.execute).
 const readNotice = "\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines %d-%d of %d total lines.\nAction: To read more of the file, you can use the 'start_line' and 'end_line' parameters in a subsequent 'read_file' call. For example, to read the next section of the file, use start_line: %d.\n\n--- FILE CONTENT (truncated) ---\n"
 
-var readNoticeRE = regexp.MustCompile(`^\nIMPORTANT: The file content has been truncated\.\nStatus: Showing lines (\d+)-(\d+) of (\d+) total lines\.\nAction: [^\n]*\n\n--- FILE CONTENT \(truncated\) ---\n`)
+var readNoticeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\nIMPORTANT: The file content has been truncated\.\nStatus: Showing lines (\d+)-(\d+) of (\d+) total lines\.\nAction: [^\n]*\n\n--- FILE CONTENT \(truncated\) ---\n`)
+})
 
 // cutReadNotice splits Gemini's notice off a partial read's text. The
 // display text says the read was partial, so a file that starts with a
@@ -685,7 +687,7 @@ func cutReadNotice(llm, display string) (start, end, total int, text string, ok 
 	if !strings.HasPrefix(display, "Read lines ") && !strings.HasSuffix(display, "(some lines were shortened)") {
 		return 0, 0, 0, "", false
 	}
-	m := readNoticeRE.FindStringSubmatch(llm)
+	m := readNoticeRE().FindStringSubmatch(llm)
 	if m == nil {
 		return 0, 0, 0, "", false
 	}
