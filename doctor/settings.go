@@ -3,15 +3,15 @@ package doctor
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/migrate"
 	"github.com/tailscale/hujson"
 )
 
@@ -88,8 +88,6 @@ func (c *checker) readFiles() []*file {
 	return files
 }
 
-var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
-
 // parse parses a file the way its agent does and reports what makes the
 // agent reject it.
 func (c *checker) parse(f *file) {
@@ -97,15 +95,22 @@ func (c *checker) parse(f *file) {
 		c.addFile(f, -1, Error, "the file is empty; "+f.d.Agent+" reads it as invalid JSON and loads none of its settings", "write {} or delete it")
 		return
 	}
-	v, err := hujson.Parse(f.data)
+	v, err := migrate.ParseJSONC(f.shown, f.data)
 	if err != nil {
 		fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: Error,
 			Problem: "the file does not parse; " + f.d.Agent + " rejects it and none of its hooks run",
 			Fix:     "fix the JSON syntax"}
-		if m := hujsonPos().FindStringSubmatch(err.Error()); m != nil {
-			fd.Line, _ = strconv.Atoi(m[1])
-			fd.Col, _ = strconv.Atoi(m[2])
-			fd.Problem = "the file does not parse (" + m[3] + "); " + f.d.Agent + " rejects it and none of its hooks run"
+		var ie *migrate.InputError
+		if errors.As(err, &ie) {
+			fd.Line, fd.Col = ie.Line, ie.Col
+			if msg, ok := strings.CutPrefix(ie.Msg, "does not parse: "); ok {
+				fd.Problem = "the file does not parse (" + msg + "); " + f.d.Agent + " rejects it and none of its hooks run"
+			} else {
+				// Past hookx's bounds (size, nesting): no agent's settings
+				// come near them.
+				fd.Problem = "hookx does not read this file: " + ie.Msg
+				fd.Fix = "check that this is really a settings file"
+			}
 		}
 		c.findings = append(c.findings, fd)
 		return
@@ -115,11 +120,11 @@ func (c *checker) parse(f *file) {
 	if !f.d.Settings.StrictJSON {
 		rules = " strips comments, then parses strict JSON"
 	}
-	if off := trailingComma(&v); off >= 0 {
+	if off := migrate.TrailingComma(&v); off >= 0 {
 		c.addFile(f, off, Error, "trailing comma; "+f.d.Agent+rules+", so it rejects the whole file and none of its hooks run", "delete the comma")
 	}
 	if f.d.Settings.StrictJSON {
-		if off := commentAt(&v); off >= 0 {
+		if off := migrate.CommentAt(&v); off >= 0 {
 			c.addFile(f, off, Error, "comment in a strict JSON file; "+f.d.Agent+" rejects the whole file and none of its hooks run", "delete the comment (keep notes in a README)")
 		}
 	}
@@ -127,82 +132,6 @@ func (c *checker) parse(f *file) {
 		c.addFile(f, v.StartOffset, Error, "the top level is not an object; "+f.d.Agent+" loads no settings from it", "wrap the settings in {}")
 		f.root = nil
 	}
-}
-
-// trailingComma returns the offset of the first trailing comma, or -1.
-func trailingComma(v *hujson.Value) int {
-	switch c := v.Value.(type) {
-	case *hujson.Object:
-		for i := range c.Members {
-			if off := trailingComma(&c.Members[i].Value); off >= 0 {
-				return off
-			}
-		}
-		if n := len(c.Members); n > 0 && c.Members[n-1].Value.AfterExtra != nil {
-			return c.Members[n-1].Value.EndOffset + commaIn(c.Members[n-1].Value.AfterExtra)
-		}
-	case *hujson.Array:
-		for i := range c.Elements {
-			if off := trailingComma(&c.Elements[i]); off >= 0 {
-				return off
-			}
-		}
-		if n := len(c.Elements); n > 0 && c.Elements[n-1].AfterExtra != nil {
-			return c.Elements[n-1].EndOffset + commaIn(c.Elements[n-1].AfterExtra)
-		}
-	}
-	return -1
-}
-
-// commaIn is the comma's offset in the extra after a last element.
-func commaIn(after hujson.Extra) int {
-	return max(bytes.IndexByte(after, ','), 0)
-}
-
-// commentAt returns the offset of the first comment, or -1.
-func commentAt(v *hujson.Value) int {
-	if i := extraComment(v.BeforeExtra); i >= 0 {
-		return v.StartOffset - len(v.BeforeExtra) + i
-	}
-	switch c := v.Value.(type) {
-	case *hujson.Object:
-		for i := range c.Members {
-			if off := commentAt(&c.Members[i].Name); off >= 0 {
-				return off
-			}
-			if off := commentAt(&c.Members[i].Value); off >= 0 {
-				return off
-			}
-		}
-		if i := extraComment(c.AfterExtra); i >= 0 {
-			return v.EndOffset - 1 - len(c.AfterExtra) + i
-		}
-	case *hujson.Array:
-		for i := range c.Elements {
-			if off := commentAt(&c.Elements[i]); off >= 0 {
-				return off
-			}
-		}
-		if i := extraComment(c.AfterExtra); i >= 0 {
-			return v.EndOffset - 1 - len(c.AfterExtra) + i
-		}
-	}
-	if i := extraComment(v.AfterExtra); i >= 0 {
-		return v.EndOffset + i
-	}
-	return -1
-}
-
-func extraComment(e hujson.Extra) int {
-	if e.IsStandard() {
-		return -1
-	}
-	for i := 0; i+1 < len(e); i++ {
-		if e[i] == '/' && (e[i+1] == '/' || e[i+1] == '*') {
-			return i
-		}
-	}
-	return 0
 }
 
 func str(v *hujson.Value) (string, bool) {

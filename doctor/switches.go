@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/migrate"
 	"github.com/tailscale/hujson"
 )
 
@@ -194,8 +195,8 @@ func (c *checker) trustLevel() (level, shown string, err error) {
 		return "", shown, nil
 	}
 	// strip-json-comments, then JSON.parse: comments pass, trailing commas do not.
-	v, err := hujson.Parse(data)
-	if err == nil && trailingComma(&v) >= 0 {
+	v, err := migrate.ParseJSONC(path, data)
+	if err == nil && migrate.TrailingComma(&v) >= 0 {
 		err = fmt.Errorf("trailing comma")
 	}
 	if err != nil {

@@ -103,7 +103,7 @@ func FuzzMigrate(f *testing.F) {
 		if to == "claude" && !json.Valid(res.After) {
 			t.Fatalf("the Claude result is not strict JSON:\n%s", res.After)
 		}
-		if off := trailingComma(&d.root); off >= 0 {
+		if off := TrailingComma(&d.root); off >= 0 {
 			t.Fatalf("trailing comma at %d:\n%s", off, res.After)
 		}
 		if _, err := d.readHooks(); err != nil {

@@ -281,10 +281,10 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 
 // acceptable refuses a file the target agent would not load.
 func (p *planner) acceptable(d *doc) error {
-	if p.to.Settings.StrictJSON && hasComments(&d.root) {
+	if p.to.Settings.StrictJSON && CommentAt(&d.root) >= 0 {
 		return &InputError{Path: d.path, Msg: fmt.Sprintf("has comments, which %s rejects (its settings are strict JSON); remove them first", p.to.Agent)}
 	}
-	if off := trailingComma(&d.root); off >= 0 {
+	if off := TrailingComma(&d.root); off >= 0 {
 		return d.errAt(off, "trailing comma, which %s rejects; remove it first", p.to.Agent)
 	}
 	return nil
@@ -305,12 +305,12 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 		}
 		origin := sourceOrigin(s)
 		p.read[origin] = true
-		if p.from.Settings.StrictJSON && hasComments(&d.root) {
+		if p.from.Settings.StrictJSON && CommentAt(&d.root) >= 0 {
 			p.add(Item{Level: Warning, Source: s.Path, What: "comments in the source file",
 				Reason: fmt.Sprintf("%s's settings are strict JSON, so %s itself rejects this file; hookx read it anyway", p.from.Agent, p.from.Agent),
 				Fix:    "remove the comments so that " + p.from.Agent + " loads the file"})
 		}
-		if off := trailingComma(&d.root); off >= 0 {
+		if off := TrailingComma(&d.root); off >= 0 {
 			line, _ := lineCol(d.data, off)
 			p.add(Item{Level: Warning, Source: fmt.Sprintf("%s:%d", s.Path, line), What: "trailing comma in the source file",
 				Reason: p.from.Agent + " rejects trailing commas; hookx read the file anyway", Fix: "remove the trailing comma"})

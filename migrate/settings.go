@@ -95,23 +95,35 @@ func checkBounds(path string, data []byte) error {
 
 var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
-// parseDoc parses a JSONC settings file and refuses what no agent would read:
-// an empty file, a syntax error, a root that is not an object, duplicate keys.
-func parseDoc(path string, data []byte) (*doc, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &InputError{Path: path, Msg: "file is empty (an agent reads it as invalid JSON); delete it or write {}"}
-	}
+// ParseJSONC parses a settings file as JSONC (hujson) after bounding its
+// size and nesting (checkBounds), so that no input can exhaust the parser.
+// An error is an *InputError, with the line and column when known. It
+// checks syntax only; what an agent accepts beyond it is the caller's.
+func ParseJSONC(path string, data []byte) (hujson.Value, error) {
 	if err := checkBounds(path, data); err != nil {
-		return nil, err
+		return hujson.Value{}, err
 	}
 	v, err := hujson.Parse(data)
 	if err != nil {
 		if m := hujsonPos().FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			col, _ := strconv.Atoi(m[2])
-			return nil, &InputError{Path: path, Line: line, Col: col, Msg: "does not parse: " + m[3]}
+			return hujson.Value{}, &InputError{Path: path, Line: line, Col: col, Msg: "does not parse: " + m[3]}
 		}
-		return nil, &InputError{Path: path, Msg: "does not parse: " + err.Error()}
+		return hujson.Value{}, &InputError{Path: path, Msg: "does not parse: " + err.Error()}
+	}
+	return v, nil
+}
+
+// parseDoc parses a JSONC settings file and refuses what no agent would read:
+// an empty file, a syntax error, a root that is not an object, duplicate keys.
+func parseDoc(path string, data []byte) (*doc, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &InputError{Path: path, Msg: "file is empty (an agent reads it as invalid JSON); delete it or write {}"}
+	}
+	v, err := ParseJSONC(path, data)
+	if err != nil {
+		return nil, err
 	}
 	d := &doc{path: path, data: data, root: v}
 	if _, ok := v.Value.(*hujson.Object); !ok {
@@ -159,57 +171,81 @@ func escapePtr(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// hasComments reports whether the file has comments.
-func hasComments(v *hujson.Value) bool {
-	if !v.BeforeExtra.IsStandard() || !v.AfterExtra.IsStandard() {
-		return true
-	}
-	switch c := v.Value.(type) {
-	case *hujson.Object:
-		if !c.AfterExtra.IsStandard() {
-			return true
-		}
-		for i := range c.Members {
-			if hasComments(&c.Members[i].Name) || hasComments(&c.Members[i].Value) {
-				return true
-			}
-		}
-	case *hujson.Array:
-		if !c.AfterExtra.IsStandard() {
-			return true
-		}
-		for i := range c.Elements {
-			if hasComments(&c.Elements[i]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// trailingComma returns the offset of the first trailing comma, or -1.
-func trailingComma(v *hujson.Value) int {
+// TrailingComma returns the offset of the first trailing comma (which
+// Gemini CLI's settings loader rejects), or -1.
+func TrailingComma(v *hujson.Value) int {
 	switch c := v.Value.(type) {
 	case *hujson.Object:
 		for i := range c.Members {
-			if off := trailingComma(&c.Members[i].Value); off >= 0 {
+			if off := TrailingComma(&c.Members[i].Value); off >= 0 {
 				return off
 			}
 		}
 		if n := len(c.Members); n > 0 && c.Members[n-1].Value.AfterExtra != nil {
-			return c.Members[n-1].Value.EndOffset
+			return c.Members[n-1].Value.EndOffset + commaIn(c.Members[n-1].Value.AfterExtra)
 		}
 	case *hujson.Array:
 		for i := range c.Elements {
-			if off := trailingComma(&c.Elements[i]); off >= 0 {
+			if off := TrailingComma(&c.Elements[i]); off >= 0 {
 				return off
 			}
 		}
 		if n := len(c.Elements); n > 0 && c.Elements[n-1].AfterExtra != nil {
-			return c.Elements[n-1].EndOffset
+			return c.Elements[n-1].EndOffset + commaIn(c.Elements[n-1].AfterExtra)
 		}
 	}
 	return -1
+}
+
+// commaIn is the comma's offset in the extra after a last element.
+func commaIn(after hujson.Extra) int {
+	return max(bytes.IndexByte(after, ','), 0)
+}
+
+// CommentAt returns the offset of the first comment, or -1.
+func CommentAt(v *hujson.Value) int {
+	if i := extraComment(v.BeforeExtra); i >= 0 {
+		return v.StartOffset - len(v.BeforeExtra) + i
+	}
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		for i := range c.Members {
+			if off := CommentAt(&c.Members[i].Name); off >= 0 {
+				return off
+			}
+			if off := CommentAt(&c.Members[i].Value); off >= 0 {
+				return off
+			}
+		}
+		if i := extraComment(c.AfterExtra); i >= 0 {
+			return v.EndOffset - 1 - len(c.AfterExtra) + i
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			if off := CommentAt(&c.Elements[i]); off >= 0 {
+				return off
+			}
+		}
+		if i := extraComment(c.AfterExtra); i >= 0 {
+			return v.EndOffset - 1 - len(c.AfterExtra) + i
+		}
+	}
+	if i := extraComment(v.AfterExtra); i >= 0 {
+		return v.EndOffset + i
+	}
+	return -1
+}
+
+func extraComment(e hujson.Extra) int {
+	if e.IsStandard() {
+		return -1
+	}
+	for i := 0; i+1 < len(e); i++ {
+		if e[i] == '/' && (e[i+1] == '/' || e[i+1] == '*') {
+			return i
+		}
+	}
+	return 0
 }
 
 // standardJSON returns v as plain JSON.
