@@ -1,6 +1,7 @@
 package mappings
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -62,49 +63,84 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 
 // WriteMarkdown writes the compatibility table between every ordered pair of
 // dialects as Markdown. The README embeds this output; a test keeps it fresh.
-func (t *Table) WriteMarkdown(w io.Writer) error {
-	for _, from := range t.Dialects {
-		for _, to := range t.Dialects {
-			if from == to {
-				continue
-			}
-			fmt.Fprintf(w, "#### %s %s → %s %s\n\n", from.Agent, from.Version, to.Agent, to.Version)
-			fmt.Fprintf(w, "| | %s | %s | Mark | Seen live | Note |\n|---|---|---|---|---|---|\n", from.Agent, to.Agent)
-			for _, r := range t.Rows(from, to) {
-				target := r.To
-				if target == "" {
-					target = "—"
-				}
-				fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Kind, r.From, codeOrDash(target), r.Mark, liveCell(r.Verified), mdEscape(r.Note))
-			}
-			fmt.Fprintln(w)
-			t.writePresentedMarkdown(w, from, to)
+func (t *Table) WriteMarkdown(w io.Writer) error { return t.WriteMarkdownOf(w, nil) }
+
+// WriteText writes the same tables as aligned plain text.
+func (t *Table) WriteText(w io.Writer) error { return t.WriteTextOf(w, nil) }
+
+// WriteMarkdownOf writes the rows keep keeps (all when keep is nil), pair by
+// pair, leaving out pairs with none; the legacy-name tables come only with
+// the whole table.
+func (t *Table) WriteMarkdownOf(w io.Writer, keep func(Row) bool) error {
+	for _, p := range t.pairs(keep) {
+		fmt.Fprintf(w, "#### %s %s → %s %s\n\n", p.from.Agent, p.from.Version, p.to.Agent, p.to.Version)
+		fmt.Fprintf(w, "| | %s | %s | Mark | Seen live | Note |\n|---|---|---|---|---|---|\n", p.from.Agent, p.to.Agent)
+		for _, r := range p.rows {
+			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Kind, r.From, codeOrDash(cmp.Or(r.To, "—")), r.Mark, liveCell(r.Verified), mdEscape(r.Note))
+		}
+		fmt.Fprintln(w)
+		if keep == nil {
+			t.writePresentedMarkdown(w, p.from, p.to)
 		}
 	}
 	return nil
 }
 
-// WriteText writes the same tables as aligned plain text.
-func (t *Table) WriteText(w io.Writer) error {
+// WriteTextOf writes the rows keep keeps (all when keep is nil) as aligned
+// text, leaving out pairs with none.
+func (t *Table) WriteTextOf(w io.Writer, keep func(Row) bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, p := range t.pairs(keep) {
+		fmt.Fprintf(tw, "%s %s -> %s %s\n", p.from.Agent, p.from.Version, p.to.Agent, p.to.Version)
+		fmt.Fprintf(tw, "KIND\tFROM\tTO\tMARK\tLIVE\tNOTE\n")
+		for _, r := range p.rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.From, cmp.Or(r.To, "-"), r.Mark, liveCell(r.Verified), r.Note)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// pairRows are the kept rows of one ordered pair of dialects.
+type pairRows struct {
+	from, to *Dialect
+	rows     []Row
+}
+
+// pairs lists every ordered pair of distinct dialects with the rows keep
+// keeps (all when keep is nil), leaving out pairs with none.
+func (t *Table) pairs(keep func(Row) bool) []pairRows {
+	var out []pairRows
 	for _, from := range t.Dialects {
 		for _, to := range t.Dialects {
 			if from == to {
 				continue
 			}
-			fmt.Fprintf(tw, "%s %s -> %s %s\n", from.Agent, from.Version, to.Agent, to.Version)
-			fmt.Fprintf(tw, "KIND\tFROM\tTO\tMARK\tLIVE\tNOTE\n")
+			p := pairRows{from: from, to: to}
 			for _, r := range t.Rows(from, to) {
-				target := r.To
-				if target == "" {
-					target = "-"
+				if keep == nil || keep(r) {
+					p.rows = append(p.rows, r)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.From, target, r.Mark, liveCell(r.Verified), r.Note)
 			}
-			fmt.Fprintln(tw)
+			if len(p.rows) > 0 {
+				out = append(out, p)
+			}
 		}
 	}
-	return tw.Flush()
+	return out
+}
+
+// Names reports whether either side of r is name; a side may read
+// "Agent (Task)", a name and its aliases.
+func (r Row) Names(name string) bool {
+	for _, side := range []string{r.From, r.To} {
+		for _, n := range strings.FieldsFunc(side, func(c rune) bool { return c == ' ' || c == '(' || c == ')' || c == ',' }) {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // WriteJSON writes the whole table: the canonical vocabulary, every dialect

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/spf13/cobra"
@@ -72,77 +70,34 @@ func badFormat(f string) error {
 	return withCode(exitBadInput, fmt.Errorf("--format must be table, markdown or json, not %q", f))
 }
 
-// pairRows are the rows of one ordered pair of dialects.
-type pairRows struct {
-	From, To *mappings.Dialect
-	Rows     []mappings.Row
-}
-
-// mappingsFiltered prints the rows of every pair that name opts.name.
+// mappingsFiltered prints only the rows that name opts.name.
 func mappingsFiltered(opts *mappingsOptions, t *mappings.Table) error {
-	var found []pairRows
+	keep := func(r mappings.Row) bool { return r.Names(opts.name) }
+	pairs := map[string][]mappings.Row{}
 	for _, from := range t.Dialects {
 		for _, to := range t.Dialects {
 			if from == to {
 				continue
 			}
-			p := pairRows{From: from, To: to}
 			for _, r := range t.Rows(from, to) {
-				if rowNames(r, opts.name) {
-					p.Rows = append(p.Rows, r)
+				if keep(r) {
+					pairs[from.Name+"->"+to.Name] = append(pairs[from.Name+"->"+to.Name], r)
 				}
 			}
-			if len(p.Rows) > 0 {
-				found = append(found, p)
-			}
 		}
 	}
-	if len(found) == 0 {
+	if len(pairs) == 0 {
 		return withCode(exitBadInput, fmt.Errorf("no event or tool is named %q%s", opts.name, mappings.DidYouMean(opts.name, allNames(t))))
 	}
-	w := opts.s.Out
 	switch opts.format {
 	case "table":
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, p := range found {
-			fmt.Fprintf(tw, "%s %s -> %s %s\nKIND\tFROM\tTO\tMARK\tLIVE\tNOTE\n", p.From.Agent, p.From.Version, p.To.Agent, p.To.Version)
-			for _, r := range p.Rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Kind, r.From, cmpOr(r.To, "-"), r.Mark, liveCell(r.Verified), r.Note)
-			}
-			fmt.Fprintln(tw)
-		}
-		return tw.Flush()
+		return t.WriteTextOf(opts.s.Out, keep)
 	case "markdown":
-		for _, p := range found {
-			fmt.Fprintf(w, "#### %s %s → %s %s\n\n| | %s | %s | Mark | Seen live | Note |\n|---|---|---|---|---|---|\n",
-				p.From.Agent, p.From.Version, p.To.Agent, p.To.Version, p.From.Agent, p.To.Agent)
-			for _, r := range p.Rows {
-				fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Kind, r.From, codeOrDash(r.To), r.Mark, liveCell(r.Verified), strings.ReplaceAll(r.Note, "|", `\|`))
-			}
-			fmt.Fprintln(w)
-		}
-		return nil
+		return t.WriteMarkdownOf(opts.s.Out, keep)
 	case "json":
-		out := map[string][]mappings.Row{}
-		for _, p := range found {
-			out[p.From.Name+"->"+p.To.Name] = p.Rows
-		}
-		return writeJSON(w, map[string]any{"name": opts.name, "pairs": out})
+		return writeJSON(opts.s.Out, map[string]any{"name": opts.name, "pairs": pairs})
 	}
 	return badFormat(opts.format)
-}
-
-// rowNames reports whether either side of r is name; a side may read
-// "Agent (Task)", a name and its aliases.
-func rowNames(r mappings.Row, name string) bool {
-	for _, side := range []string{r.From, r.To} {
-		for _, n := range strings.FieldsFunc(side, func(c rune) bool { return c == ' ' || c == '(' || c == ')' || c == ',' }) {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // allNames lists every event, tool and alias name of every dialect.
@@ -153,29 +108,4 @@ func allNames(t *mappings.Table) []string {
 		names = append(names, d.ToolNames()...)
 	}
 	return names
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// liveCell spells Row.Verified as the full table does.
-func liveCell(v string) string {
-	switch v {
-	case "live":
-		return "yes"
-	case "unverified":
-		return "UNVERIFIED"
-	}
-	return "-"
-}
-
-func codeOrDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return "`" + s + "`"
 }
