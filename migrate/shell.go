@@ -334,6 +334,11 @@ type wrapCall struct {
 	command    []string // after --
 }
 
+// WrapValueFlags are hookx wrap's flags that take a value; a test in
+// cmd/hookx keeps them in step with the command's own.
+var WrapValueFlags = map[string]bool{"--from": true, "--host": true, "--timeout": true, "--env": true,
+	"--ask": true, "--trace": true, "--match": true, "--event": true}
+
 // parseWrapCall recognizes a command that is exactly one `hookx wrap …`
 // call whose words are all literal, and returns its parts.
 func parseWrapCall(cmd, shell string) (*wrapCall, bool) {
@@ -376,8 +381,7 @@ func parseWrapCall(cmd, shell string) (*wrapCall, bool) {
 		a := rest[0]
 		rest = rest[1:]
 		name, val, hasVal := strings.Cut(a, "=")
-		takes := map[string]bool{"--from": true, "--host": true, "--timeout": true, "--env": true, "--ask": true, "--trace": true}
-		if takes[name] && !hasVal {
+		if WrapValueFlags[name] && !hasVal {
 			if len(rest) == 0 {
 				return nil, false
 			}
@@ -391,12 +395,13 @@ func parseWrapCall(cmd, shell string) (*wrapCall, bool) {
 			wc.from = val
 		case name == "--timeout":
 			wc.timeout = val
-		case name == "--host":
+		case name == "--host", name == "--match", name == "--event", a == "-v", a == "--verbose":
+			// Derived again from the entry's own group, or diagnostics only.
 		case a == "--fail-closed":
 			wc.failClosed = true
 		case name == "--env":
 			wc.env = append(wc.env, val)
-		case takes[name]:
+		case WrapValueFlags[name]:
 			wc.extra = append(wc.extra, name, val)
 		case !strings.HasPrefix(a, "-"):
 			wc.command = append([]string{a}, rest...)
