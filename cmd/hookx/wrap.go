@@ -132,7 +132,7 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().StringVar(&opts.match, "match", "", "the hook's own tool matcher, in its dialect (hookx migrate writes it): the hook sees the host's tool as the tool this matcher names (LS for list_directory), and is not run when it names none; default: every tool")
 	cmd.Flags().StringArrayVar(&opts.env, "env", nil, "set NAME=VALUE in the hook's environment, last, as its own agent would (e.g. a plugin's CLAUDE_PLUGIN_ROOT); repeatable")
 	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
-	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, approximations included (default: only what was not carried; also $HOOKX_VERBOSE)")
+	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, the table's routine approximations included (default: what happened to the answer and what did not reach the hook; also $HOOKX_VERBOSE)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
 	return cmd
 }
