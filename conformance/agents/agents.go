@@ -1,11 +1,12 @@
 //go:build unix
 
-// Package agents installs the exact releases of Gemini CLI and Claude Code
-// that the conformance suite runs, and says where their executables are.
+// Package agents installs the exact releases of the agents the conformance
+// suite runs (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code and
+// Factory Droid), and says where their executables are.
 //
 // The versions are pinned by package.json and package-lock.json in this
-// directory. Install runs `npm ci --ignore-scripts` from that lock into a
-// cache directory outside the repository, once per machine: a file lock makes
+// directory. Install runs `npm install --ignore-scripts` from that lock into
+// a cache directory outside the repository, once per machine: a file lock makes
 // concurrent test binaries wait for the first one, and a marker file records
 // a finished install. Install scripts are skipped on purpose (no node-gyp, no
 // code from the registry runs at install time); Claude Code's native binary
@@ -134,7 +135,14 @@ func Install(ctx context.Context, dir string) (Paths, error) {
 	return p, nil
 }
 
-// npmCI replaces dir with a fresh `npm ci` of the embedded lock.
+// npmCI replaces dir with a fresh install of the embedded lock.
+//
+// It runs `npm install`, not `npm ci`: Qwen Code and Factory Droid declare
+// optional platform packages that were never published at the declared
+// versions, so their entries are absent from any lock npm can write, and
+// `npm ci` refuses such a lock as out of sync. `npm install` with the lock
+// present installs exactly the locked versions, checks their integrity
+// hashes, and leaves the lock as it is (Install's version checks confirm).
 func npmCI(ctx context.Context, npm, dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("clear stale agent install %s: %w", dir, err)
@@ -149,12 +157,16 @@ func npmCI(ctx context.Context, npm, dir string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd := exec.CommandContext(ctx, npm, "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
 	cmd.Dir = dir
+	// npm's download cache sits beside the installs, not in ~/.npm: tests
+	// never write into the user's home, and a change of pins re-downloads
+	// only what changed.
+	cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(filepath.Dir(dir), "npm-cache"))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("npm ci in %s: %w\n%s", dir, err, out.Bytes())
+		return fmt.Errorf("npm install in %s: %w\n%s", dir, err, out.Bytes())
 	}
 	return nil
 }
