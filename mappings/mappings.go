@@ -10,11 +10,13 @@ package mappings
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"path"
 	"regexp"
@@ -75,7 +77,7 @@ type Dialect struct {
 	Name     string   `json:"name"`
 	Agent    string   `json:"agent"`
 	Version  string   `json:"version"`
-	Protocol string   `json:"protocol"` // "claude" or "gemini": output and exit-code rules
+	Protocol string   `json:"protocol"` // the family whose Go code reads and renders hook output (Protocols)
 	Shell    string   `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
 	Settings Settings `json:"settings"`
 	Timeout  Timeout  `json:"timeout"`
@@ -89,9 +91,12 @@ type Dialect struct {
 	// Private lists payload fields this agent sends that mean nothing to
 	// another agent's hooks; they are dropped in translation (T§3.1).
 	Private []string `json:"private"`
-	// Signature lists payload fields only this agent sends: they tell which
-	// agent is the host.
+	// Signature lists payload fields only this agent sends among the
+	// dialects that share an event name: they tell which agent is the host.
 	Signature []string `json:"signature"`
+	// Detect says what tells this agent apart as a host before the event
+	// name does (NDIALECT §4).
+	Detect Detect `json:"detect"`
 	// AbsolutePaths is set when the agent gives its hooks every tool path
 	// absolute: another agent's paths are resolved for them the way that
 	// agent's tool resolves them (the tool's "paths").
@@ -116,17 +121,87 @@ type Dialect struct {
 	exactList       *regexp.Regexp    // Matchers.ExactList, compiled
 }
 
-// Settings says where a dialect keeps its settings and how strict they are.
+// Settings says where a dialect keeps its settings, how strict they are and
+// what shape its hooks take there.
 type Settings struct {
 	Project    string `json:"project"`
 	Local      string `json:"local"`
 	User       string `json:"user"`
 	StrictJSON bool   `json:"strictJSON"`
+	Shape      Shape  `json:"shape"`
+}
+
+// Shape is the form of the hooks in a dialect's settings file (NDIALECT §2).
+// Load fills in the defaults of the fields left out.
+type Shape struct {
+	// HooksKey names the root member holding the events; "" puts the events
+	// at the file's root (Droid). Default "hooks".
+	HooksKey *string `json:"hooksKey"`
+	// RootKeys, when not empty, are the only root keys the agent accepts:
+	// migrate never writes another, and reports what it could not write.
+	RootKeys []string `json:"rootKeys"`
+	// Envelope holds the root members a new file starts with.
+	Envelope map[string]any `json:"envelope"`
+	// Groups: events hold {matcher, hooks:[…]} groups (default true);
+	// false: a list of handlers.
+	Groups *bool `json:"groups"`
+	// CommandField and TimeoutField name the handler's command and timeout
+	// (default "command", "timeout").
+	CommandField string `json:"commandField"`
+	TimeoutField string `json:"timeoutField"`
+	// NameField names the handler's name, with which hookx marks the
+	// entries it owns; "": no name, hookx marks its command instead.
+	NameField string `json:"nameField"`
+	// LabelField names the text shown while the hook runs.
+	LabelField string `json:"labelField"`
+	ShellField bool   `json:"shellField"` // handlers can choose their shell
+	Sequential bool   `json:"sequential"` // groups can run their handlers in order
+	EnvField   bool   `json:"envField"`   // handlers can set environment variables
+	// HandlerKeys are the handler fields the agent accepts; migrate writes
+	// no other and reports what it cannot write.
+	HandlerKeys []string `json:"handlerKeys"`
+}
+
+// Hooks returns the root key holding the events ("" for the root itself).
+func (s Shape) Hooks() string {
+	if s.HooksKey == nil {
+		return "hooks"
+	}
+	return *s.HooksKey
+}
+
+// HooksPointer is the JSON pointer of the object holding the events.
+func (s Shape) HooksPointer() string {
+	if k := s.Hooks(); k != "" {
+		return "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+	}
+	return ""
+}
+
+// Grouped reports whether events hold matcher groups.
+func (s Shape) Grouped() bool { return s.Groups == nil || *s.Groups }
+
+// RootKeyAllowed reports whether the agent accepts a root key.
+func (s Shape) RootKeyAllowed(key string) bool {
+	return len(s.RootKeys) == 0 || slices.Contains(s.RootKeys, key)
+}
+
+// Detect is what tells an agent apart as the host of a hook call.
+type Detect struct {
+	// Env lists environment variables this agent alone sets for its hooks:
+	// one that is set decides.
+	Env []string `json:"env"`
+	// Fields lists payload fields this agent alone sends, among all the
+	// dialects of the table: one that is present decides.
+	Fields []string `json:"fields"`
 }
 
 // Timeout gives a dialect's timeout unit and defaults.
 type Timeout struct {
-	Unit     string             `json:"unit"` // "s" or "ms"
+	Unit string `json:"unit"` // "s" or "ms"
+	// MsFrom, where set, is the value from which the agent reads a timeout
+	// as milliseconds whatever Unit says (Qwen Code: 1000 and more).
+	MsFrom   float64            `json:"msFrom"`
 	Default  float64            `json:"default"`
 	PerEvent map[string]float64 `json:"perEvent"`
 	// MaxPerEvent caps what an event's hooks may be given, where the agent
@@ -134,12 +209,32 @@ type Timeout struct {
 	MaxPerEvent map[string]float64 `json:"maxPerEvent"`
 }
 
-// Duration is n of the timeout's units.
+// Duration is how long the agent gives a hook whose timeout says n: n of
+// the timeout's units, or milliseconds from MsFrom on.
 func (t Timeout) Duration(n float64) time.Duration {
-	if t.Unit == "ms" {
-		return time.Duration(n * float64(time.Millisecond))
+	return time.Duration(t.Seconds(n) * float64(time.Second))
+}
+
+// Seconds is how many seconds the agent reads a timeout value n as.
+func (t Timeout) Seconds(n float64) float64 {
+	if t.Unit == "ms" || (t.MsFrom > 0 && n >= t.MsFrom) {
+		return n / 1000
 	}
-	return time.Duration(n * float64(time.Second))
+	return n
+}
+
+// Value is the timeout value to write for at least sec seconds, the
+// smallest whole number the agent reads as that long; ms is set when it is
+// written in milliseconds although Unit is seconds (it reaches MsFrom).
+func (t Timeout) Value(sec float64) (v int64, ms bool) {
+	if t.Unit == "ms" {
+		return int64(math.Ceil(sec*1000 - 1e-9)), false
+	}
+	v = int64(math.Ceil(sec - 1e-9))
+	if t.MsFrom > 0 && float64(v) >= t.MsFrom {
+		return int64(math.Ceil(sec*1000 - 1e-9)), true
+	}
+	return v, false
 }
 
 // HeldOutput is how an agent reads a hook whose output is still held open
@@ -323,7 +418,7 @@ type Output struct {
 // translated into this format holds.
 type Transcript struct {
 	File    string `json:"file"`
-	Format  string `json:"format"` // "claude" or "gemini"
+	Format  string `json:"format"` // a format package transcript knows: "claude", "gemini", …
 	Live    bool   `json:"live"`   // its records were seen in real runs
 	Carries string `json:"carries"`
 	Lacks   string `json:"lacks"`
@@ -403,6 +498,15 @@ func HookShell(dialect string) (string, bool) {
 	return d.Shell, true
 }
 
+// Names lists the embedded table's dialects in its order, without
+// building the table (wrap's help needs nothing else).
+func Names() []string {
+	if generatedShells != nil {
+		return slices.Sorted(maps.Keys(generatedShells))
+	}
+	return Default().DialectNames()
+}
+
 // Default returns the embedded table, validated and indexed once. It is built
 // from table_gen.go, the data files compiled to Go (go generate ./mappings),
 // or from the data files when that is absent. It panics if the data is
@@ -442,6 +546,9 @@ func Load(fsys fs.FS, dir string) (*Table, error) {
 		d := new(Dialect)
 		if err := decodeFile(fsys, name, d); err != nil {
 			return nil, err
+		}
+		if want := strings.TrimSuffix(path.Base(name), ".jsonc"); d.Name != want {
+			return nil, fmt.Errorf("%s: a dialect's file is named after it: name %q, want %q", name, d.Name, want)
 		}
 		t.Dialects = append(t.Dialects, d)
 	}
@@ -497,11 +604,15 @@ func (t *Table) index() error {
 			bad("dialect %q defined twice", d.Name)
 		}
 		t.byName[d.Name] = d
-		if d.Protocol != "claude" && d.Protocol != "gemini" {
-			bad("%s: unknown protocol %q", d.Name, d.Protocol)
+		if !slices.Contains(Protocols, d.Protocol) {
+			bad("%s: unknown protocol %q (known: %s)", d.Name, d.Protocol, strings.Join(Protocols, ", "))
 		}
+		errs = append(errs, d.Settings.Shape.fill(d.Name))
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
+		}
+		if d.Timeout.MsFrom != 0 && (d.Timeout.Unit != "s" || d.Timeout.MsFrom < 1) {
+			bad("%s: timeout.msFrom needs unit s and a value of 1 or more", d.Name)
 		}
 		if err := d.compileMatchers(); err != nil {
 			errs = append(errs, err)
@@ -708,6 +819,45 @@ func (t *Table) index() error {
 	return errors.Join(errs...)
 }
 
+// Protocols are the protocol families whose Go code reads and renders hook
+// output; a dialect names one (NDIALECT §1).
+var Protocols = []string{"claude", "gemini"}
+
+// fill sets the shape's defaults and checks it.
+func (s *Shape) fill(dialect string) error {
+	if s.HooksKey == nil {
+		k := "hooks"
+		s.HooksKey = &k
+	}
+	if s.Groups == nil {
+		g := true
+		s.Groups = &g
+	}
+	if s.CommandField == "" {
+		s.CommandField = "command"
+	}
+	if s.TimeoutField == "" {
+		s.TimeoutField = "timeout"
+	}
+	var errs []error
+	if k := *s.HooksKey; k != "" && !s.RootKeyAllowed(k) {
+		errs = append(errs, fmt.Errorf("%s: settings.shape: rootKeys lack the hooksKey %q", dialect, k))
+	}
+	for k := range s.Envelope {
+		if !s.RootKeyAllowed(k) {
+			errs = append(errs, fmt.Errorf("%s: settings.shape: envelope key %q is not in rootKeys", dialect, k))
+		}
+	}
+	if len(s.HandlerKeys) > 0 {
+		for _, k := range []string{"type", s.CommandField, s.TimeoutField, s.NameField, s.LabelField} {
+			if k != "" && !slices.Contains(s.HandlerKeys, k) {
+				errs = append(errs, fmt.Errorf("%s: settings.shape: handlerKeys lack %q, a field the shape names", dialect, k))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func (o Output) validate(where string) error {
 	var errs []error
 	check := func(field, v string, allowed ...string) {
@@ -726,14 +876,20 @@ func (o Output) validate(where string) error {
 	return errors.Join(errs...)
 }
 
+// DialectNames lists the table's dialects, in its order.
+func (t *Table) DialectNames() []string {
+	names := make([]string, 0, len(t.Dialects))
+	for _, d := range t.Dialects {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
 // Dialect returns the named dialect.
 func (t *Table) Dialect(name string) (*Dialect, error) {
 	d, ok := t.byName[name]
 	if !ok {
-		names := make([]string, 0, len(t.Dialects))
-		for _, d := range t.Dialects {
-			names = append(names, d.Name)
-		}
+		names := t.DialectNames()
 		return nil, fmt.Errorf("unknown dialect %q (known: %s)%s", name, strings.Join(names, ", "), DidYouMean(name, names))
 	}
 	return d, nil
@@ -939,6 +1095,34 @@ func (t *Table) EventOwner(name string) *Dialect {
 		}
 	}
 	return owner
+}
+
+// LikelyHost is the dialect to answer in when the host cannot be told: one
+// that has the event and is not the hook's own (a wrapped hook runs under
+// another agent), preferring one where the event guards an action, so that
+// a failure there blocks; failing that, the event's owner, then any other
+// dialect. Nil only for a table with no dialect.
+func (t *Table) LikelyHost(event, hook string) *Dialect {
+	var guard, has, other *Dialect
+	for _, d := range t.Dialects {
+		if d.Name == hook {
+			continue
+		}
+		other = cmp.Or(other, d)
+		if e := d.Event(event); e != nil {
+			has = cmp.Or(has, d)
+			if e.Output.Guard {
+				guard = cmp.Or(guard, d)
+			}
+		}
+	}
+	if d := cmp.Or(guard, has, t.EventOwner(event), other); d != nil {
+		return d
+	}
+	if len(t.Dialects) > 0 {
+		return t.Dialects[0]
+	}
+	return nil
 }
 
 // BlocksOnFailure reports whether a failure to read or produce the hook's

@@ -173,7 +173,7 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 			note(Approximate, r+" in a quoted here-doc or comment", p.to.Agent+" replaces "+r+" in the command text before the shell runs, even there; the text changes")
 		}
 	}
-	if len(env) > 0 && !handlerFormats[p.to.Protocol].env {
+	if len(env) > 0 && !p.to.Settings.Shape.EnvField {
 		keys := make([]string, 0, len(env))
 		for k := range env {
 			keys = append(keys, k)

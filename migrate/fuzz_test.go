@@ -22,12 +22,14 @@ func userParts(t *testing.T, to string, data []byte) (outside string, groups, co
 		t.Fatalf("parse: %v", err)
 	}
 	d.root.UpdateOffsets()
-	hv := d.root.Find("/hooks")
+	p := &planner{to: mappings.Default().MustDialect(to)}
+	hv := d.root.Find(p.to.Settings.Shape.HooksPointer())
 	if hv == nil {
 		return string(data), nil, nil
 	}
-	outside = string(data[:hv.StartOffset]) + "<hooks>" + string(data[hv.EndOffset:])
-	p := &planner{to: &mappings.Dialect{Protocol: to}}
+	if hv != &d.root {
+		outside = string(data[:hv.StartOffset]) + "<hooks>" + string(data[hv.EndOffset:])
+	}
 	obj, ok := hv.Value.(*hujson.Object)
 	if !ok {
 		return outside, nil, nil
@@ -66,18 +68,19 @@ func userParts(t *testing.T, to string, data []byte) (outside string, groups, co
 // and that the result parses by the target agent's rules.
 func FuzzMigrate(f *testing.F) {
 	f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":5}]}]}}`,
-		"{\n  // mine\n  \"ui\": {\"theme\": \"dark\"},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]} // keep\n    ]\n  }\n}\n", true, false)
+		"{\n  // mine\n  \"ui\": {\"theme\": \"dark\"},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]} // keep\n    ]\n  }\n}\n", true, pairOf("claude", "gemini"))
 	f.Add(`{"hooks":{"BeforeTool":[{"matcher":"run_shell_command","hooks":[{"name":"g","type":"command","command":"./g.sh"}]}],"AfterAgent":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`,
-		"{\r\n  \"permissions\": {\"allow\": []},\r\n  \"hooks\": {\r\n    \"PreToolUse\": []\r\n  }\r\n}\r\n", true, true)
+		"{\r\n  \"permissions\": {\"allow\": []},\r\n  \"hooks\": {\r\n    \"PreToolUse\": []\r\n  }\r\n}\r\n", true, pairOf("gemini", "claude"))
 	f.Add(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./s.sh"}]}],"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"cat <<EOF\nhi\nEOF"}]}]}}`,
-		"", false, false)
+		"", false, pairOf("claude", "gemini"))
 	f.Add(`{"hooks":{"AfterTool":[{"matcher":"write_file","hooks":[{"name":"hookx:AfterTool:1:0badc0de","type":"command","command":"./mine.sh"}]}]}}`,
-		"{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x # hookx:PostToolUse:0:0badc0de\"}]}]}}", true, true)
-	f.Fuzz(func(t *testing.T, src, target string, wrap, fromGemini bool) {
-		from, to := "claude", "gemini"
-		if fromGemini {
-			from, to = to, from
-		}
+		"{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x # hookx:PostToolUse:0:0badc0de\"}]}]}}", true, pairOf("gemini", "claude"))
+	for _, pair := range dialectPairs() {
+		f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":5000}]}],"BeforeTool":[{"hooks":[{"type":"command","command":"./b.sh"}]}]}}`,
+			"", true, pair)
+	}
+	f.Fuzz(func(t *testing.T, src, target string, wrap bool, pair uint8) {
+		from, to := dialectPair(pair)
 		var tdata []byte
 		if target != "" {
 			tdata = []byte(target)
@@ -100,13 +103,13 @@ func FuzzMigrate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the result does not parse: %v\n%s", err, res.After)
 		}
-		if to == "claude" && !json.Valid(res.After) {
-			t.Fatalf("the Claude result is not strict JSON:\n%s", res.After)
+		if mappings.Default().MustDialect(to).Settings.StrictJSON && !json.Valid(res.After) {
+			t.Fatalf("the %s result is not strict JSON:\n%s", to, res.After)
 		}
 		if off := TrailingComma(&d.root); off >= 0 {
 			t.Fatalf("trailing comma at %d:\n%s", off, res.After)
 		}
-		if _, err := d.readHooks(); err != nil {
+		if _, _, err := d.readHooks(mappings.Default().MustDialect(to).Settings.Shape); err != nil {
 			t.Fatalf("the result's hooks do not read: %v\n%s", err, res.After)
 		}
 		// A second run changes nothing.
@@ -132,4 +135,40 @@ func FuzzMigrate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// dialectPair names the ordered pair of distinct dialects of the table
+// that n picks (every pair for some n < len²).
+func dialectPair(n uint8) (from, to string) {
+	ds := mappings.Default().Dialects
+	k := len(ds)
+	i, j := int(n)%k, int(n)/k%k
+	if i == j {
+		j = (j + 1) % k
+	}
+	return ds[i].Name, ds[j].Name
+}
+
+// dialectPairs returns a value of dialectPair for each ordered pair.
+func dialectPairs() []uint8 {
+	k := len(mappings.Default().Dialects)
+	var out []uint8
+	for j := range k {
+		for i := range k {
+			if i != j {
+				out = append(out, uint8(j*k+i))
+			}
+		}
+	}
+	return out
+}
+
+// pairOf is the value of dialectPair for from and to.
+func pairOf(from, to string) uint8 {
+	for _, n := range dialectPairs() {
+		if f, t := dialectPair(n); f == from && t == to {
+			return n
+		}
+	}
+	panic("no pair " + from + " → " + to)
 }

@@ -242,9 +242,10 @@ func (p *planner) ownedID(g *hujson.Value) (id string, looksOwned bool) {
 		}
 		return lit.String()
 	}
-	cmd := str("/hooks/0/command")
-	if handlerFormats[p.to.Protocol].named {
-		id = str("/hooks/0/name")
+	shape := p.to.Settings.Shape
+	cmd := str("/hooks/0/" + escapePtr(shape.CommandField))
+	if shape.NameField != "" {
+		id = str("/hooks/0/" + escapePtr(shape.NameField))
 	} else {
 		id = claudeMarker(cmd)
 	}
@@ -276,15 +277,16 @@ func compact(b []byte) []byte {
 // their event's list. It returns the packed file and the removed ids.
 func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 	e := newEditor(d)
-	if hv := e.root.Find("/hooks"); hv == nil {
+	hooksPtr := p.to.Settings.Shape.HooksPointer()
+	if hv := e.root.Find(hooksPtr); hv == nil {
 		if len(entries) == 0 {
 			return e.root.Pack(), nil, nil
 		}
-		if err := e.addMember("", "hooks", map[string]any{}); err != nil {
+		if err := e.addMember("", p.to.Settings.Shape.Hooks(), map[string]any{}); err != nil {
 			return nil, nil, err
 		}
 	}
-	hooks := e.root.Find("/hooks").Value.(*hujson.Object)
+	hooks := e.root.Find(hooksPtr).Value.(*hujson.Object)
 
 	var events []string
 	existing := map[string][]ownedEntry{}
@@ -347,7 +349,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		match(func(a, b string) bool { return idOrigin(a) == "" && baseID(a) == baseID(b) })
 		match(func(a, b string) bool { return slot(a) == slot(b) })
 
-		arrPtr := "/hooks/" + escapePtr(ev)
+		arrPtr := hooksPtr + "/" + escapePtr(ev)
 		for _, i := range want[ev] {
 			k, ok := pair[i]
 			if ok && baseID(ex[k].id) == baseID(entries[i].ID) {
@@ -396,7 +398,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 			}
 		}
 		if e.root.Find(arrPtr) == nil {
-			if err := e.addMember("/hooks", ev, []any{}); err != nil {
+			if err := e.addMember(hooksPtr, ev, []any{}); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -461,15 +463,15 @@ func (e *editor) removeElem(ptr string, idx int) error {
 // noteDroppedFailClosed reports an update, made because the source hook
 // changed, that takes --fail-closed off a guard.
 func (p *planner) noteDroppedFailClosed(prev []byte, en *Entry) {
-	var old outGroup
-	if json.Unmarshal(prev, &old) != nil || len(old.Hooks) != 1 {
+	old, ok := p.readGroupView(prev)
+	if !ok {
 		return
 	}
 	has := func(cmd string) bool {
 		w, ok := parseWrap(cmd)
 		return ok && slices.ContainsFunc(w.flags, func(f wrapFlag) bool { return f.name == "--fail-closed" })
 	}
-	if has(old.Hooks[0].Command) && !has(en.Command) {
+	if has(old.command) && !has(en.Command) {
 		p.add(Item{Level: Warning, Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command,
 			What:   "drops --fail-closed",
 			Reason: "the source hook changed and no longer fails closed (onFailure \"block\"): the guard now fails open when it errors or times out",
@@ -483,32 +485,79 @@ func (p *planner) noteDroppedFailClosed(prev []byte, en *Entry) {
 // undoes in a weaker direction (a longer timeout, another matcher) is
 // reported as Weakened.
 func (p *planner) keepHandEdits(prev []byte, en *Entry) {
-	var old, next outGroup
-	if json.Unmarshal(prev, &old) != nil || json.Unmarshal(en.group, &next) != nil || len(old.Hooks) != 1 || len(next.Hooks) != 1 {
+	old, ok1 := p.readGroupView(prev)
+	next, ok2 := p.readGroupView(en.group)
+	if !ok1 || !ok2 {
 		return
 	}
 	base := Item{Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command}
-	if cmd, kept := keepUserFlags(old.Hooks[0].Command, next.Hooks[0].Command); len(kept) > 0 {
-		next.Hooks[0].Command = cmd
+	if cmd, kept := keepUserFlags(old.command, next.command); len(kept) > 0 {
+		group, err := p.setCommand(en.group, cmd)
+		if err != nil {
+			return
+		}
 		en.Command = cmd
-		en.group = compact(marshal(next))
+		en.group = group
 		it := base
 		it.Level, it.What = Note, "kept "+strings.Join(kept, ", ")
 		it.Reason = "added to this entry by hand; hookx keeps options it does not write itself"
 		p.add(it)
 	}
-	if o, n := old.Hooks[0].Timeout, next.Hooks[0].Timeout; n > o {
+	if o, n := old.timeout, next.timeout; n > o {
 		it := base
-		it.Level, it.What = Weakened, fmt.Sprintf("timeout raised from %d to %d", o, n)
+		it.Level, it.What = Weakened, fmt.Sprintf("timeout raised from %g to %g", o, n)
 		it.Reason = "the entry's timeout was shortened by hand; this run writes the source's longer one"
 		it.Fix = "shorten the timeout in the source hook, or keep this file's value by not migrating this hook"
 		p.add(it)
 	}
-	if deref(old.Matcher) != deref(next.Matcher) || (old.Matcher == nil) != (next.Matcher == nil) {
+	if deref(old.matcher) != deref(next.matcher) || (old.matcher == nil) != (next.matcher == nil) {
 		it := base
-		it.Level, it.What = Weakened, fmt.Sprintf("matcher %q replaced by %q", deref(old.Matcher), deref(next.Matcher))
+		it.Level, it.What = Weakened, fmt.Sprintf("matcher %q replaced by %q", deref(old.matcher), deref(next.matcher))
 		it.Reason = "the entry's matcher was changed by hand; this run writes the one translated from the source, which fires on other calls"
 		it.Fix = "change the matcher in the source hook and migrate again"
 		p.add(it)
 	}
+}
+
+// groupView is what migrate compares of an owned group of the target: its
+// matcher and its one handler's command and timeout.
+type groupView struct {
+	matcher *string
+	command string
+	timeout float64
+}
+
+// readGroupView reads an owned group (compact JSON) in the target's shape.
+func (p *planner) readGroupView(b []byte) (groupView, bool) {
+	var g struct {
+		Matcher *string                      `json:"matcher"`
+		Hooks   []map[string]json.RawMessage `json:"hooks"`
+	}
+	if json.Unmarshal(b, &g) != nil || len(g.Hooks) != 1 {
+		return groupView{}, false
+	}
+	shape := p.to.Settings.Shape
+	v := groupView{matcher: g.Matcher}
+	if json.Unmarshal(g.Hooks[0][shape.CommandField], &v.command) != nil {
+		return groupView{}, false
+	}
+	_ = json.Unmarshal(g.Hooks[0][shape.TimeoutField], &v.timeout)
+	return v, true
+}
+
+// setCommand replaces the command of an owned group's one handler.
+func (p *planner) setCommand(group []byte, cmd string) ([]byte, error) {
+	v, err := hujson.Parse(group)
+	if err != nil {
+		return nil, err
+	}
+	val, err := marshalPlain(cmd)
+	if err != nil {
+		return nil, err
+	}
+	op, _ := json.Marshal([]map[string]any{{"op": "replace", "path": "/hooks/0/" + escapePtr(p.to.Settings.Shape.CommandField), "value": json.RawMessage(val)}})
+	if err := v.Patch(op); err != nil {
+		return nil, err
+	}
+	return compact(v.Pack()), nil
 }

@@ -20,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tailscale/hujson"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,21 +164,6 @@ func unitPerSecond(d *mappings.Dialect) float64 {
 	return 1
 }
 
-// handlerFormat is what a dialect's handler objects can hold; the table has
-// no handler-field data, so it lives here, keyed by protocol.
-type handlerFormat struct {
-	named      bool   // handlers have a name field (hookx marks ownership with it)
-	label      string // the field for the text shown while the hook runs
-	shellField bool   // handlers can choose their shell
-	sequential bool   // groups can run their handlers in order
-	env        bool   // handlers can set environment variables
-}
-
-var handlerFormats = map[string]handlerFormat{
-	"gemini": {named: true, label: "description", sequential: true, env: true},
-	"claude": {label: "statusMessage", shellField: true},
-}
-
 // knownHandlerKeys are the handler fields Plan reads; others are reported.
 var knownHandlerKeys = []string{"type", "command", "args", "shell", "if", "timeout", "async", "asyncRewake",
 	"statusMessage", "description", "name", "env", "onFailure", "once"}
@@ -247,7 +231,7 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	}
 	if base == nil {
 		res.Created = true
-		base = []byte("{\n}\n")
+		base = p.newFile()
 	}
 	tdoc, err := parseDoc(target.Path, base)
 	if err != nil {
@@ -256,9 +240,10 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if err := p.acceptable(tdoc); err != nil {
 		return nil, err
 	}
-	if _, err := tdoc.readHooks(); err != nil && target.Data != nil {
+	if _, _, err := tdoc.readHooks(p.to.Settings.Shape); err != nil && target.Data != nil {
 		return nil, err
 	}
+	p.checkRootKeys(tdoc)
 	after, removed, err := p.apply(tdoc, res.Entries)
 	if err != nil {
 		return nil, err
@@ -270,7 +255,10 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 		err = p.acceptable(check)
 	}
 	if err == nil && target.Data == nil {
-		_, err = check.readHooks() // a new file: check the shape we wrote
+		_, _, err = check.readHooks(p.to.Settings.Shape) // a new file: check the shape we wrote
+	}
+	if err == nil {
+		err = p.rootKeysKept(tdoc, check)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s would not load: %w", target.Path, err)
@@ -331,9 +319,14 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 				Fix:    "remove " + key + " if the hooks should run, then migrate again"})
 			continue
 		}
-		evs, err := d.readHooks()
+		evs, others, err := d.readHooks(p.from.Settings.Shape)
 		if err != nil {
 			return nil, err
+		}
+		for _, k := range others {
+			p.add(Item{Level: NotCarried, Source: s.Path, What: "the root key " + strconv.Quote(k),
+				Reason: fmt.Sprintf("%s reads the events at the root of this file; %s is no list of hooks, and %s runs nothing from it", p.from.Agent, k, p.from.Agent),
+				Fix:    "move its events to the root of the file, then migrate again"})
 		}
 		sum := SourceSummary{Path: s.Path, Scope: s.Scope}
 		for _, ev := range evs {
@@ -540,17 +533,17 @@ func (p *planner) translate(sh srcHandler) []Entry {
 			wrappedTimeout = d.Seconds()
 		}
 	}
-	tf := handlerFormats[p.to.Protocol]
+	tf := p.to.Settings.Shape
 	if !native {
 		var ok bool
 		if cmd, args, wrapEnv, ok = p.commandForm(sh, cmd, args, wrapEnv, f.Env, note); !ok {
 			return nil
 		}
 	}
-	if sh.seq != nil && *sh.seq && !tf.sequential {
+	if sh.seq != nil && *sh.seq && !tf.Sequential {
 		note(Approximate, "sequential", p.to.Agent+" runs the hooks of a group in parallel")
 	}
-	if f.Name != "" && !tf.named {
+	if f.Name != "" && tf.NameField == "" {
 		note(Note, "name "+strconv.Quote(f.Name), p.to.Agent+" handlers have no name")
 	}
 
@@ -559,19 +552,20 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if d, ok := p.from.Timeout.PerEvent[sh.event]; ok {
 		inner = d
 	}
+	innerSec := p.from.Timeout.Seconds(inner)
 	if wrappedTimeout > 0 {
 		// The hook's own time, without the margin the wrap entry had.
-		inner = wrappedTimeout * unitPerSecond(p.from)
+		innerSec = wrappedTimeout
 	} else if f.Timeout != nil {
 		switch {
 		case *f.Timeout > 0:
 			inner = *f.Timeout
+			innerSec = p.from.Timeout.Seconds(inner)
 		default:
 			note(Approximate, "timeout "+strconv.FormatFloat(*f.Timeout, 'g', -1, 64),
 				p.from.Agent+" needs a positive timeout; the default ("+strconv.FormatFloat(inner, 'g', -1, 64)+p.from.Timeout.Unit+") was written instead")
 		}
 	}
-	innerSec := inner / unitPerSecond(p.from)
 	// Node's timers overflow past 2^31-1 ms and fire at once: clamp, with
 	// room for wrap's margin.
 	if limit := maxTimerMS/1000 - p.opts.Margin - 1; innerSec > limit {
@@ -624,14 +618,18 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		if failClosed {
 			note(NotCarried, "onFailure \"block\"", p.to.Agent+" cannot fail closed; the hook fails open when it errors or times out")
 		}
-		if !native && f.Shell == "" && tf.shellField && p.from.Shell == "bash" {
+		if !native && f.Shell == "" && tf.ShellField && p.from.Shell == "bash" {
 			f.Shell = "bash"
 		}
 		if !native {
 			p.idiomWarning(base, em)
 		}
 	}
-	timeout := int64(math.Ceil(hostSec*unitPerSecond(p.to) - 1e-9))
+	timeout, inMS := p.to.Timeout.Value(hostSec)
+	if inMS {
+		note(Note, fmt.Sprintf("timeout %d written in milliseconds", timeout),
+			fmt.Sprintf("%s reads a timeout of %g or more as milliseconds, so %gs is written as %d", p.to.Agent, p.to.Timeout.MsFrom, hostSec, timeout))
+	}
 
 	label := f.StatusMessage
 	if label == "" {
@@ -666,33 +664,161 @@ func (p *planner) translate(sh srcHandler) []Entry {
 // entry is one target handler of a migrated source handler. The id of the
 // event the source maps to is kept as it was before extra events existed,
 // so reruns stay no-ops.
-func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, primary *mappings.Event, mo matchOut, cmd string, timeout int64, label string, tf handlerFormat) Entry {
+func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, primary *mappings.Event, mo matchOut, cmd string, timeout int64, label string, tf mappings.Shape) Entry {
 	key := sh.event + "\x00" + deref(sh.matcher) + "\x00" + string(sh.h.raw) + "\x00" + mo.value
 	if target != primary {
 		key += "\x00" + target.Name
 	}
 	sum := sha256.Sum256([]byte(key))
 	id := fmt.Sprintf("%s%s:%d:%s@%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8], sh.origin)
-	h := outHandler{Type: "command", Command: cmd, Timeout: timeout}
-	if tf.named {
-		h.Name = id
-	} else {
-		h.Command = withMarker(h.Command, id)
+	command := cmd
+	if tf.NameField == "" {
+		command = withMarker(command, id)
 	}
-	if tf.label == "description" {
-		h.Description = label
-	} else {
-		h.StatusMessage = label
+	// The handler's members in the order hookx has always written them.
+	var h object
+	accepts := func(k string) bool { return len(tf.HandlerKeys) == 0 || slices.Contains(tf.HandlerKeys, k) }
+	put := func(k string, v any, what string) {
+		if accepts(k) {
+			h = append(h, member{k, v})
+			return
+		}
+		p.add(Item{Level: NotCarried, Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: f.Command,
+			What: what + " not written", Reason: p.to.Agent + " handlers have no " + k + " field"})
 	}
-	if tf.shellField && (!p.opts.Wrap || native) {
-		h.Shell = f.Shell
+	if tf.NameField != "" {
+		put(tf.NameField, id, "the name")
 	}
-	g := outGroup{Matcher: mo.matcher, Hooks: []outHandler{h}}
-	if tf.sequential && sh.seq != nil && *sh.seq {
-		g.Sequential = sh.seq
+	put("type", "command", "the type")
+	put(tf.CommandField, command, "the command")
+	if tf.ShellField && (!p.opts.Wrap || native) && f.Shell != "" {
+		put("shell", f.Shell, "the shell "+strconv.Quote(f.Shell))
 	}
+	put(tf.TimeoutField, timeout, "the timeout")
+	if label != "" && tf.LabelField != "" {
+		put(tf.LabelField, label, "the label "+strconv.Quote(label))
+	} else if label != "" {
+		p.add(Item{Level: Note, Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: f.Command,
+			What: "label " + strconv.Quote(label) + " not carried", Reason: p.to.Agent + " handlers have no field for it"})
+	}
+	var g object
+	if mo.matcher != nil {
+		g = append(g, member{"matcher", *mo.matcher})
+	}
+	if tf.Sequential && sh.seq != nil && *sh.seq {
+		g = append(g, member{"sequential", true})
+	}
+	g = append(g, member{"hooks", []object{h}})
 	return Entry{Event: target.Name, ID: id, Source: sh.where, SourceEvent: sh.event,
-		Matcher: mo.matcher, Command: h.Command, Timeout: timeout, group: compact(marshal(g))}
+		Matcher: mo.matcher, Command: command, Timeout: timeout, group: compact(marshal(g))}
+}
+
+// member is one member of an object written in the order given.
+type member struct {
+	key   string
+	value any
+}
+
+// object is a JSON object whose members keep their order.
+type object []member
+
+// MarshalJSON writes the members in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshalPlain(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshalPlain(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshalPlain encodes v without HTML escaping and without a newline.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// newFile is the text of a new target file: the shape's envelope, and
+// nothing else.
+func (p *planner) newFile() []byte {
+	env := p.to.Settings.Shape.Envelope
+	if len(env) == 0 {
+		return []byte("{\n}\n")
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var o object
+	for _, k := range keys {
+		o = append(o, member{k, env[k]})
+	}
+	return append(marshal(o), '\n')
+}
+
+// checkRootKeys reports the root keys of the target that its agent does
+// not accept (where the shape lists the only ones it does).
+func (p *planner) checkRootKeys(d *doc) {
+	shape := p.to.Settings.Shape
+	if len(shape.RootKeys) == 0 {
+		return
+	}
+	for _, k := range rootKeys(d) {
+		if !shape.RootKeyAllowed(k) {
+			p.add(Item{Level: Warning, Source: d.path, What: "the root key " + strconv.Quote(k),
+				Reason: fmt.Sprintf("%s accepts only %s at the root of this file; with another key it may refuse the whole file", p.to.Agent, strings.Join(shape.RootKeys, ", ")),
+				Fix:    "remove " + strconv.Quote(k) + " by hand"})
+		}
+	}
+}
+
+// rootKeysKept refuses an edit that would add a root key the target's
+// agent does not accept: migrate writes none, whatever it was given.
+func (p *planner) rootKeysKept(before, after *doc) error {
+	shape := p.to.Settings.Shape
+	if len(shape.RootKeys) == 0 {
+		return nil
+	}
+	had := rootKeys(before)
+	for _, k := range rootKeys(after) {
+		if !shape.RootKeyAllowed(k) && !slices.Contains(had, k) {
+			return after.errAt(0, "would add the root key %q, which %s does not accept", k, p.to.Agent)
+		}
+	}
+	return nil
+}
+
+// rootKeys lists the keys of a document's root object.
+func rootKeys(d *doc) []string {
+	obj, _ := d.root.Value.(*hujson.Object)
+	if obj == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(obj.Members))
+	for i := range obj.Members {
+		keys = append(keys, litString(obj.Members[i].Name.Value.(hujson.Literal)))
+	}
+	return keys
 }
 
 // idiomWarning tells, for an unwrapped hook, which of its output idioms the
@@ -763,22 +889,6 @@ func (p *planner) isSourceVar(name string) bool {
 	// The target exports some of the source's names itself (Gemini sets
 	// CLAUDE_PROJECT_DIR); those are fine.
 	return name != p.to.Env.ProjectDir
-}
-
-type outGroup struct {
-	Matcher    *string      `json:"matcher,omitempty"`
-	Sequential *bool        `json:"sequential,omitempty"`
-	Hooks      []outHandler `json:"hooks"`
-}
-
-type outHandler struct {
-	Name          string `json:"name,omitempty"`
-	Type          string `json:"type"`
-	Command       string `json:"command"`
-	Shell         string `json:"shell,omitempty"`
-	Timeout       int64  `json:"timeout"`
-	Description   string `json:"description,omitempty"`
-	StatusMessage string `json:"statusMessage,omitempty"`
 }
 
 // marshal encodes v indented by two spaces, without HTML escaping (hook

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookx-dev/hookx/mappings"
 	"github.com/tailscale/hujson"
 )
 
@@ -303,43 +304,52 @@ type event struct {
 	groups []group
 }
 
-// readHooks reads the hooks object of a settings file, refusing shapes no
-// agent accepts. An absent hooks key gives no events.
-func (d *doc) readHooks() ([]event, error) {
-	hv := d.root.Find("/hooks")
+// readHooks reads the events of a settings file of the given shape,
+// refusing shapes no agent accepts. An absent hooks key gives no events.
+// Where the events sit at the file's root (hooksKey ""), a root member that
+// is no array is not an event: its key is returned in others.
+func (d *doc) readHooks(shape mappings.Shape) (evs []event, others []string, err error) {
+	hv := d.root.Find(shape.HooksPointer())
 	if hv == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	obj, ok := hv.Value.(*hujson.Object)
 	if !ok {
-		return nil, d.errAt(hv.StartOffset, "hooks must be an object of event names")
+		return nil, nil, d.errAt(hv.StartOffset, "%s must be an object of event names", shape.Hooks())
 	}
-	var evs []event
+	prefix := shape.Hooks() + "."
+	if shape.Hooks() == "" {
+		prefix = ""
+	}
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name := litString(m.Name.Value.(hujson.Literal))
 		arr, ok := m.Value.Value.(*hujson.Array)
+		if !ok && prefix == "" {
+			others = append(others, name)
+			continue
+		}
 		if !ok {
-			return nil, d.errAt(m.Value.StartOffset, "hooks.%s must be an array of matcher groups", name)
+			return nil, nil, d.errAt(m.Value.StartOffset, "%s%s must be an array of matcher groups", prefix, name)
 		}
 		ev := event{name: name, off: m.Name.StartOffset}
 		for j := range arr.Elements {
-			g, err := d.readGroup(name, j, &arr.Elements[j])
+			g, err := d.readGroup(prefix+name, j, &arr.Elements[j])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			ev.groups = append(ev.groups, g)
 		}
 		evs = append(evs, ev)
 	}
-	return evs, nil
+	return evs, others, nil
 }
 
 func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 	g := group{off: v.StartOffset}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
-		return g, d.errAt(v.StartOffset, "hooks.%s[%d] must be an object", ev, j)
+		return g, d.errAt(v.StartOffset, "%s[%d] must be an object", ev, j)
 	}
 	var hooks *hujson.Value
 	for i := range obj.Members {
@@ -348,14 +358,14 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 		case "matcher":
 			lit, ok := m.Value.Value.(hujson.Literal)
 			if !ok || lit.Kind() != '"' {
-				return g, d.errAt(m.Value.StartOffset, "hooks.%s[%d].matcher must be a string", ev, j)
+				return g, d.errAt(m.Value.StartOffset, "%s[%d].matcher must be a string", ev, j)
 			}
 			s := lit.String()
 			g.matcher = &s
 		case "sequential":
 			lit, ok := m.Value.Value.(hujson.Literal)
 			if !ok || (lit.Kind() != 't' && lit.Kind() != 'f') {
-				return g, d.errAt(m.Value.StartOffset, "hooks.%s[%d].sequential must be true or false", ev, j)
+				return g, d.errAt(m.Value.StartOffset, "%s[%d].sequential must be true or false", ev, j)
 			}
 			b := lit.Bool()
 			g.sequential = &b
@@ -364,17 +374,17 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 		}
 	}
 	if hooks == nil {
-		return g, d.errAt(v.StartOffset, "hooks.%s[%d] has no nested \"hooks\" array (both agents discard such an entry)", ev, j)
+		return g, d.errAt(v.StartOffset, "%s[%d] has no nested \"hooks\" array (both agents discard such an entry)", ev, j)
 	}
 	arr, ok := hooks.Value.(*hujson.Array)
 	if !ok {
-		return g, d.errAt(hooks.StartOffset, "hooks.%s[%d].hooks must be an array", ev, j)
+		return g, d.errAt(hooks.StartOffset, "%s[%d].hooks must be an array", ev, j)
 	}
 	for k := range arr.Elements {
 		h := &arr.Elements[k]
 		hobj, ok := h.Value.(*hujson.Object)
 		if !ok {
-			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d] must be an object", ev, j, k)
+			return g, d.errAt(h.StartOffset, "%s[%d].hooks[%d] must be an object", ev, j, k)
 		}
 		raw := minimal(h)
 		rh := rawHandler{off: h.StartOffset, raw: raw}
@@ -382,10 +392,10 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 			rh.keys = append(rh.keys, litString(hobj.Members[i].Name.Value.(hujson.Literal)))
 		}
 		if err := json.Unmarshal(raw, &rh.fields); err != nil {
-			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d]: %v", ev, j, k, err)
+			return g, d.errAt(h.StartOffset, "%s[%d].hooks[%d]: %v", ev, j, k, err)
 		}
 		if rh.fields.Type == "" {
-			return g, d.errAt(h.StartOffset, "hooks.%s[%d].hooks[%d] has no \"type\"", ev, j, k)
+			return g, d.errAt(h.StartOffset, "%s[%d].hooks[%d] has no \"type\"", ev, j, k)
 		}
 		g.handlers = append(g.handlers, rh)
 	}

@@ -3,15 +3,20 @@ package translate
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
 
-// DetectHost names the dialect of the agent that sent payload. An event name
-// only one dialect has decides; for shared names, fields only one agent
-// sends (Gemini's timestamp; Claude's permission_mode, prompt_id,
-// tool_use_id), then the session variables in the environment. It returns an
-// error when nothing decides.
+// DetectHost names the dialect of the agent that sent payload, from what
+// the table says tells each agent apart (NDIALECT §4), among the dialects
+// that have the payload's event: an environment variable only that agent
+// sets for its hooks (detect.env), then a payload field only it sends
+// (detect.fields); then an event name only one dialect has; then fields
+// only one of those sharing the name sends (signature); then the session
+// variable in the environment that names the payload's session. It returns
+// an error when nothing decides, or when two dialects both claim it.
 func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (string, error) {
 	var p map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &p); err != nil || p == nil {
@@ -19,32 +24,58 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	var name string
 	_ = json.Unmarshal(p["hook_event_name"], &name)
-	var owners []string
+	var owners []*mappings.Dialect
 	for _, d := range t.Dialects {
 		if d.Event(name) != nil {
-			owners = append(owners, d.Name)
+			owners = append(owners, d)
 		}
 	}
-	switch len(owners) {
-	case 0:
+	if len(owners) == 0 {
 		return "", fmt.Errorf("unknown event %q", name)
-	case 1:
-		return owners[0], nil
 	}
-	for _, d := range owners {
-		for _, field := range t.MustDialect(d).Signature {
-			if _, ok := p[field]; ok {
-				return d, nil
+	// one decides when exactly one owner passes test; two passing is an
+	// ambiguity, none passing goes on to the next rule.
+	one := func(what string, test func(*mappings.Dialect) bool) (string, error, bool) {
+		var hits []string
+		for _, d := range owners {
+			if test(d) {
+				hits = append(hits, d.Name)
 			}
+		}
+		switch len(hits) {
+		case 0:
+			return "", nil, false
+		case 1:
+			return hits[0], nil, true
+		}
+		return "", fmt.Errorf("cannot tell which agent sent %s: %s of %s; pass --host", name, what, strings.Join(hits, " and ")), true
+	}
+	hasField := func(fields []string) bool {
+		return slices.ContainsFunc(fields, func(f string) bool { _, ok := p[f]; return ok })
+	}
+	rules := []struct {
+		what string
+		test func(*mappings.Dialect) bool
+	}{
+		{"the environment variables", func(d *mappings.Dialect) bool {
+			return slices.ContainsFunc(d.Detect.Env, func(v string) bool { return getenv(v) != "" })
+		}},
+		{"the payload fields", func(d *mappings.Dialect) bool { return hasField(d.Detect.Fields) }},
+		{"the event name", func(*mappings.Dialect) bool { return len(owners) == 1 }},
+		{"the payload fields", func(d *mappings.Dialect) bool { return hasField(d.Signature) }},
+	}
+	for _, r := range rules {
+		if host, err, decided := one(r.what, r.test); decided {
+			return host, err
 		}
 	}
 	var session string
 	_ = json.Unmarshal(p["session_id"], &session)
-	for _, d := range owners {
-		dd := t.MustDialect(d)
-		if v := getenv(dd.Env.SessionID); dd.Env.SessionID != "" && v != "" && v == session {
-			return d, nil
-		}
+	if host, err, decided := one("the session variables", func(d *mappings.Dialect) bool {
+		v := getenv(d.Env.SessionID)
+		return d.Env.SessionID != "" && v != "" && v == session
+	}); decided {
+		return host, err
 	}
 	return "", fmt.Errorf("cannot tell which agent sent %s; pass --host", name)
 }

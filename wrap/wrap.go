@@ -535,15 +535,8 @@ func (r *runner) reportf(format string, args ...any) {
 func (r *runner) getenv(name string) string { return lookupEnv(r.Environ, name) }
 
 func (r *runner) otherDialect() string {
-	// The dialect that has the event decides, preferring one where it
-	// guards an action, so that a failure there blocks.
-	if owner := r.Table.EventOwner(r.hostEvent); owner != nil {
-		return owner.Name
-	}
-	for _, d := range r.Table.Dialects {
-		if d.Name != r.From {
-			return d.Name
-		}
+	if d := r.Table.LikelyHost(r.hostEvent, r.From); d != nil {
+		return d.Name
 	}
 	return r.From
 }

@@ -15,12 +15,15 @@ func fixedValues(vals ...string) cobra.CompletionFunc {
 }
 
 // dialectNames are the dialects of the mapping table, in its order.
-func dialectNames() []string {
-	var names []string
+func dialectNames() []string { return mappings.Default().DialectNames() }
+
+// dialectList names each dialect with its agent, for help texts.
+func dialectList() string {
+	var out []string
 	for _, d := range mappings.Default().Dialects {
-		names = append(names, d.Name)
+		out = append(out, d.Name+" ("+d.Agent+" "+d.Version+")")
 	}
-	return names
+	return strings.Join(out, ", ")
 }
 
 // eventsOf completes an event flag with the events of the dialect named by

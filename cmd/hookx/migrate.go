@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -24,18 +27,18 @@ func init() {
 type migrateOptions struct {
 	s streams
 
-	fromClaude, fromGemini bool
-	from, to               string
-	dir                    string
-	user                   bool
-	plugin                 string
-	out                    string
-	allowOutside           string
-	prune                  bool
-	dryRun, check          bool
-	noWrap, strict         bool
-	json                   bool
-	quiet, verbose         bool
+	alias          map[string]bool // the alias flags given (migrateAliases)
+	from, to       string
+	dir            string
+	user           bool
+	plugin         string
+	out            string
+	allowOutside   string
+	prune          bool
+	dryRun, check  bool
+	noWrap, strict bool
+	json           bool
+	quiet, verbose bool
 
 	// hookx is how the migrated entries call hookx; empty: found with
 	// hookxCommand. Tests set it.
@@ -49,43 +52,87 @@ type migrateOptions struct {
 	beforeWrite func()
 }
 
+// migrateAliases are the flags kept from when hookx knew two agents: each
+// names a pair, and --from alone with the pair's source means that pair.
+var migrateAliases = []struct{ flag, from, to string }{
+	{"from-claude", "claude", "gemini"},
+	{"from-gemini", "gemini", "claude"},
+}
+
 // dialects returns the source and target dialect names from --from/--to
-// or --from-claude/--from-gemini (the two spellings may be mixed when they
-// agree).
+// or an alias flag (the spellings may be mixed when they agree). Any two
+// dialects of the table make a pair; --to may be left out only where an
+// alias names the pair.
 func (o *migrateOptions) dialects() (from, to string, err error) {
-	names := map[string]bool{}
-	if o.fromClaude {
-		names["claude"] = true
-	}
-	if o.fromGemini {
-		names["gemini"] = true
+	tbl := mappings.Default()
+	names := tbl.DialectNames()
+	froms := map[string]bool{}
+	tos := map[string]bool{}
+	for _, a := range migrateAliases {
+		if o.alias[a.flag] {
+			froms[a.from], tos[a.to] = true, true
+		}
 	}
 	if o.from != "" {
-		names[o.from] = true
+		froms[o.from] = true
 	}
-	if len(names) != 1 {
-		return "", "", errors.New("migrate: give exactly one source: --from claude|gemini (or --from-claude, --from-gemini)")
+	if o.to != "" {
+		tos[o.to] = true
 	}
-	for n := range names {
+	if len(froms) != 1 {
+		return "", "", fmt.Errorf("migrate: give exactly one source: --from %s --to %s (or --from-claude, --from-gemini)", strings.Join(names, "|"), strings.Join(names, "|"))
+	}
+	for n := range froms {
 		from = n
 	}
-	other := map[string]string{"claude": "gemini", "gemini": "claude"}
-	to, ok := other[from]
-	if !ok {
-		return "", "", fmt.Errorf("migrate: unknown dialect %q for --from (claude or gemini)%s", from, mappings.DidYouMean(from, []string{"claude", "gemini"}))
+	if _, err := tbl.Dialect(from); err != nil {
+		return "", "", fmt.Errorf("migrate: --from: %w", err)
 	}
-	if o.to != "" && o.to != to {
-		return "", "", fmt.Errorf("migrate: --to %s: from %s, hookx migrates only to %s", o.to, from, to)
+	if len(tos) > 1 {
+		return "", "", fmt.Errorf("migrate: the flags name different targets (%s)", strings.Join(slices.Sorted(maps.Keys(tos)), ", "))
+	}
+	for n := range tos {
+		to = n
+	}
+	if to == "" {
+		for _, a := range migrateAliases {
+			if a.from == from {
+				to = a.to
+			}
+		}
+	}
+	if to == "" {
+		return "", "", fmt.Errorf("migrate: --from %s: name the target with --to (one of %s)", from, strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == from }), ", "))
+	}
+	if _, err := tbl.Dialect(to); err != nil {
+		return "", "", fmt.Errorf("migrate: --to: %w", err)
+	}
+	if to == from {
+		return "", "", fmt.Errorf("migrate: --from and --to both name %s; hookx migrates between two agents", from)
 	}
 	return from, to, nil
 }
 
+// aliasSources lists the sources for which --to may be left out.
+func aliasSources() string {
+	var out []string
+	for _, a := range migrateAliases {
+		out = append(out, a.from)
+	}
+	return strings.Join(out, " or ")
+}
+
 func newMigrateCmd(s streams, runF func(*migrateOptions) error) *cobra.Command {
 	opts := &migrateOptions{s: s}
+	tbl := mappings.Default()
 	cmd := &cobra.Command{
-		Use:   "migrate --from claude|gemini [--to gemini|claude] [flags]",
-		Short: "Migrate hook settings between Claude Code and Gemini CLI",
-		Long: `migrate copies the hooks of one agent's settings into the other's.
+		Use:   "migrate --from DIALECT --to DIALECT [flags]",
+		Short: "Migrate hook settings from one agent to another",
+		Long: `migrate copies the hooks of one agent's settings into another's.
+The dialects: ` + dialectList() + `.
+--from-claude means --from claude --to gemini, --from-gemini means
+--from gemini --to claude; with --from claude or --from gemini, --to may be
+left out for the same pair.
 
 --from claude (or --from-claude) reads .claude/settings.json and
 .claude/settings.local.json (merged as Claude Code merges them) and edits
@@ -175,10 +222,19 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&opts.fromClaude, "from-claude", false, "migrate Claude Code hooks into Gemini CLI settings")
-	f.BoolVar(&opts.fromGemini, "from-gemini", false, "migrate Gemini CLI hooks into Claude Code settings")
-	f.StringVar(&opts.from, "from", "", "the `dialect` to migrate from: claude or gemini")
-	f.StringVar(&opts.to, "to", "", "the `dialect` to migrate to (the other one; optional)")
+	opts.alias = map[string]bool{}
+	for _, a := range migrateAliases {
+		from, to := tbl.MustDialect(a.from), tbl.MustDialect(a.to)
+		f.BoolFunc(a.flag, fmt.Sprintf("the same as --from %s --to %s: %s hooks into %s settings", a.from, a.to, from.Agent, to.Agent),
+			func(v string) error {
+				b, err := strconv.ParseBool(v)
+				opts.alias[a.flag] = b
+				return err
+			})
+		f.Lookup(a.flag).NoOptDefVal = "true"
+	}
+	f.StringVar(&opts.from, "from", "", "the `dialect` to migrate from: "+strings.Join(tbl.DialectNames(), ", "))
+	f.StringVar(&opts.to, "to", "", "the `dialect` to migrate to (optional only with --from "+aliasSources()+")")
 	f.StringVar(&opts.out, "out", "", "convert the --plugin into a plugin or extension of the target in this `directory`")
 	f.StringVar(&opts.allowOutside, "allow-outside", "", "write the target even though it resolves to this real `path`, outside the project (or ~, or --out)")
 	f.BoolVar(&opts.prune, "prune", false, "also remove hookx entries whose source (a plugin, say) this run did not read")

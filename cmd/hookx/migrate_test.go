@@ -33,7 +33,7 @@ func TestMigrateReplansAfterConcurrentEdit(t *testing.T) {
 	target := filepath.Join(dir, ".gemini", "settings.json")
 	var out, errb bytes.Buffer
 	edits := 0
-	opts := &migrateOptions{s: streams{Out: &out, Err: &errb}, fromClaude: true, dir: dir, hookx: "hookx",
+	opts := &migrateOptions{s: streams{Out: &out, Err: &errb}, from: "claude", dir: dir, hookx: "hookx",
 		beforeWrite: func() {
 			if edits == 0 {
 				os.WriteFile(target, []byte(`{"ui": {"theme": "light"}}`+"\n"), 0o644)
@@ -59,7 +59,7 @@ func TestMigrateGivesUpOnATargetThatKeepsChanging(t *testing.T) {
 	target := filepath.Join(dir, ".gemini", "settings.json")
 	var out, errb bytes.Buffer
 	n := 0
-	opts := &migrateOptions{s: streams{Out: &out, Err: &errb}, fromClaude: true, dir: dir, hookx: "hookx",
+	opts := &migrateOptions{s: streams{Out: &out, Err: &errb}, from: "claude", dir: dir, hookx: "hookx",
 		beforeWrite: func() {
 			n++
 			os.WriteFile(target, []byte(`{"edit": `+strings.Repeat("1", n)+"}\n"), 0o644)

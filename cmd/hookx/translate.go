@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
@@ -50,8 +51,8 @@ Findings (what could not be carried exactly) go to stderr, one per line.`,
 }
 
 func addDirectionFlags(cmd *cobra.Command, opts *translateOptions) {
-	cmd.Flags().StringVar(&opts.from, "from", "", "source dialect: claude or gemini (required)")
-	cmd.Flags().StringVar(&opts.to, "to", "", "target dialect: claude or gemini (required)")
+	cmd.Flags().StringVar(&opts.from, "from", "", "source dialect (required): "+strings.Join(mappings.Names(), ", "))
+	cmd.Flags().StringVar(&opts.to, "to", "", "target dialect (required): "+strings.Join(mappings.Names(), ", "))
 	cmd.Flags().BoolVar(&opts.json, "json", false, "include the findings in the JSON output")
 	_ = cmd.MarkFlagRequired("from")
 	_ = cmd.MarkFlagRequired("to")

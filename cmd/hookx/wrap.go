@@ -123,8 +123,8 @@ BeforeAgent) and warns elsewhere.
 		},
 	}
 	cmd.Flags().SetInterspersed(false) // everything after the command is the hook's
-	cmd.Flags().StringVar(&opts.from, "from", "", "the dialect the hook was written for: claude or gemini (required)")
-	cmd.Flags().StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the event), claude or gemini")
+	cmd.Flags().StringVar(&opts.from, "from", "", "the dialect the hook was written for (required): "+strings.Join(mappings.Names(), ", "))
+	cmd.Flags().StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the environment and the event), "+strings.Join(mappings.Names(), ", "))
 	cmd.Flags().StringVar(&opts.event, "event", "", "the event the hook was registered on in its own agent, e.g. PostToolUse; a host event that its own agent would send as another event is answered with no decision and the hook is not run")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
@@ -221,7 +221,7 @@ func wrapUsageError(opts *wrapOptions, err error) error {
 		}
 	}
 	if hostErr != nil {
-		host = table.EventOwner(ev.Name)
+		host = table.LikelyHost(ev.Name, opts.from)
 	}
 	if host == nil {
 		return withCode(exitBadInput, err)

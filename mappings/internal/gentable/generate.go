@@ -50,6 +50,13 @@ func writeLiteral(b *bytes.Buffer, v reflect.Value) {
 			b.WriteString("nil")
 			return
 		}
+		if v.Elem().Kind() != reflect.Struct {
+			// A pointer to a scalar: Go 1.26's new(expr).
+			b.WriteString("new(")
+			writeScalar(b, v.Elem())
+			b.WriteString(")")
+			return
+		}
 		b.WriteString("&")
 		writeLiteral(b, v.Elem())
 	case reflect.Struct:
