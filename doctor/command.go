@@ -27,20 +27,10 @@ var interpreterExit = map[string]int{
 // launchers run the program named by their first non-option argument.
 var launchers = map[string]bool{"exec": true, "command": true, "env": true, "nohup": true, "time": true}
 
-// agentEnv lists the variables each agent sets for its hooks beyond the
-// table's env block (CC§7, GC§9). The *_PREFIX entries match any suffix.
-var agentEnv = map[string][]string{
-	"claude": {"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CLAUDE_CODE_CHILD_SESSION",
-		"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_PID", "CLAUDE_EFFORT", "CLAUDE_CODE_REMOTE", "CLAUDE_CODE_BRIDGE_SESSION_ID",
-		"CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_CODE_MESSAGING_TOKEN", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_CHILD_NOTES_DIR",
-		"CLAUDE_ENV_FILE", "CLAUDE_PLUGIN_OPTION_*"},
-	"gemini": {"GEMINI_PLANS_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_CLI_NO_RELAUNCH", "GEMINI_CLI"},
-}
-
-// preSubstituted are the variables Gemini replaces in the command text with
-// an already shell-quoted value when written bare (GC§9.1).
-var preSubstituted = map[string][]string{
-	"gemini": {"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"},
+// preSubstituted reports a variable d's agent replaces in the command
+// text with an already shell-quoted value when written bare (GC§9.1).
+func preSubstituted(d *mappings.Dialect, name string) bool {
+	return slices.ContainsFunc(d.Command.PreSubstitute, func(s mappings.Substitution) bool { return s.Ref == "$"+name })
 }
 
 // sets reports whether dialect d sets variable name for its hooks.
@@ -51,7 +41,7 @@ func sets(d *mappings.Dialect, name string) bool {
 	if _, ok := d.Env.Set[name]; ok {
 		return true
 	}
-	for _, v := range agentEnv[d.Name] {
+	for _, v := range d.Env.Known {
 		if v == name || strings.HasSuffix(v, "*") && strings.HasPrefix(name, strings.TrimSuffix(v, "*")) {
 			return true
 		}
@@ -445,7 +435,7 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 			return true
 		}
 		name := pe.Param.Value
-		if pe.Short && slices.Contains(preSubstituted[d.Protocol], name) && !seen["quoted:"+name] {
+		if pe.Short && preSubstituted(d, name) && !seen["quoted:"+name] {
 			for _, q := range inDbl {
 				if q.Pos().Offset() <= pe.Pos().Offset() && pe.End().Offset() <= q.End().Offset() {
 					seen["quoted:"+name] = true

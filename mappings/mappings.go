@@ -79,6 +79,8 @@ type Dialect struct {
 	Version  string   `json:"version"`
 	Protocol string   `json:"protocol"` // the family whose Go code reads and renders hook output (Protocols)
 	Shell    string   `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
+	// Command is how the agent turns a hook's command into a process.
+	Command Command `json:"command"`
 	Settings Settings `json:"settings"`
 	Timeout  Timeout  `json:"timeout"`
 	// HeldOutput is what the agent does when a hook exits while something
@@ -266,7 +268,59 @@ type Env struct {
 	SessionID  string            `json:"sessionID"`
 	Cwd        string            `json:"cwd"`
 	Set        map[string]string `json:"set"`
+	// Known lists the other variables the agent sets for its hooks, for
+	// doctor; a name ending in * stands for any suffix.
+	Known []string `json:"known"`
 }
+
+// Command is what an agent does to a hook's command before a process runs
+// it: wrap does the hook's own agent's preparation, so that the hook runs
+// exactly as its author's agent would run it, whatever the host did.
+type Command struct {
+	// Argv runs a command string (the string follows), e.g. /bin/sh -c.
+	Argv []string `json:"argv"`
+	// PreSubstitute rewrites the command text before the shell sees it: in
+	// order, every occurrence of each Ref, anywhere in the text, becomes
+	// the shell-quoted value of the hook's environment variable From.
+	PreSubstitute []Substitution `json:"preSubstitute"`
+	// ExecPlaceholders are replaced, as plain text, by the hook's
+	// environment variable of the same name in every element of an exec
+	// form command (a program and its arguments, no shell).
+	ExecPlaceholders []string `json:"execPlaceholders"`
+	// EnvFile names the variable that holds a session file the agent gives
+	// the hooks of EnvFileEvents, for them to write export lines into.
+	EnvFile       string   `json:"envFile"`
+	EnvFileEvents []string `json:"envFileEvents"`
+	// AlsoSets are hook variables the agent sets beyond its env block that
+	// it does not have itself.
+	AlsoSets []string `json:"alsoSets"`
+	// LoadExpand: the agent expands $NAME, ${NAME} and ${NAME:-default} in
+	// the command when it loads its settings, from its own environment.
+	LoadExpand bool `json:"loadExpand"`
+}
+
+// Substitution is one text replacement of Command.PreSubstitute.
+type Substitution struct {
+	Ref  string `json:"ref"`
+	From string `json:"from"`
+}
+
+// CommandOf returns how dialect's agent prepares a hook's command, without
+// building the table where the generated one has it.
+func CommandOf(dialect string) (Command, bool) {
+	if generatedCommands != nil {
+		c, ok := generatedCommands()[dialect]
+		return c, ok
+	}
+	d, err := Default().Dialect(dialect)
+	if err != nil {
+		return Command{}, false
+	}
+	return d.Command, true
+}
+
+// generatedCommands maps each dialect to its Command (table_gen.go).
+var generatedCommands func() map[string]Command
 
 // MCPStyle says how a dialect names MCP tools.
 type MCPStyle struct {
@@ -608,6 +662,9 @@ func (t *Table) index() error {
 			bad("%s: unknown protocol %q (known: %s)", d.Name, d.Protocol, strings.Join(Protocols, ", "))
 		}
 		errs = append(errs, d.Settings.Shape.fill(d.Name))
+		if len(d.Command.Argv) == 0 {
+			bad("%s: command.argv is empty", d.Name)
+		}
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
 		}

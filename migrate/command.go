@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookx-dev/hookx/mappings"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -39,11 +40,15 @@ var pluginRefs = map[string]pluginPlaceholders{
 // hydrateRE is Gemini's hydrateString pattern: /\${(.*?)}/g.
 var hydrateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{(.*?)\}`) })
 
-// hostSubstituted lists, per target dialect, the bare references its host
-// replaces in the text of a command, quotes or not, before any shell runs
-// (wrap/command.go cites the source).
-var hostSubstituted = map[string][]string{
-	"gemini": {"$GEMINI_PROJECT_DIR", "$GEMINI_CWD", "$GEMINI_PLANS_DIR", "$GEMINI_SESSION_ID", "$CLAUDE_PROJECT_DIR"},
+// hostSubstituted lists the bare references a target's host replaces in
+// the text of a command, quotes or not, before any shell runs (the table's
+// command.preSubstitute).
+func hostSubstituted(d *mappings.Dialect) []string {
+	var refs []string
+	for _, s := range d.Command.PreSubstitute {
+		refs = append(refs, s.Ref)
+	}
+	return refs
 }
 
 // commandForm decides the command of one hook for the target: the text the
@@ -164,7 +169,7 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 	}
 	if perr == nil {
 		edits, missing := rewriteEdits(cmd, f, p.envRules(), p.isSourceVar)
-		lit, left := protectEdits(cmd, f, hostSubstituted[p.to.Name])
+		lit, left := protectEdits(cmd, f, hostSubstituted(p.to))
 		cmd = applyEdits(cmd, append(edits, lit...))
 		for _, v := range slices.Compact(missing) {
 			note(NotCarried, "$"+v, fmt.Sprintf("%s gives hooks no counterpart of %s; the command will see it unset", p.to.Agent, v))
@@ -253,12 +258,8 @@ func (p *planner) wrapLacks(name string) string {
 // isSessionFile reports the variable through which the source's session
 // hooks hand exports to later shell commands (CLAUDE_ENV_FILE).
 func (p *planner) isSessionFile(name string) bool {
-	return sessionFileVars[p.from.Name] == name
+	return p.from.Command.EnvFile != "" && p.from.Command.EnvFile == name
 }
-
-// sessionFileVars name, per dialect, the session file its SessionStart
-// hooks write exports to (claude-code-hooks.md §7).
-var sessionFileVars = map[string]string{"claude": "CLAUDE_ENV_FILE"}
 
 // refNames are the names of the variables a command expands: from the
 // parse where there is one, else every $NAME and ${NAME in the text.

@@ -12,82 +12,6 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 )
 
-// commandPrep is what an agent does to a hook's command before a process
-// runs it. wrap does the hook's own agent's preparation, so that the hook
-// runs exactly as its author's agent would run it, whatever the host did.
-type commandPrep struct {
-	// shell is the argv that runs a command string (the string follows).
-	shell []string
-	// preSubstitute rewrites the command text before the shell sees it:
-	// in order, every occurrence of each ref, anywhere in the text, becomes
-	// the shell-quoted value of the hook's environment variable from.
-	preSubstitute []substitution
-	// execPlaceholders are replaced, as plain text, by the hook's
-	// environment variable of the same name in every element of an exec
-	// form command (a program and its arguments, no shell).
-	execPlaceholders []string
-	// envFile names the variable that holds a session file the agent gives
-	// the hooks of envFileEvents, for them to write export lines into.
-	envFile       string
-	envFileEvents []string
-	// alsoSets are hook variables the agent sets beyond its table entry.
-	alsoSets []string
-	// loadExpand: the agent expands $NAME, ${NAME} and ${NAME:-default} in
-	// the command when it loads its settings, from its own environment.
-	loadExpand bool
-}
-
-type substitution struct{ ref, from string }
-
-// commandPreps is keyed by dialect name. Data, not code: each entry cites
-// where its agent does it.
-var commandPreps = map[string]commandPrep{
-	// Claude Code 2.1.330 spawns a shell-form hook with shell:true, which is
-	// /bin/sh -c on Linux and macOS, also for "shell":"bash"
-	// (../shared/reference/live-findings-2026-11-23.md). It substitutes
-	// nothing in a shell-form command: ${CLAUDE_PROJECT_DIR} and
-	// ${CLAUDE_PLUGIN_ROOT} are exported and the shell expands them. In exec
-	// form (args) it replaces the three placeholders in each element as
-	// plain strings (claude-code-hooks.md §7; the binary's hook runner:
-	// `Ad.replaceAll("${CLAUDE_PROJECT_DIR}",()=>fo)`).
-	"claude": {
-		shell:            []string{"/bin/sh", "-c"},
-		execPlaceholders: []string{"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"},
-		// claude-code-hooks.md §7; in the binary: `(o==="SessionStart"||
-		// o==="Setup"||o==="CwdChanged"||o==="FileChanged")&&...
-		// Vr.CLAUDE_ENV_FILE=await Y5a(...)`.
-		envFile:       "CLAUDE_ENV_FILE",
-		envFileEvents: []string{"SessionStart", "Setup", "CwdChanged", "FileChanged"},
-	},
-	// Gemini CLI 0.61.0 runs `bash -c` (getShellConfiguration) on the result
-	// of expandCommand, which replaces these five bare references by regex,
-	// in this order, even inside quotes, with escapeShellArg(value, "bash"),
-	// i.e. shell-quote's quote([value]); the value of $GEMINI_PROJECT_DIR,
-	// $GEMINI_CWD and $CLAUDE_PROJECT_DIR is input.cwd, which is also what
-	// it exports as GEMINI_PROJECT_DIR. Source:
-	// node_modules/@google/gemini-cli/bundle/chunk-5FZXKDXH.js, lines
-	// 368528-368538 (expandCommand), 254696-254715 (escapeShellArg),
-	// 2029-2051 (shell-quote's quote), 254693 (bash -c).
-	//
-	// Before that, when it loads the settings, resolveEnvVarsInObject
-	// expands $NAME, ${NAME} and ${NAME:-default} in every string from the
-	// gemini process's environment, leaving unset names as written
-	// (chunk-2YTYPKEZ.js lines 15646-15670 and 16560). It also exports
-	// CLAUDE_PROJECT_DIR and GEMINI_PLANS_DIR to hooks (line 368398).
-	"gemini": {
-		shell:      []string{"bash", "-c"},
-		loadExpand: true,
-		alsoSets:   []string{"CLAUDE_PROJECT_DIR", "GEMINI_PLANS_DIR"},
-		preSubstitute: []substitution{
-			{"$GEMINI_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
-			{"$GEMINI_CWD", "GEMINI_PROJECT_DIR"},
-			{"$GEMINI_PLANS_DIR", "GEMINI_PLANS_DIR"},
-			{"$GEMINI_SESSION_ID", "GEMINI_SESSION_ID"},
-			{"$CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
-		},
-	},
-}
-
 // prepareCommand is how the hook's own agent turns command into a process:
 // one element is a command string for its shell, after its text
 // substitution; several are a program and its arguments, after its
@@ -96,14 +20,14 @@ var commandPreps = map[string]commandPrep{
 // what the agent expands when it loads its settings. missing names the variables a substitution referred to that
 // env does not hold.
 func prepareCommand(dialect string, command, env, agentEnv []string) (argv []string, shell bool, missing []string) {
-	prep, ok := commandPreps[dialect]
+	prep, ok := mappings.CommandOf(dialect)
 	if !ok {
-		prep = commandPrep{shell: []string{"sh", "-c"}}
+		prep = mappings.Command{Argv: []string{"sh", "-c"}}
 	}
 	if len(command) != 1 {
 		argv = make([]string, len(command))
 		for i, a := range command {
-			for _, name := range prep.execPlaceholders {
+			for _, name := range prep.ExecPlaceholders {
 				ph := "${" + name + "}"
 				if !strings.Contains(a, ph) {
 					continue
@@ -119,32 +43,32 @@ func prepareCommand(dialect string, command, env, agentEnv []string) (argv []str
 		return argv, false, missing
 	}
 	cmd := command[0]
-	if prep.loadExpand {
+	if prep.LoadExpand {
 		cmd = loadExpand(cmd, agentEnv)
 	}
-	for _, s := range prep.preSubstitute {
-		if !strings.Contains(cmd, s.ref) {
+	for _, s := range prep.PreSubstitute {
+		if !strings.Contains(cmd, s.Ref) {
 			continue
 		}
-		v, set := lookupEnvOK(env, s.from)
+		v, set := lookupEnvOK(env, s.From)
 		if !set {
-			missing = append(missing, s.from)
+			missing = append(missing, s.From)
 		}
-		cmd = strings.ReplaceAll(cmd, s.ref, quoteLikeShellQuote(v))
+		cmd = strings.ReplaceAll(cmd, s.Ref, quoteLikeShellQuote(v))
 	}
-	return append(append([]string(nil), prep.shell...), cmd), true, missing
+	return append(append([]string(nil), prep.Argv...), cmd), true, missing
 }
 
 // preparedAsIs reports a command that dialect's preparation leaves
 // unchanged: no text its agent expands or substitutes.
 func preparedAsIs(dialect string, command []string) bool {
-	prep, ok := commandPreps[dialect]
+	prep, ok := mappings.CommandOf(dialect)
 	if !ok {
 		return false
 	}
 	if len(command) != 1 {
 		for _, a := range command {
-			for _, name := range prep.execPlaceholders {
+			for _, name := range prep.ExecPlaceholders {
 				if strings.Contains(a, "${"+name+"}") {
 					return false
 				}
@@ -152,11 +76,11 @@ func preparedAsIs(dialect string, command []string) bool {
 		}
 		return true
 	}
-	if prep.loadExpand && strings.Contains(command[0], "$") {
+	if prep.LoadExpand && strings.Contains(command[0], "$") {
 		return false
 	}
-	for _, s := range prep.preSubstitute {
-		if strings.Contains(command[0], s.ref) {
+	for _, s := range prep.PreSubstitute {
+		if strings.Contains(command[0], s.Ref) {
 			return false
 		}
 	}
@@ -249,10 +173,10 @@ func hookVars(d *mappings.Dialect) []string {
 	for k := range d.Env.Set {
 		vars = append(vars, k)
 	}
-	prep := commandPreps[d.Name]
-	vars = append(vars, prep.alsoSets...)
-	if prep.envFile != "" {
-		vars = append(vars, prep.envFile)
+	prep := d.Command
+	vars = append(vars, prep.AlsoSets...)
+	if prep.EnvFile != "" {
+		vars = append(vars, prep.EnvFile)
 	}
 	return slices.DeleteFunc(vars, func(v string) bool { return v == "" })
 }
@@ -304,14 +228,14 @@ func (r *runner) prepare(env []string) ([]string, bool) {
 // one (an empty hookEvent: the host is the hook's agent and did it), then
 // --env, last.
 func (r *runner) withExtraEnv(env []string, hookEvent string) []string {
-	prep := commandPreps[r.hook.Name]
-	if hookEvent != "" && prep.envFile != "" && slices.Contains(prep.envFileEvents, hookEvent) {
-		if _, set := lookupEnvOK(env, prep.envFile); !set {
+	prep := r.hook.Command
+	if hookEvent != "" && prep.EnvFile != "" && slices.Contains(prep.EnvFileEvents, hookEvent) {
+		if _, set := lookupEnvOK(env, prep.EnvFile); !set {
 			if f, err := r.sessionEnvFile(env, hookEvent); err != nil {
-				r.reportf("cannot create the session file for %s: %v", prep.envFile, err)
+				r.reportf("cannot create the session file for %s: %v", prep.EnvFile, err)
 			} else {
-				env = append(env, prep.envFile+"="+f)
-				r.report([]Finding{{Text: fmt.Sprintf("%s is a session file hookx created; the exports the hook writes to it do not reach the host's later shell commands", prep.envFile), Notice: true}})
+				env = append(env, prep.EnvFile+"="+f)
+				r.report([]Finding{{Text: fmt.Sprintf("%s is a session file hookx created; the exports the hook writes to it do not reach the host's later shell commands", prep.EnvFile), Notice: true}})
 			}
 		}
 	}
