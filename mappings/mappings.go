@@ -74,13 +74,13 @@ type Canonical struct {
 
 // Dialect is one agent's hook protocol.
 type Dialect struct {
-	Name     string   `json:"name"`
-	Agent    string   `json:"agent"`
-	Version  string   `json:"version"`
-	Protocol string   `json:"protocol"` // the family whose Go code reads and renders hook output (Protocols)
-	Shell    string   `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
+	Name     string `json:"name"`
+	Agent    string `json:"agent"`
+	Version  string `json:"version"`
+	Protocol string `json:"protocol"` // the family whose Go code reads and renders hook output (Protocols)
+	Shell    string `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
 	// Command is how the agent turns a hook's command into a process.
-	Command Command `json:"command"`
+	Command  Command  `json:"command"`
 	Settings Settings `json:"settings"`
 	Timeout  Timeout  `json:"timeout"`
 	// HeldOutput is what the agent does when a hook exits while something
