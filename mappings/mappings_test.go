@@ -155,13 +155,13 @@ func TestReadmeCompatibilityTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const begin, end = "<!-- BEGIN hookx mappings --format markdown -->\n", "<!-- END hookx mappings -->"
+	const begin, end = "<!-- BEGIN go run ./scripts/readme-table -->\n", "<!-- END hookx mappings -->"
 	i, j := bytes.Index(readme, []byte(begin)), bytes.Index(readme, []byte(end))
 	if i < 0 || j < i {
 		t.Fatalf("README.md lacks the %q ... %q markers", begin, end)
 	}
 	var want bytes.Buffer
-	if err := Default().WriteMarkdown(&want); err != nil {
+	if err := Default().WriteColumnsMarkdown(&want); err != nil {
 		t.Fatal(err)
 	}
 	if got := readme[i+len(begin) : j]; !bytes.Equal(got, want.Bytes()) {

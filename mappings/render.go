@@ -319,3 +319,102 @@ func (t *Table) writePresentedMarkdown(w io.Writer, hook, host *Dialect) {
 	}
 	fmt.Fprintln(w)
 }
+
+// WriteColumnsMarkdown writes the README's compatibility table: one row per
+// canonical event and tool, one column per dialect with its name for it,
+// then each dialect's tools without a canonical concept, its transcript,
+// and the legacy-name tables of every pair. A name is marked ≈ where the
+// dialect's event or tool is an approximation of the concept, and
+// UNVERIFIED where it was not seen in a real run of the agent.
+func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
+	fmt.Fprint(w, "| | Canonical |")
+	for _, d := range t.Dialects {
+		fmt.Fprintf(w, " %s %s |", d.Agent, d.Version)
+	}
+	fmt.Fprint(w, "\n|---|---|")
+	for range t.Dialects {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+	cell := func(name string, mark Mark, live bool) string {
+		s := "`" + name + "`"
+		if mark == Approximate {
+			s += " ≈"
+		}
+		if !live {
+			s += " UNVERIFIED"
+		}
+		return s
+	}
+	for _, c := range t.Canonical.Events {
+		fmt.Fprintf(w, "| event | `%s` |", c.ID)
+		for _, d := range t.Dialects {
+			e, _ := d.EventFor(c.ID)
+			switch {
+			case e == nil:
+				fmt.Fprint(w, " — |")
+			case e.Canonical != c.ID:
+				// Carried by an event whose primary concept is another.
+				fmt.Fprintf(w, " %s (also) |", cell(e.Name, Approximate, e.Live))
+			default:
+				fmt.Fprintf(w, " %s |", cell(e.Name, e.Mark, e.Live))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, c := range t.Canonical.Tools {
+		fmt.Fprintf(w, "| tool | `%s` |", c.ID)
+		for _, d := range t.Dialects {
+			tool, _ := d.ToolFor(c.ID)
+			if tool == nil {
+				fmt.Fprint(w, " — |")
+				continue
+			}
+			s := cell(tool.Name, tool.Mark, tool.Live)
+			if len(tool.Aliases) > 0 {
+				s += " (" + strings.Join(tool.Aliases, ", ") + ")"
+			}
+			fmt.Fprintf(w, " %s |", s)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, d := range t.Dialects {
+		for _, tool := range d.Tools {
+			if tool.Canonical != "" {
+				continue
+			}
+			fmt.Fprintf(w, "| tool | — |")
+			for _, o := range t.Dialects {
+				if o == d {
+					fmt.Fprintf(w, " %s: %s |", cell(tool.Name, Exact, tool.Live), mdEscape(tool.Only))
+				} else {
+					fmt.Fprint(w, " — |")
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprint(w, "| transcript | |")
+	for _, d := range t.Dialects {
+		if d.Transcript.File == "" {
+			fmt.Fprint(w, " — |")
+			continue
+		}
+		fmt.Fprintf(w, " %s |", cell(d.Transcript.File, Exact, d.Transcript.Live))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, "| settings | |")
+	for _, d := range t.Dialects {
+		fmt.Fprintf(w, " `%s` |", d.Settings.Project)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
+	for _, hook := range t.Dialects {
+		for _, host := range t.Dialects {
+			if hook != host {
+				t.writePresentedMarkdown(w, hook, host)
+			}
+		}
+	}
+	return nil
+}

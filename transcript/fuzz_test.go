@@ -5,7 +5,19 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/hookx-dev/hookx/mappings"
 )
+
+// Every dialect's transcript format is one this package reads and writes,
+// or none.
+func TestEveryDialectsTranscriptFormatIsKnown(t *testing.T) {
+	for _, d := range mappings.Default().Dialects {
+		if f := d.Transcript.Format; f != "" && formats[f] == nil {
+			t.Errorf("%s: transcript.format %q is not one of package transcript's formats", d.Name, f)
+		}
+	}
+}
 
 // FuzzConvert: any input converts without a panic, in both directions, into
 // lines that each parse as a JSON object; converting twice gives the same
@@ -21,7 +33,14 @@ func FuzzConvert(f *testing.F) {
 	}
 	f.Add(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"text","text":"a"}]}]}}` + "\n")
 	f.Add(`{"id":"a","type":"gemini","content":"x","toolCalls":[{"id":"c","name":"nope","args":null}]}` + "\n" + `{"id":"a","type":"gemini","content":"y"}` + "\n")
-	convs := []*Converter{converter(f, "claude", "gemini"), converter(f, "gemini", "claude")}
+	var convs []*Converter
+	for _, from := range mappings.Default().Dialects {
+		for _, to := range mappings.Default().Dialects {
+			if from != to && formats[from.Transcript.Format] != nil && formats[to.Transcript.Format] != nil {
+				convs = append(convs, converter(f, from.Name, to.Name))
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, c := range convs {
 			out, _ := c.Convert([]byte(src), "tail")

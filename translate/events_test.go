@@ -253,8 +253,9 @@ func FuzzStrayArguments(f *testing.F) {
 	f.Add("dir", "file_path", "start_line")
 	f.Add("instruction", "limit", "replace_all")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
-		for _, pair := range [][2]string{{"gemini", "claude"}, {"claude", "gemini"}} {
-			tr := newTr(t, pair[0], pair[1])
+		for _, n := range dialectPairs() {
+			from, to := dialectPair(n)
+			tr := newTr(t, from, to)
 			tr.Exists = existing()
 			for _, src := range tr.From.Tools {
 				m, err := tr.Table.MapTool(tr.From, tr.To, src.Name)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/mappings"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -19,17 +20,23 @@ func FuzzEvent(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(ar.Files[0].Data, ar.Files[0].Name == "claude.json")
-	}
-	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), true)
-	f.Add([]byte(`{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_response":{"llmContent":[{"text":"Exit Code: 3"}]}}`), false)
-	f.Add([]byte(`{"hook_event_name":"BeforeTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"@a/%2E%2E%2Fb\u0000","path":"/decoy"}}`), false)
-	f.Add([]byte(`{"hook_event_name":"AfterTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"a"},"tool_response":{"llmContent":"\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 9-2 of 1 total lines.\nAction: x\n\n--- FILE CONTENT (truncated) ---\n","returnDisplay":"Read lines 9-2"}}`), false)
-	f.Fuzz(func(t *testing.T, payload []byte, fromClaude bool) {
-		from, to := "gemini", "claude"
-		if fromClaude {
-			from, to = to, from
+		if ar.Files[0].Name == "claude.json" {
+			f.Add(ar.Files[0].Data, pairOf("claude", "gemini"))
+		} else {
+			f.Add(ar.Files[0].Data, pairOf("gemini", "claude"))
 		}
+	}
+	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), pairOf("claude", "gemini"))
+	f.Add([]byte(`{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_response":{"llmContent":[{"text":"Exit Code: 3"}]}}`), pairOf("gemini", "claude"))
+	f.Add([]byte(`{"hook_event_name":"BeforeTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"@a/%2E%2E%2Fb\u0000","path":"/decoy"}}`), pairOf("gemini", "claude"))
+	f.Add([]byte(`{"hook_event_name":"AfterTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"a"},"tool_response":{"llmContent":"\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 9-2 of 1 total lines.\nAction: x\n\n--- FILE CONTENT (truncated) ---\n","returnDisplay":"Read lines 9-2"}}`), pairOf("gemini", "claude"))
+	for _, pair := range dialectPairs() {
+		from, _ := dialectPair(pair)
+		d := mappings.Default().MustDialect(from)
+		f.Add([]byte(`{"hook_event_name":"`+d.Events[0].Name+`","cwd":"/w","tool_name":"`+d.Tools[0].Name+`","tool_input":{}}`), pair)
+	}
+	f.Fuzz(func(t *testing.T, payload []byte, pair uint8) {
+		from, to := dialectPair(pair)
 		tr := newTr(t, from, to)
 		res, err := tr.Event(payload)
 		if err != nil || res.Skip {
@@ -52,13 +59,23 @@ func FuzzEvent(f *testing.F) {
 // read back the way the host reads it.
 func FuzzResult(f *testing.F) {
 	for _, c := range resultCases {
-		f.Add(c.hook == "claude", c.event, c.stdout, c.stderr, c.exit)
-	}
-	f.Fuzz(func(t *testing.T, fromClaude bool, event, stdout, stderr string, exit int) {
-		hook, host := "gemini", "claude"
-		if fromClaude {
-			hook, host = host, hook
+		other := "claude"
+		if c.hook == "claude" {
+			other = "gemini"
 		}
+		f.Add(pairOf(c.hook, other), c.event, c.stdout, c.stderr, c.exit)
+	}
+	// Each pair of the table, with a hook that blocks by exit 2.
+	for _, pair := range dialectPairs() {
+		from, _ := dialectPair(pair)
+		for _, e := range mappings.Default().MustDialect(from).Events {
+			if e.Output.Guard {
+				f.Add(pair, e.Name, "", "blocked by policy", 2)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, pair uint8, event, stdout, stderr string, exit int) {
+		hook, host := dialectPair(pair)
 		tr := newTr(t, hook, host)
 		hookEv := tr.From.Event(event)
 		if hookEv == nil {
@@ -111,4 +128,40 @@ func optionalOracle(t *testing.T) *nodeOracle {
 		return o
 	}
 	return jsOracle(t) // fails in CI; skips otherwise
+}
+
+// dialectPair names the ordered pair of distinct dialects of the table
+// that n picks (every pair for some n < len²).
+func dialectPair(n uint8) (from, to string) {
+	ds := mappings.Default().Dialects
+	k := len(ds)
+	i, j := int(n)%k, int(n)/k%k
+	if i == j {
+		j = (j + 1) % k
+	}
+	return ds[i].Name, ds[j].Name
+}
+
+// dialectPairs returns a value of dialectPair for each ordered pair.
+func dialectPairs() []uint8 {
+	k := len(mappings.Default().Dialects)
+	var out []uint8
+	for j := range k {
+		for i := range k {
+			if i != j {
+				out = append(out, uint8(j*k+i))
+			}
+		}
+	}
+	return out
+}
+
+// pairOf is the value of dialectPair for from and to.
+func pairOf(from, to string) uint8 {
+	for _, n := range dialectPairs() {
+		if f, t := dialectPair(n); f == from && t == to {
+			return n
+		}
+	}
+	panic("no pair " + from + " → " + to)
 }

@@ -24,6 +24,11 @@ func prepareCommand(dialect string, command, env, agentEnv []string) (argv []str
 	if !ok {
 		prep = mappings.Command{Argv: []string{"sh", "-c"}}
 	}
+	return prepareWith(prep, command, env, agentEnv)
+}
+
+// prepareWith is prepareCommand with the agent's preparation given.
+func prepareWith(prep mappings.Command, command, env, agentEnv []string) (argv []string, shell bool, missing []string) {
 	if len(command) != 1 {
 		argv = make([]string, len(command))
 		for i, a := range command {
@@ -216,7 +221,7 @@ func (r *runner) prepare(env []string) ([]string, bool) {
 	if host == nil {
 		host = r.hook // pass-through: the host is the hook's own agent
 	}
-	argv, shell, missing := prepareCommand(r.hook.Name, r.Command, env, without(r.Environ, hookVars(host)))
+	argv, shell, missing := prepareWith(r.hook.Command, r.Command, env, without(r.Environ, hookVars(host)))
 	for _, name := range slices.Compact(missing) {
 		r.report([]Finding{{Text: fmt.Sprintf("the command refers to %s, which %s would set; it is unset here, so it was substituted empty", name, r.hook.Agent), Notice: true}})
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 const (
-	begin = "<!-- BEGIN hookx mappings --format markdown -->\n"
+	begin = "<!-- BEGIN go run ./scripts/readme-table -->\n"
 	end   = "<!-- END hookx mappings -->"
 )
 
@@ -32,7 +32,7 @@ func run(path string) error {
 		return fmt.Errorf("%s lacks the table markers", path)
 	}
 	var table bytes.Buffer
-	if err := mappings.Default().WriteMarkdown(&table); err != nil {
+	if err := mappings.Default().WriteColumnsMarkdown(&table); err != nil {
 		return err
 	}
 	out := append(append(append([]byte{}, readme[:i+len(begin)]...), table.Bytes()...), readme[j:]...)
