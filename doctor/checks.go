@@ -35,7 +35,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 		}
 		fix := "move the hook to the right agent's settings"
 		if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
-			fix = fmt.Sprintf("rename it to %s (or run hookx migrate --from-%s)", m.To.Name, other.Name)
+			fix = fmt.Sprintf("rename it to %s (or run hookx migrate --from %s --to %s)", m.To.Name, other.Name, f.d.Name)
 		}
 		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire", name, other.Agent, f.d.Agent), fix)
 		return false

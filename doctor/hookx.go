@@ -30,7 +30,7 @@ func (c *checker) checkHookx(h *hook, args []word, inner string) {
 	for i, a := range args {
 		if a.s == "--from" && i+1 < len(args) {
 			if o, err := c.tbl.Dialect(args[i+1].s); err == nil {
-				from = o
+				from, h.hookxFrom = o, o
 			}
 		}
 	}
@@ -79,10 +79,11 @@ func (c *checker) checkHookxEntries() {
 		if first == nil || first.hookx == "" {
 			continue
 		}
-		stale, from := c.stale(f, first.hookx)
+		src := c.sourceDialect(f, first)
+		stale, from := c.stale(f, src, first.hookx)
 		if stale {
 			c.add(first, first.off, Warning, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
-				fmt.Sprintf("run hookx migrate --from-%s%s", c.sourceDialect(f).Name, userFlag(f)))
+				fmt.Sprintf("run hookx migrate --from %s --to %s%s", src.Name, f.d.Name, userFlag(f)))
 		}
 	}
 }
@@ -94,9 +95,13 @@ func userFlag(f *file) string {
 	return ""
 }
 
-// sourceDialect is the dialect hookx migrated f's entries from: the other
-// one whose settings exist in the same scope.
-func (c *checker) sourceDialect(f *file) *mappings.Dialect {
+// sourceDialect is the dialect hookx migrated f's entries from: the one
+// its first entry's hookx wrap --from names, else another one whose
+// settings exist in the same scope.
+func (c *checker) sourceDialect(f *file, first *hook) *mappings.Dialect {
+	if first.hookxFrom != nil && first.hookxFrom != f.d {
+		return first.hookxFrom
+	}
 	for _, g := range c.files {
 		if g.d != f.d && (g.scope == "user") == (f.scope == "user") {
 			return g.d
@@ -111,8 +116,7 @@ func (c *checker) sourceDialect(f *file) *mappings.Dialect {
 }
 
 // stale plans the migration into f again, as migrate --check does.
-func (c *checker) stale(f *file, hookx string) (bool, string) {
-	src := c.sourceDialect(f)
+func (c *checker) stale(f *file, src *mappings.Dialect, hookx string) (bool, string) {
 	var sources []migrate.Source
 	var names []string
 	for _, g := range c.files {

@@ -50,8 +50,9 @@ type hook struct {
 	env        map[string]string
 	cond       string // the "if" field, when present
 	condOff    int
-	hookx      string          // how the entry calls hookx, for "hookx wrap" entries
-	inner      *mappings.Event // set while judging the command hookx wraps: its own event
+	hookx      string            // how the entry calls hookx, for "hookx wrap" entries
+	hookxFrom  *mappings.Dialect // the dialect its hookx wrap --from names
+	inner      *mappings.Event   // set while judging the command hookx wraps: its own event
 }
 
 // readFiles reads every settings file of every dialect that exists.
@@ -151,27 +152,36 @@ func member(o *hujson.Object, name string) *hujson.ObjectMember {
 	return nil
 }
 
-// legacyHookKeys are keys under "hooks" that are switches, not events.
-var legacyHookKeys = map[string]string{"enabled": "hooksConfig.enabled", "disabled": "hooksConfig.disabled", "notifications": "hooksConfig.notifications"}
-
 // walk reads the hooks of a parsed file, reporting the shapes the agent
 // discards.
 func (c *checker) walk(f *file) {
-	hv := f.root.Find("/hooks")
+	shape := f.d.Settings.Shape
+	hv := f.root.Find(shape.HooksPointer())
 	if hv == nil {
 		return
 	}
+	key := shape.Hooks()
+	prefix := key + "."
+	if key == "" {
+		prefix = ""
+	}
 	obj, ok := hv.Value.(*hujson.Object)
 	if !ok {
-		c.addFile(f, hv.StartOffset, Error, "\"hooks\" is not an object of event names; "+f.d.Agent+" runs none of them", `write "hooks": {"<Event>": [...]}`)
+		c.addFile(f, hv.StartOffset, Error, "\""+key+"\" is not an object of event names; "+f.d.Agent+" runs none of them", `write "`+key+`": {"<Event>": [...]}`)
 		return
 	}
 	c.duplicates(f, hv)
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name, _ := str(&m.Name)
-		if repl, ok := legacyHookKeys[name]; ok && f.d.Protocol == "gemini" {
-			c.addFile(f, m.Name.StartOffset, Warning, "hooks."+name+" is a legacy key; "+f.d.Agent+" reads the switch from "+repl+" and skips this one", "move it to "+repl+" (hooks are on by default)")
+		if repl, ok := f.d.Settings.LegacyHookKeys[name]; ok {
+			c.addFile(f, m.Name.StartOffset, Warning, prefix+name+" is a legacy key; "+f.d.Agent+" reads the switch from "+repl+" and skips this one", "move it to "+repl+" (hooks are on by default)")
+			continue
+		}
+		if _, isObj := m.Value.Value.(*hujson.Object); isObj && key == "" {
+			// The events wrapped in an object, as other agents keep them.
+			c.addFile(f, m.Name.StartOffset, Error, fmt.Sprintf("%q is no event: %s reads the events at the root of %s and silently ignores every hook under %q", name, f.d.Agent, f.d.Settings.Project, name),
+				"move the events out of \""+name+"\" to the root of the file")
 			continue
 		}
 		ev := f.d.Event(name)
@@ -180,7 +190,7 @@ func (c *checker) walk(f *file) {
 		}
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
-			c.addFile(f, m.Value.StartOffset, Error, "hooks."+name+" is not an array of matcher groups; "+f.d.Agent+" runs none of its hooks", `write "`+name+`": [{"matcher": "...", "hooks": [...]}]`)
+			c.addFile(f, m.Value.StartOffset, Error, prefix+name+" is not an array of matcher groups; "+f.d.Agent+" runs none of its hooks", `write "`+name+`": [{"matcher": "...", "hooks": [...]}]`)
 			continue
 		}
 		for j := range arr.Elements {

@@ -11,20 +11,6 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// offSwitch is a settings key that turns every hook of an agent off.
-type offSwitch struct{ ptr, key, off string }
-
-// offSwitches are keyed by protocol: Claude's disableAllHooks (CC§4.1),
-// Gemini's hooksConfig.enabled (GC§8.2).
-var offSwitches = map[string]offSwitch{
-	"claude": {"/disableAllHooks", "disableAllHooks", "true"},
-	"gemini": {"/hooksConfig/enabled", "hooksConfig.enabled", "false"},
-}
-
-// disabledLists are keyed by protocol: lists of hook names (or commands)
-// the agent skips, merged across scopes (GC§8.1).
-var disabledLists = map[string]string{"gemini": "/hooksConfig/disabled"}
-
 // scopeFiles returns the parsed settings files of d that apply to the
 // project: the checked ones, and the user file (read quietly when --user
 // is not given: it still switches hooks off).
@@ -66,20 +52,20 @@ func (c *checker) checkSwitches() {
 			continue
 		}
 		files := c.scopeFiles(d)
-		if sw, ok := offSwitches[d.Protocol]; ok {
+		for _, sw := range d.Settings.Off {
 			for _, f := range files {
-				v := f.root.Find(sw.ptr)
+				v := f.root.Find(sw.Pointer)
 				if v == nil {
 					continue
 				}
-				if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.off {
-					c.addFile(f, v.StartOffset, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found)", sw.key, sw.off, d.Agent, n),
+				if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.Value {
+					c.addFile(f, v.StartOffset, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found)", sw.Key, sw.Value, d.Agent, n),
 						"delete the key to turn hooks back on")
 				}
 			}
 		}
-		ptr, ok := disabledLists[d.Protocol]
-		if !ok {
+		ptr := d.Settings.DisabledList
+		if ptr == "" {
 			continue
 		}
 		for _, f := range files {

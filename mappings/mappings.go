@@ -131,6 +131,21 @@ type Settings struct {
 	User       string `json:"user"`
 	StrictJSON bool   `json:"strictJSON"`
 	Shape      Shape  `json:"shape"`
+	// Off lists the settings that turn every hook of the file's agent off.
+	Off []Switch `json:"off"`
+	// DisabledList points at a list of hook names (or commands) the agent
+	// skips, merged across its settings files.
+	DisabledList string `json:"disabledList"`
+	// LegacyHookKeys are keys beside the events that are old switches,
+	// with the setting that replaced each.
+	LegacyHookKeys map[string]string `json:"legacyHookKeys"`
+}
+
+// Switch is a setting that, at Value (a JSON literal), turns hooks off.
+type Switch struct {
+	Pointer string `json:"pointer"` // a JSON pointer into the settings file
+	Key     string `json:"key"`     // as a person writes it
+	Value   string `json:"value"`
 }
 
 // Shape is the form of the hooks in a dialect's settings file (NDIALECT §2).

@@ -304,7 +304,7 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 				Reason: p.from.Agent + " rejects trailing commas; hookx read the file anyway", Fix: "remove the trailing comma"})
 		}
 		disabled := map[string]bool{}
-		if dv := d.root.Find("/hooksConfig/disabled"); dv != nil {
+		if dv := d.root.Find(p.from.Settings.DisabledList); dv != nil && p.from.Settings.DisabledList != "" {
 			var list []string
 			if json.Unmarshal(standardJSON(dv), &list) == nil {
 				for _, n := range list {
@@ -312,7 +312,7 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 				}
 			}
 		}
-		if key, off := hooksSwitchedOff(&d.root); key != "" {
+		if key, off := hooksSwitchedOff(p.from, &d.root); key != "" {
 			// Migrating hooks that never ran would switch them on.
 			p.add(Item{Level: NotCarried, Source: s.Path, What: "every hook in this file",
 				Reason: fmt.Sprintf("%s is %s: %s runs none of these hooks, and migrating them would switch them on", key, off, p.from.Agent),
@@ -395,16 +395,13 @@ func (p *planner) targetEvent(name string) string {
 	return ""
 }
 
-// hooksSwitchedOff reports the settings key that turns every hook of a
-// file off (Gemini's hooksConfig.enabled, Claude's disableAllHooks), if set.
-func hooksSwitchedOff(root *hujson.Value) (key, value string) {
-	for _, sw := range []struct{ ptr, key, off string }{
-		{"/hooksConfig/enabled", "hooksConfig.enabled", "false"},
-		{"/disableAllHooks", "disableAllHooks", "true"},
-	} {
-		if v := root.Find(sw.ptr); v != nil {
-			if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.off {
-				return sw.key, sw.off
+// hooksSwitchedOff reports the setting that turns every hook of a file of
+// d off (Gemini's hooksConfig.enabled, Claude's disableAllHooks), if set.
+func hooksSwitchedOff(d *mappings.Dialect, root *hujson.Value) (key, value string) {
+	for _, sw := range d.Settings.Off {
+		if v := root.Find(sw.Pointer); v != nil {
+			if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.Value {
+				return sw.Key, sw.Value
 			}
 		}
 	}
