@@ -80,7 +80,10 @@ type Dialect struct {
 	Protocol string `json:"protocol"` // the family whose Go code reads and renders hook output (Protocols)
 	Shell    string `json:"shell"`    // the shell hook commands run under: "sh" or "bash"
 	// Command is how the agent turns a hook's command into a process.
-	Command  Command  `json:"command"`
+	Command Command `json:"command"`
+	// Plugin is how the agent packages hooks for others to install; nil
+	// where hookx knows no such package.
+	Plugin   *Plugin  `json:"plugin"`
 	Settings Settings `json:"settings"`
 	Timeout  Timeout  `json:"timeout"`
 	// HeldOutput is what the agent does when a hook exits while something
@@ -312,6 +315,26 @@ type Command struct {
 	// LoadExpand: the agent expands $NAME, ${NAME} and ${NAME:-default} in
 	// the command when it loads its settings, from its own environment.
 	LoadExpand bool `json:"loadExpand"`
+}
+
+// Plugin is a dialect's package of hooks (a Claude Code plugin, a Gemini
+// CLI extension): its hooks in hooks/hooks.json, shaped like a settings
+// file's events, and its own directory named in a command by placeholders.
+type Plugin struct {
+	Manifest string `json:"manifest"` // the manifest's path inside the directory, slash-separated
+	What     string `json:"what"`     // what the agent calls it
+	// RootVar is the placeholder (as a variable name) for the directory in
+	// a converted package's commands.
+	RootVar string `json:"rootVar"`
+	// RootVars are exported with the plugin root (the shell expands them;
+	// exec form substitutes them).
+	RootVars []string `json:"rootVars"`
+	// UnknownVars are plugin directories hookx cannot know.
+	UnknownVars []string `json:"unknownVars"`
+	// Hydrate are the ${key} placeholders the agent replaces as text when it
+	// loads the package, with the value: "root" for its directory, "/" for
+	// the path separator, "" when hookx cannot know it.
+	Hydrate map[string]string `json:"hydrate"`
 }
 
 // Substitution is one text replacement of Command.PreSubstitute.
@@ -679,6 +702,9 @@ func (t *Table) index() error {
 		errs = append(errs, d.Settings.Shape.fill(d.Name))
 		if len(d.Command.Argv) == 0 {
 			bad("%s: command.argv is empty", d.Name)
+		}
+		if pl := d.Plugin; pl != nil && (pl.Manifest == "" || pl.RootVar == "" || pl.What == "") {
+			bad("%s: plugin needs manifest, what and rootVar", d.Name)
 		}
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)

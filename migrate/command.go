@@ -13,30 +13,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// pluginPlaceholders are the references to a plugin's or an extension's
-// own directories in a dialect's hook commands.
-type pluginPlaceholders struct {
-	// rootVars are exported with the plugin root (Claude: the shell expands
-	// them; exec form substitutes them).
-	rootVars []string
-	// unknownVars are plugin directories hookx cannot know.
-	unknownVars []string
-	// hydrate are the ${key} placeholders the agent replaces as text when it
-	// loads an extension, with the value: "root" for the extension's
-	// directory, "" when hookx cannot know it.
-	hydrate map[string]string
-}
-
-var pluginRefs = map[string]pluginPlaceholders{
-	// claude-code-hooks.md §7; the binary refuses a settings hook that
-	// names ${CLAUDE_PLUGIN_ROOT} ("not associated with a plugin").
-	"claude": {rootVars: []string{"CLAUDE_PLUGIN_ROOT"}, unknownVars: []string{"CLAUDE_PLUGIN_DATA"}},
-	// Gemini CLI 0.61.0 loadExtensionHooks: recursivelyHydrateStrings with
-	// {extensionPath, workspacePath, "/": path.sep, pathSeparator:
-	// path.sep} (chunk-4GP6HFBO.js lines 61169-61176, 66051-66068).
-	"gemini": {hydrate: map[string]string{"extensionPath": "root", "/": "/", "pathSeparator": "/", "workspacePath": ""}},
-}
-
 // hydrateRE is Gemini's hydrateString pattern: /\${(.*?)}/g.
 var hydrateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{(.*?)\}`) })
 
@@ -66,7 +42,10 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		p.add(it)
 	}
 	refs := p.pluginRefsIn(append([]string{cmd}, args...))
-	pr := pluginRefs[p.from.Name]
+	pr := p.from.Plugin
+	if pr == nil {
+		pr = &mappings.Plugin{}
+	}
 	for _, v := range refs.unknown {
 		lost("$"+v+": the hook is not written", fmt.Sprintf("hookx does not know the directory %s names, and %s would run the hook with it wrong or empty; a guard would fail open", v, p.to.Agent),
 			"replace it with the absolute path, then migrate again")
@@ -78,18 +57,18 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 	if len(refs.unknown) > 0 || len(refs.roots) > 0 && p.opts.PluginRoot == "" {
 		return "", nil, nil, false
 	}
-	if len(pr.hydrate) > 0 && p.opts.PluginRoot != "" {
+	if len(pr.Hydrate) > 0 && p.opts.PluginRoot != "" {
 		// Exactly the agent's own load-time replacement.
 		hydrate := func(s string) string {
 			return hydrateRE().ReplaceAllStringFunc(s, func(m string) string {
-				switch v := pr.hydrate[m[2:len(m)-1]]; v {
+				switch v := pr.Hydrate[m[2:len(m)-1]]; v {
 				case "root":
 					switch {
 					case p.opts.PluginOut && p.opts.Wrap:
 						// The target plugin's own root, which wrap's
 						// emulation of this load-time replacement fills in
 						// from the environment its agent exports.
-						return "${" + PluginRootVar(p.to.Name) + "}"
+						return "${" + PluginRootVar(p.to) + "}"
 					case p.opts.PluginOut:
 						return m // rewritten with the variables below
 					}
@@ -124,11 +103,11 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 			envWords = append(envWords, HostQuote(kv))
 		}
 		if len(refs.roots) > 0 {
-			for _, v := range pr.rootVars {
+			for _, v := range pr.RootVars {
 				if p.opts.PluginOut {
 					// The target's placeholder, which its agent replaces
 					// in the text when it loads the plugin: left unescaped.
-					envWords = append(envWords, ShellQuote(v+"=${"+PluginRootVar(p.to.Name)+"}"))
+					envWords = append(envWords, ShellQuote(v+"=${"+PluginRootVar(p.to)+"}"))
 					continue
 				}
 				envWords = append(envWords, HostQuote(v+"="+p.opts.PluginRoot))
@@ -207,21 +186,24 @@ var loadExpanded = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 type pluginRefsFound struct{ roots, unknown []string }
 
 func (p *planner) pluginRefsIn(texts []string) pluginRefsFound {
-	pr := pluginRefs[p.from.Name]
+	pr := p.from.Plugin
+	if pr == nil {
+		pr = &mappings.Plugin{}
+	}
 	var out pluginRefsFound
 	for _, t := range texts {
-		for _, v := range pr.rootVars {
+		for _, v := range pr.RootVars {
 			if regexp.MustCompile(`\$\{?` + v + `\b`).MatchString(t) {
 				out.roots = append(out.roots, "$"+v)
 			}
 		}
-		for _, v := range pr.unknownVars {
+		for _, v := range pr.UnknownVars {
 			if regexp.MustCompile(`\$\{?` + v + `\b`).MatchString(t) {
 				out.unknown = append(out.unknown, v)
 			}
 		}
 		for _, m := range hydrateRE().FindAllStringSubmatch(t, -1) {
-			v, ok := pr.hydrate[m[1]]
+			v, ok := pr.Hydrate[m[1]]
 			switch {
 			case !ok:
 			case v == "":
@@ -246,7 +228,7 @@ func (p *planner) wrapLacks(name string) string {
 		return ""
 	case p.isSessionFile(name):
 		return fmt.Sprintf("hookx wrap gives a SessionStart hook a session file in %s, so that it runs; the exports it writes there do not reach %s's later shell commands", name, p.to.Agent)
-	case slices.Contains(pluginRefs[p.from.Name].rootVars, name):
+	case p.from.Plugin != nil && slices.Contains(p.from.Plugin.RootVars, name):
 		return ""
 	}
 	if !p.isSourceVar(name) {

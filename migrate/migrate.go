@@ -861,11 +861,15 @@ func (p *planner) envRules() map[string]envRule {
 	if fe.SessionID != "" && te.SessionID != "" {
 		r[fe.SessionID] = envRule{to: te.SessionID}
 	}
-	for _, v := range pluginRootVars[p.from.Name] {
+	var rootVars []string
+	if p.from.Plugin != nil {
+		rootVars = []string{p.from.Plugin.RootVar}
+	}
+	for _, v := range rootVars {
 		switch {
 		case p.opts.PluginOut:
 			// Into the target's own plugin or extension: its placeholder.
-			r[v] = envRule{to: PluginRootVar(p.to.Name), quote: true}
+			r[v] = envRule{to: PluginRootVar(p.to), quote: true}
 		case p.opts.PluginRoot != "":
 			r[v] = envRule{literal: p.opts.PluginRoot}
 		}

@@ -9,40 +9,32 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
 )
-
-// pluginFormat is how a dialect packages hooks for others to install: a
-// Claude Code plugin or a Gemini CLI extension. Both keep their hooks in
-// hooks/hooks.json, shaped like a settings file's hooks object, and name
-// their own directory in a command with a placeholder.
-type pluginFormat struct {
-	manifest string // the manifest's path inside the directory
-	rootVar  string // the placeholder (as a variable name) for the directory
-	what     string
-}
-
-var pluginFormats = map[string]pluginFormat{
-	"claude": {manifest: filepath.Join(".claude-plugin", "plugin.json"), rootVar: "CLAUDE_PLUGIN_ROOT", what: "Claude Code plugin"},
-	"gemini": {manifest: "gemini-extension.json", rootVar: "extensionPath", what: "Gemini CLI extension"},
-}
 
 // PluginHooks is where a plugin or extension keeps its hooks, relative to
 // its directory.
 var PluginHooks = filepath.Join("hooks", "hooks.json")
 
-// pluginRootVars name the variables that hold a plugin's directory.
-var pluginRootVars = map[string][]string{"claude": {"CLAUDE_PLUGIN_ROOT"}, "gemini": {"extensionPath"}}
-
 // PluginManifest returns the manifest path (relative to the directory) of
-// a dialect's plugin or extension, and what the dialect calls it.
-func PluginManifest(dialect string) (path, what string) {
-	f := pluginFormats[dialect]
-	return f.manifest, f.what
+// a dialect's plugin or extension, and what the dialect calls it; both
+// empty where the dialect has none.
+func PluginManifest(d *mappings.Dialect) (path, what string) {
+	if d.Plugin == nil {
+		return "", ""
+	}
+	return filepath.FromSlash(d.Plugin.Manifest), d.Plugin.What
 }
 
 // PluginRootVar is the variable a dialect's plugin or extension commands
 // use for their own directory.
-func PluginRootVar(dialect string) string { return pluginFormats[dialect].rootVar }
+func PluginRootVar(d *mappings.Dialect) string {
+	if d.Plugin == nil {
+		return ""
+	}
+	return d.Plugin.RootVar
+}
 
 var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
@@ -51,7 +43,7 @@ var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 // from, whose manifest is src (nil if it has none) and directory is named
 // dir. Name, version and description are carried; the name is reduced to
 // lowercase letters, digits and dashes, which both agents accept.
-func NewManifest(from, to string, src []byte, dir string) []byte {
+func NewManifest(from *mappings.Dialect, src []byte, dir string) []byte {
 	var m struct {
 		Name        string `json:"name"`
 		Version     string `json:"version,omitempty"`
@@ -70,7 +62,8 @@ func NewManifest(from, to string, src []byte, dir string) []byte {
 		m.Version = "1.0.0"
 	}
 	if m.Description == "" {
-		m.Description = "Hooks converted by hookx migrate from a " + pluginFormats[from].what
+		_, what := PluginManifest(from)
+		m.Description = "Hooks converted by hookx migrate from a " + what
 	}
 	return append(marshal(m), '\n')
 }
@@ -86,9 +79,9 @@ type PluginFile struct {
 // PluginFiles lists the files of the plugin or extension in src that the
 // converted one in dst needs: everything but hooks/hooks.json, the source's
 // manifest directory or file, and .git. Symlinks are listed too.
-func PluginFiles(src, dst, from string) ([]PluginFile, error) {
+func PluginFiles(src, dst string, from *mappings.Dialect) ([]PluginFile, error) {
 	skip := map[string]bool{PluginHooks: true, ".git": true}
-	m := pluginFormats[from].manifest
+	m, _ := PluginManifest(from)
 	skip[m] = true
 	if d := filepath.Dir(m); d != "." {
 		skip[d] = true

@@ -7,6 +7,7 @@ package migrate
 import (
 	"bytes"
 	"errors"
+	"github.com/hookx-dev/hookx/mappings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -266,11 +267,11 @@ func TestPluginRootBecomesTargetPlaceholder(t *testing.T) {
 // A manifest is made from the source's: name (made safe), version and
 // description carried, the directory's name when there is none.
 func TestNewManifest(t *testing.T) {
-	got := string(NewManifest("claude", "gemini", []byte(`{"name":"My_Plugin","version":"2.1.0","description":"d"}`), "/x/dir"))
+	got := string(NewManifest(mappings.Default().MustDialect("claude"), []byte(`{"name":"My_Plugin","version":"2.1.0","description":"d"}`), "/x/dir"))
 	if want := "{\n  \"name\": \"my-plugin\",\n  \"version\": \"2.1.0\",\n  \"description\": \"d\"\n}\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	got = string(NewManifest("gemini", "claude", nil, "/x/Sec Guard"))
+	got = string(NewManifest(mappings.Default().MustDialect("gemini"), nil, "/x/Sec Guard"))
 	if !strings.Contains(got, `"name": "sec-guard"`) || !strings.Contains(got, `"version": "1.0.0"`) {
 		t.Errorf("got %s", got)
 	}

@@ -267,6 +267,9 @@ func migrateRun(opts *migrateOptions) error {
 	if err != nil {
 		return withCode(exitInternal, err)
 	}
+	if _, what := migrate.PluginManifest(to); opts.out != "" && what == "" {
+		return withCode(exitBadInput, fmt.Errorf("--out: hookx knows no plugin format of %s to convert into", to.Agent))
+	}
 
 	// base is the directory the settings paths are relative to; shown is
 	// how that directory is written in messages.
@@ -324,7 +327,10 @@ func migrateRun(opts *migrateOptions) error {
 		if err != nil {
 			return err
 		}
-		_, what := migrate.PluginManifest(fromName)
+		_, what := migrate.PluginManifest(from)
+		if what == "" {
+			return withCode(exitBadInput, fmt.Errorf("--plugin: hookx knows no plugin format of %s", from.Agent))
+		}
 		if data == nil {
 			return withCode(exitBadInput, fmt.Errorf("%s: no such file (a %s keeps its hooks in %s)", p, what, migrate.PluginHooks))
 		}
@@ -412,12 +418,12 @@ func migrateRun(opts *migrateOptions) error {
 		var manifestPath string
 		var manifest []byte
 		if opts.out != "" {
-			rel, _ := migrate.PluginManifest(toName)
+			rel, _ := migrate.PluginManifest(to)
 			manifestPath = filepath.Join(opts.out, rel)
 			if _, err := os.Lstat(manifestPath); errors.Is(err, fs.ErrNotExist) {
-				srcRel, _ := migrate.PluginManifest(fromName)
+				srcRel, _ := migrate.PluginManifest(from)
 				src, _ := os.ReadFile(filepath.Join(opts.plugin, srcRel))
-				manifest = migrate.NewManifest(fromName, toName, src, pluginRoot)
+				manifest = migrate.NewManifest(from, src, pluginRoot)
 				// Like the hooks file, it must stay inside --out.
 				if _, err := inScope(manifestPath, manifestPath, opts.out, scopeName, opts.allowOutside); err != nil {
 					return err
@@ -428,7 +434,7 @@ func migrateRun(opts *migrateOptions) error {
 		// And the plugin's other files: its scripts.
 		var files []migrate.PluginFile
 		if opts.out != "" {
-			all, err := migrate.PluginFiles(opts.plugin, opts.out, fromName)
+			all, err := migrate.PluginFiles(opts.plugin, opts.out, from)
 			if err != nil {
 				return withCode(exitInternal, err)
 			}
