@@ -23,7 +23,11 @@ import (
 // so a Codex block is judged by the hook's reason reaching the model, which
 // guardCheck checks for every agent.
 func agentScenarios() []*scenario {
-	guardSteps := []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")}
+	// The harmless command waits a little after its output: Qwen Code's
+	// shell tool collects output until the child's "exit" event, not
+	// "close", and under load it lost the output of a command that exited at
+	// once ("Output: (empty)", seen 2026-11-23).
+	guardSteps := []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN; sleep 0.3")}
 	guard := func(name string, a driver.Agent, body, marker string) *scenario {
 		hs := hosts[a]
 		return &scenario{
@@ -55,6 +59,19 @@ func agentScenarios() []*scenario {
 		control("control/codex-extra-root-key-drops-file", driver.Codex, exit2("GUARD-X-ROOTKEY"), "GUARD-X-ROOTKEY",
 			"failed to parse hooks config", func(cmd string) string {
 				return `{"version":1,"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":` + q(cmd) + `,"timeout":30}]}]}}` + "\n"
+			}),
+		guard("guard/qwen-permissionDecision-deny", driver.Qwen, denyJSON("GUARD-Q-DENY"), "GUARD-Q-DENY"),
+		guard("guard/qwen-exit2", driver.Qwen, exit2("GUARD-Q-EXIT2"), "GUARD-Q-EXIT2"),
+		control("control/qwen-invalid-handler-type", driver.Qwen, exit2("GUARD-Q-SHELLTYPE"), "GUARD-Q-SHELLTYPE",
+			"Invalid hook PreToolUse", func(cmd string) string {
+				return `{"hooks":{"PreToolUse":[{"matcher":"run_shell_command","hooks":[{"type":"shell","command":` + q(cmd) + `,"timeout":30}]}]}}` + "\n"
+			}),
+		guard("guard/copilot-permissionDecision-deny", driver.Copilot,
+			emit(`{"permissionDecision":"deny","permissionDecisionReason":"GUARD-P-DENY: rm -rf build is forbidden"}`), "GUARD-P-DENY"),
+		control("control/copilot-handlers-not-a-list", driver.Copilot,
+			emit(`{"permissionDecision":"deny","permissionDecisionReason":"GUARD-P-NOTLIST: rm -rf build is forbidden"}`), "GUARD-P-NOTLIST",
+			"Invalid hook configuration", func(cmd string) string {
+				return `{"version":1,"hooks":{"preToolUse":{"type":"command","bash":` + q(cmd) + `,"timeoutSec":30}}}` + "\n"
 			}),
 		guard("guard/droid-exit2", driver.Droid, exit2("GUARD-D-EXIT2"), "GUARD-D-EXIT2"),
 		guard("guard/droid-permissionDecision-deny", driver.Droid, denyJSON("GUARD-D-DENY"), "GUARD-D-DENY"),
