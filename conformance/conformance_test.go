@@ -42,25 +42,27 @@ func TestConformance(t *testing.T) {
 			if sc.wrapFlags == "" {
 				t.Run(pathNative+"-"+string(sc.dialect), func(t *testing.T) {
 					t.Parallel()
-					rep.assert(t, sc, pathNative, sc.dialect, runScenario(t, p, sc, pathNative))
+					rep.assert(t, sc, pathNative, sc.dialect, runScenario(t, p, sc, pathNative, sc.dialect))
 				})
 			}
-			t.Run("hookx-to-"+string(sc.dialect.Other()), func(t *testing.T) {
-				t.Parallel()
-				if _, err := hookxBinary(); err != nil {
-					result := "SKIP"
-					if inCI() {
-						result = "FAIL"
+			for _, host := range sc.targets() {
+				t.Run("hookx-to-"+string(host), func(t *testing.T) {
+					t.Parallel()
+					if _, err := hookxBinary(); err != nil {
+						result := "SKIP"
+						if inCI() {
+							result = "FAIL"
+						}
+						rep.add(row{scenario: sc.name, path: pathHookx, host: host, result: result, detail: err.Error()})
+						requireHookx(t) // skips or fails
 					}
-					rep.add(row{scenario: sc.name, path: pathHookx, host: sc.dialect.Other(), result: result, detail: err.Error()})
-					requireHookx(t) // skips or fails
-				}
-				rep.assert(t, sc, pathHookx, sc.dialect.Other(), runScenario(t, p, sc, pathHookx))
-			})
+					rep.assert(t, sc, pathHookx, host, runScenario(t, p, sc, pathHookx, host))
+				})
+			}
 			if sc.dialect == driver.Claude && !sc.noPeer {
 				t.Run("peer-migrate-to-gemini", func(t *testing.T) {
 					t.Parallel()
-					r := runScenario(t, p, sc, pathPeer)
+					r := runScenario(t, p, sc, pathPeer, driver.Gemini)
 					rep.record(t, sc, pathPeer, driver.Gemini, r)
 				})
 			}
@@ -77,19 +79,21 @@ type runResult struct {
 
 // runScenario sets up a sandbox for the path, runs the host agent and
 // checks the scenario. Setup failures are returned as problems.
-func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string) runResult {
+func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host driver.Agent) runResult {
 	sb := newSandbox(t, p, sc.projectName)
 	if err := sc.writeProject(sb); err != nil {
 		t.Fatal(err)
 	}
-	host := sc.dialect
 	var setup strings.Builder
 	switch path {
 	case pathHookx:
-		host = sc.dialect.Other()
 		bin := requireHookx(t)
 		sb.PathDirs = []string{filepath.Dir(bin)}
-		args := []string{"migrate", "--from-" + string(sc.dialect), "--dir", sb.Project}
+		args := []string{"migrate", "--from", string(sc.dialect), "--to", string(host), "--dir", sb.Project}
+		if (sc.dialect == driver.Claude || sc.dialect == driver.Gemini) && host == sc.dialect.Other() {
+			// The two-dialect form, as the README's first command writes it.
+			args = []string{"migrate", "--from-" + string(sc.dialect), "--dir", sb.Project}
+		}
 		if problems := migrate(t, sb, host, bin, args, &setup); problems != nil {
 			return runResult{problems: problems, evidence: setup.String()}
 		}
@@ -102,7 +106,6 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string) runRes
 			}
 		}
 	case pathPeer:
-		host = driver.Gemini
 		if problems := migrate(t, sb, host, p.Gemini, []string{"hooks", "migrate", "--from-claude"}, &setup); problems != nil {
 			return runResult{problems: problems, evidence: setup.String()}
 		}
@@ -114,11 +117,17 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string) runRes
 	if err != nil {
 		t.Fatal(err)
 	}
+	if path != pathNative {
+		o.wantWarning = "" // a negative control's expected warning is its native config's
+	}
 	problems := append(commonProblems(o), sc.check(o)...)
 	if testing.Verbose() && path != pathNative {
 		t.Logf("setup:\n%s", setup.String())
 	}
 	t.Logf("%s on %s (%s): agent run took %s", sc.name, host, path, o.res.Duration.Round(time.Millisecond))
+	if os.Getenv("HOOKX_CONFORMANCE_EVIDENCE") != "" {
+		t.Logf("evidence:\n%s%s\nsettings warnings: %q", setup.String(), o.describe(), o.warnings)
+	}
 	return runResult{problems: problems, took: o.res.Duration, evidence: setup.String() + o.describe()}
 }
 
@@ -297,8 +306,9 @@ func (r *report) flush(t *testing.T) {
 		return cmp.Or(strings.Compare(a.scenario, b.scenario), cmp.Compare(order[a.path], order[b.path]))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s. %s. Suite wall time so far: %s.\n\n",
-		agents.GeminiVersion, agents.ClaudeVersion, agentsNote, time.Since(suiteStart).Round(time.Second))
+	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s. %s. Suite wall time so far: %s.\n\n",
+		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion,
+		agentsNote, time.Since(suiteStart).Round(time.Second))
 	b.WriteString("| scenario | path | host | result | agent run | detail |\n|---|---|---|---|---|---|\n")
 	var total time.Duration
 	for _, x := range rows {

@@ -3,11 +3,13 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,20 +93,14 @@ func newSandbox(t *testing.T, p agents.Paths, projectName string) *driver.Sandbo
 	if err != nil {
 		t.Fatal(err)
 	}
+	sb.XDGCache = p.CopilotCache
 	return sb
 }
 
-// exe returns the agent executable.
-func exe(p agents.Paths, a driver.Agent) string {
-	if a == driver.Gemini {
-		return p.Gemini
-	}
-	return p.Claude
-}
-
 // action is one neutral model step; toStep renders it as the host's tool
-// call (Bash ↔ run_shell_command, Write ↔ write_file, Read ↔ read_file,
-// Edit ↔ replace).
+// call (shell: hosts[host].shell; Claude ↔ Gemini also Write ↔ write_file,
+// Read ↔ read_file, Edit ↔ replace, LS ↔ list_directory; the file tools of
+// the other agents are not mapped yet).
 type action struct {
 	kind                    string // shell, write, read, edit, ls, say
 	text                    string // shell command or say text
@@ -136,13 +132,13 @@ func toStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 
 func callStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 	g := host == driver.Gemini
+	if a.kind != "shell" && a.kind != "say" && host != driver.Claude && !g {
+		panic(fmt.Sprintf("conformance: no %s tool call mapped for %s yet (harness_test.go callStep)", a.kind, host))
+	}
 	switch a.kind {
 	case "shell":
-		name := "Bash"
-		if g {
-			name = "run_shell_command"
-		}
-		return fakemodel.Tool(name, map[string]any{"command": a.text, "description": "fake call"})
+		c := hosts[host].shell(a.text)
+		return fakemodel.Step{Calls: []fakemodel.Call{c}}
 	case "write":
 		name := "Write"
 		if g {
@@ -176,41 +172,77 @@ type outcome struct {
 	sb   *driver.Sandbox
 	srv  *fakemodel.Server
 	res  driver.Result
+	// warnings are the settings warnings in the host's channels
+	// (driver.Sandbox.SettingsWarnings).
+	warnings []string
+	// wantWarning, when set, is a warning the run must report (a negative
+	// control); the run's warnings are then not problems.
+	wantWarning string
 }
 
 // runAgent serves the scenario's script to host and runs it in sb.
 func runAgent(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agent, sc *scenario) (*outcome, error) {
 	t.Helper()
-	script := fakemodel.Script{MaxMain: sc.maxMain}
-	if script.MaxMain == 0 {
-		script.MaxMain = 20
+	o, err := runHost(t, p, sb, host, runSpec{steps: sc.steps, maxMain: sc.maxMain, prompt: sc.prompt})
+	if o != nil {
+		o.wantWarning = sc.wantWarning
 	}
-	for _, a := range sc.steps {
+	return o, err
+}
+
+// runSpec is one agent run: the model's script and extra agent arguments.
+type runSpec struct {
+	steps   []action
+	maxMain int    // default 20
+	prompt  string // default "do the task"
+	extra   []string
+}
+
+// runHost starts the fake model server host speaks, writes host's user
+// configuration pointed at it, and runs host in sb.
+func runHost(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agent, rs runSpec) (*outcome, error) {
+	t.Helper()
+	script := fakemodel.Script{MaxMain: cmp.Or(rs.maxMain, 20)}
+	for _, a := range rs.steps {
 		script.Steps = append(script.Steps, toStep(host, sb, a))
 	}
 	var srv *fakemodel.Server
-	if host == driver.Gemini {
+	switch host.Wire() {
+	case driver.WireGemini:
 		srv = fakemodel.NewGemini(script)
-	} else {
+	case driver.WireAnthropic:
 		srv = fakemodel.NewAnthropic(script)
+	default:
+		script.Quote = true
+		srv = fakemodel.NewOpenAI(script)
 	}
 	t.Cleanup(srv.Close)
-	prompt := sc.prompt
-	if prompt == "" {
-		prompt = "do the task"
+	if err := sb.Setup(host, srv.URL); err != nil {
+		return nil, err
 	}
 	res, err := sb.Run(context.Background(), driver.Cmd{
 		Path: exe(p, host),
-		Args: driver.AgentArgs(host, prompt),
+		Args: append(driver.AgentArgs(host, cmp.Or(rs.prompt, "do the task")), rs.extra...),
 		Env:  sb.Env(host, srv.URL),
 		Stop: srv.Exceeded(),
 	})
-	return &outcome{host: host, sb: sb, srv: srv, res: res}, err
+	o := &outcome{host: host, sb: sb, srv: srv, res: res}
+	o.warnings = sb.SettingsWarnings(host, res)
+	return o, err
 }
 
-// describe is the evidence for a failure: the run and what the fake saw.
+// describe is the evidence for a failure: the run, the agent's log files,
+// and what the fake saw.
 func (o *outcome) describe() string {
-	return fmt.Sprintf("%s run: %s\nfake %s server: %s", o.host, o.res, o.host, o.srv.Summary())
+	var logs strings.Builder
+	for _, f := range o.sb.LogFiles(o.host) {
+		b, _ := os.ReadFile(f)
+		if len(b) > 3000 {
+			b = append([]byte("…"), b[len(b)-3000:]...)
+		}
+		fmt.Fprintf(&logs, "--- %s (tail) ---\n%s\n", f, b)
+	}
+	return fmt.Sprintf("%s run: %s\n%sfake %s server: %s", o.host, o.res, logs.String(), o.host.Wire(), o.srv.Summary())
 }
 
 // hookLogs returns the JSON files hooks wrote to $HOME/hooklog whose names
@@ -226,11 +258,9 @@ func (o *outcome) exists(rel string) bool {
 	return err == nil
 }
 
-// warningPatterns are agent stderr lines that mean the hook settings did not
-// load cleanly.
-var warningPatterns = []string{"invalid hook", "discarding", "invalid settings", "settings error", "unknown hook event", "invalid configuration"}
-
-// commonProblems applies to every run: a clean exit, no settings warnings.
+// commonProblems applies to every run: a clean exit, and no settings
+// warnings in the host's channels (stderr, and Copilot's, Qwen's and
+// Droid's own logs), or, for a negative control, the warning it expects.
 func commonProblems(o *outcome) []string {
 	var p []string
 	switch {
@@ -241,15 +271,13 @@ func commonProblems(o *outcome) []string {
 	case o.res.ExitCode != 0:
 		p = append(p, fmt.Sprintf("the agent exited %d", o.res.ExitCode))
 	}
-	low := strings.ToLower(o.res.Stderr)
-	for _, w := range warningPatterns {
-		if i := strings.Index(low, w); i >= 0 {
-			line := o.res.Stderr[strings.LastIndex(o.res.Stderr[:i], "\n")+1:]
-			if j := strings.IndexByte(line, '\n'); j >= 0 {
-				line = line[:j]
-			}
-			p = append(p, fmt.Sprintf("agent stderr has a settings warning: %q", line))
+	switch {
+	case o.wantWarning == "":
+		for _, w := range o.warnings {
+			p = append(p, fmt.Sprintf("%s has a settings warning: %q", o.host, w))
 		}
+	case !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, o.wantWarning) }):
+		p = append(p, fmt.Sprintf("%s reported no settings warning %q (warnings: %q)", o.host, o.wantWarning, o.warnings))
 	}
 	return p
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hookx-dev/hookx/conformance/agents"
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
 )
 
 // A plugin scenario ships a guard the way hook collections are shipped: a
@@ -146,22 +145,9 @@ func runTool(t *testing.T, sb *driver.Sandbox, host driver.Agent, bin string, ar
 // runWithArgs is runAgent with extra agent arguments (--plugin-dir).
 func runWithArgs(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agent, steps []action, extra []string) *outcome {
 	t.Helper()
-	script := fakemodel.Script{MaxMain: 20}
-	for _, a := range steps {
-		script.Steps = append(script.Steps, toStep(host, sb, a))
-	}
-	srv := fakemodel.NewAnthropic(script)
-	if host == driver.Gemini {
-		srv.Close()
-		srv = fakemodel.NewGemini(script)
-	}
-	t.Cleanup(srv.Close)
-	res, err := sb.Run(context.Background(), driver.Cmd{
-		Path: exe(p, host), Args: append(driver.AgentArgs(host, "do the task"), extra...),
-		Env: sb.Env(host, srv.URL), Stop: srv.Exceeded(),
-	})
+	o, err := runHost(t, p, sb, host, runSpec{steps: steps, extra: extra})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &outcome{host: host, sb: sb, srv: srv, res: res}
+	return o
 }

@@ -16,21 +16,33 @@ import (
 
 // A scenario is a project whose hooks are written for one agent (dialect),
 // a scripted model conversation, and checks of what must happen. The checks
-// read only effects both hosts share (files, what reached the model, the
+// read only effects every host shares (files, what reached the model, the
 // number of model turns), so the same scenario runs natively on its own
-// agent, through hookx on the other agent, and through Gemini's own
-// migrator.
+// agent, through hookx on other agents, and (Claude dialect) through
+// Gemini's own migrator.
 type scenario struct {
 	name    string
 	dialect driver.Agent
 	prompt  string
 	steps   []action
 	hooks   []hookDef
-	// scripts are hook scripts by name, written to .claude/hooks/<name>.sh or
-	// .gemini/hooks/<name>.sh; "#!/bin/sh" is prepended.
+	// scripts are hook scripts by name, written to <hookDir>/<name>.sh
+	// (hosts[dialect].hookDir, e.g. .claude/hooks); "#!/bin/sh" is prepended.
 	scripts map[string]string
+	// config, when set, is written verbatim as the dialect's hook
+	// configuration (hosts[dialect].settings) instead of rendering hooks:
+	// for shapes the renderer would not produce (negative controls).
+	config string
 	// files are other project files to create.
 	files map[string]string
+	// to are the hosts the hookx path runs on (hookx migrate --from dialect
+	// --to host, then host). Default: the other of Claude and Gemini for
+	// those two dialects, none for the others; set it to []driver.Agent{} to
+	// run natively only.
+	to []driver.Agent
+	// wantWarning, when set, is a settings warning the native run must
+	// report (driver.Sandbox.SettingsWarnings), for a negative control.
+	wantWarning string
 	// wrapFlags are inserted after every "hookx wrap" in the migrated
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
@@ -50,41 +62,45 @@ type hookDef struct {
 	raw            string // a literal command instead of a script
 }
 
-// command is how the hook's author would refer to the script.
+// targets are the hosts of the scenario's hookx path.
+func (s *scenario) targets() []driver.Agent {
+	if s.to != nil {
+		return s.to
+	}
+	if s.dialect == driver.Claude || s.dialect == driver.Gemini {
+		return []driver.Agent{s.dialect.Other()}
+	}
+	return nil
+}
+
+// command is how the hook's author would refer to the script: through the
+// agent's project-directory variable, or (Codex, which has none) relative
+// to the project, where the agent runs its hooks.
 func (s *scenario) command(h hookDef) string {
 	if h.raw != "" {
 		return h.raw
 	}
-	if s.dialect == driver.Claude {
-		return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/` + h.script + ".sh"
+	hs := hosts[s.dialect]
+	if hs.projectRef == "" {
+		return "./" + hs.hookDir + "/" + h.script + ".sh"
 	}
-	return `"${GEMINI_PROJECT_DIR}"/.gemini/hooks/` + h.script + ".sh"
+	return hs.projectRef + "/" + hs.hookDir + "/" + h.script + ".sh"
 }
-
-// settingsFile is the dialect's project settings file.
-func settingsFile(a driver.Agent) string { return "." + string(a) + "/settings.json" }
 
 // writeProject writes the scenario's settings, hook scripts and files in the
 // dialect's own idiom. Timeouts are explicit, in the dialect's unit (30 s),
 // so a migration that copies the number unchanged shows up.
 func (s *scenario) writeProject(sb *driver.Sandbox) error {
-	timeout := 30
-	if s.dialect == driver.Gemini {
-		timeout = 30000
-	}
-	events := map[string][]any{}
-	for _, h := range s.hooks {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": s.command(h), "timeout": timeout}}}
-		if h.matcher != "" {
-			group["matcher"] = h.matcher
+	hs := hosts[s.dialect]
+	if s.config != "" {
+		if err := sb.WriteFile(hs.settings, s.config); err != nil {
+			return err
 		}
-		events[h.event] = append(events[h.event], group)
-	}
-	if err := sb.WriteJSON(settingsFile(s.dialect), map[string]any{"hooks": events}); err != nil {
+	} else if err := sb.WriteJSON(hs.settings, hs.render(s.hooks, s.command, hs.timeout)); err != nil {
 		return err
 	}
 	for name, body := range s.scripts {
-		if err := sb.WriteFile("."+string(s.dialect)+"/hooks/"+name+".sh", "#!/bin/sh\n"+body); err != nil {
+		if err := sb.WriteFile(hs.hookDir+"/"+name+".sh", "#!/bin/sh\n"+body); err != nil {
 			return err
 		}
 	}
@@ -413,6 +429,7 @@ func scenarios() []*scenario {
 	list = append(list, eventScenarios()...)
 	list = append(list, wrapsemScenarios()...)
 	list = append(list, commandScenarios()...)
+	list = append(list, agentScenarios()...)
 	return list
 }
 
@@ -435,7 +452,7 @@ func guardCheck(marker string) func(o *outcome) []string {
 		if len(rs) != 2 {
 			return append(p, fmt.Sprintf("the model got %d tool results, want 2", len(rs)))
 		}
-		if !strings.Contains(rs[0].Text, marker) || !rs[0].IsError {
+		if !strings.Contains(rs[0].Text, marker) || (hosts[o.host].errorFlag && !rs[0].IsError) {
 			p = append(p, fmt.Sprintf("the blocked call's result (error=%v) %q lacks the hook's reason %s", rs[0].IsError, rs[0].Text, marker))
 		}
 		if !strings.Contains(rs[1].Text, "ALLOW-RAN") {

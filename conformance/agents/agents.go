@@ -34,8 +34,15 @@ import (
 // Pinned versions; the lock file is the source of truth, these are checked
 // against what the installed executables report.
 const (
-	GeminiVersion = "0.61.0"
-	ClaudeVersion = "2.1.330"
+	GeminiVersion  = "0.61.0"
+	ClaudeVersion  = "2.1.330"
+	CodexVersion   = "0.169.0"
+	CopilotVersion = "1.0.102"
+	QwenVersion    = "0.24.4"
+	// DroidVersion is the version of the linux-x64 binary package
+	// (@factory/cli-linux-x64), which is what runs; @factory/cli itself is
+	// 0.225.1 and declares a 0.225.1 binary that was never published.
+	DroidVersion = "0.225.2"
 )
 
 //go:embed package.json
@@ -46,10 +53,20 @@ var packageLock []byte
 
 // Paths locates the installed agents.
 type Paths struct {
-	Dir    string // the install directory (holds node_modules)
-	Gemini string // node_modules/.bin/gemini, a node script
-	Claude string // the native Claude Code executable
-	Node   string // the node executable that runs Gemini
+	Dir     string // the install directory (holds node_modules)
+	Gemini  string // node_modules/.bin/gemini, a node script
+	Claude  string // the native Claude Code executable
+	Codex   string // node_modules/.bin/codex, a node launcher of the native binary
+	Copilot string // node_modules/.bin/copilot, a node launcher
+	Qwen    string // node_modules/.bin/qwen, a node script
+	Droid   string // node_modules/@factory/cli-linux-x64/bin/droid, native
+	// CopilotCache is the XDG_CACHE_HOME every Copilot run gets: on its
+	// first run Copilot unpacks its package (235 MB) into
+	// $XDG_CACHE_HOME/copilot/pkg. Install's version check does that once,
+	// under the install lock, in <Dir>/xdg-cache, so runs share it and never
+	// write into the user's cache.
+	CopilotCache string
+	Node         string // the node executable that runs the node agents
 	// Installed is true when this call ran npm, false when the cache was
 	// already complete.
 	Installed bool
@@ -84,7 +101,7 @@ func DefaultDir() (string, error) {
 
 const marker = ".hookx-installed"
 
-// Install makes sure both agents are installed in dir and returns their
+// Install makes sure the six agents are installed in dir and returns their
 // paths. It is idempotent: when dir already holds a finished install of the
 // same lock it only verifies the executables. Concurrent callers (several
 // test binaries) are serialised with a lock file beside dir. Errors wrap
@@ -125,6 +142,26 @@ func Install(ctx context.Context, dir string) (Paths, error) {
 	p.Claude, err = findClaude(ctx, dir)
 	if err != nil {
 		return p, err
+	}
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	p.Codex = filepath.Join(bin, "codex")
+	p.Copilot = filepath.Join(bin, "copilot")
+	p.Qwen = filepath.Join(bin, "qwen")
+	p.Droid = filepath.Join(dir, "node_modules", "@factory", "cli-"+runtime.GOOS+"-"+npmArch(), "bin", "droid")
+	p.CopilotCache = filepath.Join(dir, "xdg-cache")
+	for _, c := range []struct {
+		name, exe, want string
+		env             []string
+	}{
+		{"codex", p.Codex, CodexVersion, nil},
+		// COPILOT_OFFLINE: no update check.
+		{"copilot", p.Copilot, CopilotVersion, []string{"XDG_CACHE_HOME=" + p.CopilotCache, "COPILOT_OFFLINE=true"}},
+		{"qwen", p.Qwen, QwenVersion, nil},
+		{"droid", p.Droid, DroidVersion, []string{"FACTORY_AIRGAP_ENABLED=true"}},
+	} {
+		if err := checkVersionEnv(ctx, c.exe, []string{"--version"}, c.want, c.env); err != nil {
+			return p, fmt.Errorf("%s in %s: %w", c.name, dir, err)
+		}
 	}
 	if p.Installed {
 		if err := os.WriteFile(filepath.Join(dir, marker), []byte(want+"\n"), 0o644); err != nil {
@@ -174,8 +211,7 @@ func npmCI(ctx context.Context, npm, dir string) error {
 // findClaude returns the native binary of the platform package. With
 // --ignore-scripts bin/claude.exe is only a stub that prints an error.
 func findClaude(ctx context.Context, dir string) (string, error) {
-	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	base := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-"+runtime.GOOS+"-"+arch)
+	base := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-"+runtime.GOOS+"-"+npmArch())
 	var errs []error
 	for _, cand := range []string{filepath.Join(base, "claude"), filepath.Join(base+"-musl", "claude")} {
 		if _, err := os.Stat(cand); err != nil {
@@ -191,7 +227,18 @@ func findClaude(ctx context.Context, dir string) (string, error) {
 	return "", fmt.Errorf("no working Claude Code binary for %s/%s in %s: %w", runtime.GOOS, runtime.GOARCH, dir, errors.Join(errs...))
 }
 
+// npmArch is GOARCH as npm's platform packages name it.
+func npmArch() string {
+	return map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+}
+
 func checkVersion(ctx context.Context, exe string, args []string, want string) error {
+	return checkVersionEnv(ctx, exe, args, want, nil)
+}
+
+// checkVersionEnv is checkVersion with extra environment entries, which
+// override the redirected ones.
+func checkVersionEnv(ctx context.Context, exe string, args []string, want string, extra []string) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	// Even `--version` writes state under the home directory (Gemini CLI
@@ -204,7 +251,7 @@ func checkVersion(ctx context.Context, exe string, args []string, want string) e
 	defer os.RemoveAll(home)
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = home
-	cmd.Env = versionEnv(os.Environ(), home)
+	cmd.Env = append(versionEnv(os.Environ(), home), extra...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s --version: %w: %s", exe, err, out)

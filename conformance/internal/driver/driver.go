@@ -1,7 +1,8 @@
 //go:build unix
 
-// Package driver runs the real Gemini CLI and Claude Code in print mode, each
-// run in its own sandbox: a fresh HOME and TMPDIR, a git-initialised project
+// Package driver runs the real agents (Gemini CLI, Claude Code, Codex,
+// Copilot CLI, Qwen Code, Factory Droid) headless, each run in its own
+// sandbox: a fresh HOME and TMPDIR, a git-initialised project
 // at $HOME/project, and an env -i style environment that points the agent at
 // a fake model server. Every run has a hard timeout and ends with a kill of
 // its whole process group.
@@ -25,13 +26,13 @@ import (
 // Agent names a host agent.
 type Agent string
 
-// The two agents the suite runs.
+// The two agents of the first suite; hosts.go has the other four.
 const (
 	Claude Agent = "claude"
 	Gemini Agent = "gemini"
 )
 
-// Other returns the other agent.
+// Other returns the other of Claude and Gemini (Claude for the others).
 func (a Agent) Other() Agent {
 	if a == Claude {
 		return Gemini
@@ -49,6 +50,9 @@ type Sandbox struct {
 	PathDirs []string
 	// Node is the node executable; its directory goes on PATH.
 	Node string
+	// XDGCache is XDG_CACHE_HOME for Copilot, which unpacks itself there on
+	// its first run (agents.Paths.CopilotCache); default $HOME/.cache.
+	XDGCache string
 
 	runs atomic.Int32
 }
@@ -172,6 +176,8 @@ func (s *Sandbox) Env(a Agent, baseURL string) []string {
 			// --dangerously-skip-permissions refuses root without it.
 			env = append(env, "IS_SANDBOX=1")
 		}
+	default:
+		env = append(env, s.openAIEnv(a, baseURL)...)
 	}
 	return env
 }
@@ -296,8 +302,11 @@ func (s *Sandbox) Run(ctx context.Context, c Cmd) (Result, error) {
 
 // AgentArgs are the print-mode arguments for prompt.
 func AgentArgs(a Agent, prompt string) []string {
-	if a == Gemini {
+	switch a {
+	case Gemini:
 		return []string{"-p", prompt, "--yolo", "-o", "text"}
+	case Claude:
+		return []string{"-p", prompt, "--dangerously-skip-permissions"}
 	}
-	return []string{"-p", prompt, "--dangerously-skip-permissions"}
+	return openAIArgs(a, prompt)
 }

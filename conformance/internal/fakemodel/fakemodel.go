@@ -1,11 +1,13 @@
 // Package fakemodel serves scripted fake model APIs on 127.0.0.1 for the
 // conformance suite: the Gemini generativelanguage v1beta API that Gemini CLI
-// talks to, and the Anthropic Messages API that Claude Code talks to.
+// talks to, the Anthropic Messages API that Claude Code talks to, and the
+// OpenAI Chat Completions and Responses APIs that Copilot CLI, Qwen Code,
+// Factory Droid (chat completions) and Codex (responses) talk to.
 //
 // A fake answers each main-model request (one that offers tools) with step N
 // of its script, where N is the number of model/assistant turns already in
-// the request's history; past the end of the script it answers Final
-// ("Done."). Utility requests without tools (Gemini's router and
+// the request's history (OpenAI Responses: runs of model-produced input
+// items); past the end of the script it answers Final ("Done."). Utility requests without tools (Gemini's router and
 // next-speaker classifiers) get a small JSON text that satisfies them all.
 // Every request is recorded, decoded, so a test can read what reached the
 // model: tool results, hook block reasons, injected context.
@@ -51,6 +53,10 @@ type Script struct {
 	// MaxMain, when positive, is the number of main-model requests after
 	// which Exceeded is closed, so a driver can end a run that loops.
 	MaxMain int
+	// Quote makes the answer past the script quote the last tool result in
+	// the request ("Done. The tool said: …"), so the agent's own output
+	// shows what reached the model. OpenAI servers only.
+	Quote bool
 }
 
 // Request is one recorded HTTP request.
@@ -87,6 +93,7 @@ type kind int
 const (
 	gemini kind = iota
 	anthropic
+	openai
 )
 
 // NewGemini starts a fake Gemini API. Point Gemini CLI at it with
@@ -96,6 +103,11 @@ func NewGemini(s Script) *Server { return start(gemini, s) }
 // NewAnthropic starts a fake Anthropic Messages API. Point Claude Code at it
 // with ANTHROPIC_BASE_URL=URL.
 func NewAnthropic(s Script) *Server { return start(anthropic, s) }
+
+// NewOpenAI starts a fake OpenAI API: Chat Completions at
+// URL/v1/chat/completions and Responses at URL/v1/responses. Point an agent
+// at URL+"/v1".
+func NewOpenAI(s Script) *Server { return start(openai, s) }
 
 func start(k kind, s Script) *Server {
 	if s.Final == "" {
@@ -155,25 +167,33 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 		f.serveGemini(w, &req)
 	case anthropic:
 		f.serveAnthropic(w, &req)
+	case openai:
+		f.serveOpenAI(w, &req)
 	}
 }
 
 // record stores req and, for a main request, returns the step to answer.
 func (f *Server) record(req *Request) Step {
+	s, _ := f.recordStep(req)
+	return s
+}
+
+// recordStep is record that also says whether the step is past the script.
+func (f *Server) recordStep(req *Request) (Step, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reqs = append(f.reqs, *req)
 	if !req.Main {
-		return Step{}
+		return Step{}, false
 	}
 	f.mains++
 	if f.script.MaxMain > 0 && f.mains > f.script.MaxMain {
 		f.once.Do(func() { close(f.exceeded) })
 	}
 	if req.Turn < len(f.script.Steps) {
-		return f.script.Steps[req.Turn]
+		return f.script.Steps[req.Turn], false
 	}
-	return Say(f.script.Final)
+	return Say(f.script.Final), true
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -184,9 +204,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // ToolResult is a tool result as the model received it.
 type ToolResult struct {
-	Name    string // Gemini function name; empty for Claude
-	Text    string // Claude: the result content's text; Gemini: the response object as JSON
-	IsError bool   // Claude: is_error; Gemini: the response has an "error" key
+	Name string // Gemini function name; OpenAI: the called function's name; empty for Claude
+	// Text is, for Claude, the result content's text; Gemini: the response
+	// object as JSON; OpenAI: the tool message's or function_call_output's
+	// text.
+	Text string
+	// IsError is Claude's is_error, or whether Gemini's response has an
+	// "error" key. The OpenAI APIs have no such flag: always false.
+	IsError bool
 }
 
 // ToolResults returns every tool result in the request's history, in order.
@@ -214,22 +239,49 @@ func (r *Request) ToolResults() []ToolResult {
 			out = append(out, ToolResult{Text: contentText(b["content"]), IsError: isErr})
 		}
 	}
+	names := map[string]string{}                   // OpenAI call id -> function name
+	for _, msg := range list(r.JSON["messages"]) { // OpenAI Chat Completions
+		m := obj(msg)
+		for _, c := range list(m["tool_calls"]) {
+			names[str(obj(c)["id"])] = str(obj(obj(c)["function"])["name"])
+		}
+		if m["role"] == "tool" {
+			out = append(out, ToolResult{Name: names[str(m["tool_call_id"])], Text: contentText(m["content"])})
+		}
+	}
+	for _, it := range list(r.JSON["input"]) { // OpenAI Responses
+		m := obj(it)
+		switch m["type"] {
+		case "function_call", "custom_tool_call":
+			names[str(m["call_id"])] = str(m["name"])
+		case "function_call_output", "custom_tool_call_output":
+			out = append(out, ToolResult{Name: names[str(m["call_id"])], Text: contentText(m["output"])})
+		}
+	}
 	return out
 }
 
 // Conversation is every string in the request's message history (Anthropic
-// messages, Gemini contents), joined by newlines: what the model was told in
-// the conversation, excluding the system prompt and tool declarations.
+// and OpenAI chat messages, Gemini contents, OpenAI Responses input), joined
+// by newlines: what the model was told in the conversation, excluding the
+// system prompt and tool declarations (OpenAI chat's system messages are in
+// messages, so they are included).
 func (r *Request) Conversation() string {
-	return strings.Join(append(strings_(r.JSON["messages"]), strings_(r.JSON["contents"])...), "\n")
+	var parts []string
+	for _, k := range []string{"messages", "contents", "input"} {
+		parts = append(parts, strings_(r.JSON[k])...)
+	}
+	return strings.Join(parts, "\n")
 }
 
 // AllText is Conversation plus the system prompt (Anthropic system, Gemini
-// systemInstruction), where agents may put hook context.
+// systemInstruction, OpenAI Responses instructions), where agents may put
+// hook context.
 func (r *Request) AllText() string {
 	parts := []string{r.Conversation()}
-	parts = append(parts, strings_(r.JSON["system"])...)
-	parts = append(parts, strings_(r.JSON["systemInstruction"])...)
+	for _, k := range []string{"system", "systemInstruction", "instructions"} {
+		parts = append(parts, strings_(r.JSON[k])...)
+	}
 	return strings.Join(parts, "\n")
 }
 
@@ -261,8 +313,8 @@ func strings_(v any) []string {
 	return out
 }
 
-// contentText is the text of an Anthropic content value: a string, or the
-// text blocks of a block list joined by newlines.
+// contentText is the text of an Anthropic or OpenAI content value: a
+// string, or the text blocks of a block list joined by newlines.
 func contentText(v any) string {
 	if s, ok := v.(string); ok {
 		return s

@@ -124,3 +124,77 @@ func TestTextBeforeCall(t *testing.T) {
 		t.Errorf("anthropic: want a text block then a tool_use, stop_reason tool_use, got %s", body)
 	}
 }
+
+func TestOpenAIChat(t *testing.T) {
+	f := NewOpenAI(Script{Steps: []Step{
+		Tool("bash", map[string]any{"command": "echo hi", "description": "d"}),
+	}, Quote: true})
+	defer f.Close()
+	tools := `"tools":[{"type":"function","function":{"name":"bash"}}]`
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"stream tool", `{"stream":true,"model":"m","messages":[{"role":"system","content":"s"},{"role":"user","content":"x"}],` + tools + `}`, []string{
+			`data: {"choices":[{"delta":{"content":"","role":"assistant"}`,
+			`"tool_calls":[{"function":{"arguments":"{\"command\":\"echo hi\",\"description\":\"d\"}","name":"bash"},"id":"call_fake_0_0","index":0,"type":"function"}]`,
+			`"finish_reason":"tool_calls"`, `"usage":{`, "data: [DONE]\n\n",
+		}},
+		{"json final quotes the result", `{"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_fake_0_0","type":"function","function":{"name":"bash","arguments":"{}"}}]},{"role":"tool","tool_call_id":"call_fake_0_0","content":"HOOK SAID NO"}],` + tools + `}`, []string{
+			`"object":"chat.completion"`, `"content":"Done. The tool said: HOOK SAID NO"`, `"finish_reason":"stop"`,
+		}},
+		{"no tools", `{"model":"m","messages":[{"role":"user","content":"title?"}]}`, []string{`"content":"ok"`}},
+	}
+	for _, tt := range tests {
+		_, body := post(t, f.URL+"/v1/chat/completions", tt.body)
+		for _, w := range tt.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: body %s\nlacks %s", tt.name, body, w)
+			}
+		}
+	}
+	if got := len(f.Main()); got != 2 {
+		t.Errorf("main requests = %d, want 2", got)
+	}
+	want := []ToolResult{{Name: "bash", Text: "HOOK SAID NO"}}
+	if diff := cmp.Diff(want, f.LastMain().ToolResults()); diff != "" {
+		t.Errorf("ToolResults (-want +got):\n%s", diff)
+	}
+}
+
+func TestOpenAIResponses(t *testing.T) {
+	f := NewOpenAI(Script{Steps: []Step{
+		Tool("exec_command", map[string]any{"cmd": "echo hi"}),
+	}, Quote: true})
+	defer f.Close()
+	tools := `"tools":[{"type":"function","name":"exec_command"}]`
+	_, body := post(t, f.URL+"/v1/responses", `{"model":"m","stream":true,"instructions":"be good","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"x"}]}],`+tools+`}`)
+	for _, w := range []string{
+		"event: response.created\n",
+		`"item":{"arguments":"{\"cmd\":\"echo hi\"}","call_id":"call_fake_0_0","id":"fc_fake_0_0","name":"exec_command","status":"completed","type":"function_call"}`,
+		"event: response.output_item.done\n", "event: response.completed\n", `"usage":{`,
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("turn 0: body %s\nlacks %s", body, w)
+		}
+	}
+	_, body = post(t, f.URL+"/v1/responses", `{"model":"m","stream":true,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"x"}]},`+
+		`{"type":"reasoning","summary":[]},{"type":"function_call","call_id":"call_fake_0_0","name":"exec_command","arguments":"{}"},`+
+		`{"type":"function_call_output","call_id":"call_fake_0_0","output":"Command blocked by PreToolUse hook: NO"}],`+tools+`}`)
+	for _, w := range []string{`"delta":"Done. The tool said: Command blocked by PreToolUse hook: NO"`, `"type":"output_text"`} {
+		if !strings.Contains(body, w) {
+			t.Errorf("turn 1: body %s\nlacks %s", body, w)
+		}
+	}
+	last := f.LastMain()
+	if last.Turn != 1 {
+		t.Errorf("turn = %d, want 1 (reasoning and call are one model turn)", last.Turn)
+	}
+	want := []ToolResult{{Name: "exec_command", Text: "Command blocked by PreToolUse hook: NO"}}
+	if diff := cmp.Diff(want, last.ToolResults()); diff != "" {
+		t.Errorf("ToolResults (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(last.AllText(), "be good") && !strings.Contains(f.Main()[0].AllText(), "be good") {
+		t.Errorf("AllText lacks the instructions")
+	}
+}

@@ -1,0 +1,137 @@
+//go:build unix
+
+package conformance
+
+import (
+	"github.com/hookx-dev/hookx/conformance/agents"
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+)
+
+// hostSpec is what a scenario needs to know about one agent: where its
+// project hook configuration lives and in which shape, how a hook author
+// refers to a script beside it, how its model calls the shell, and whether
+// its tool results carry an error flag. One entry per agent; everything
+// agent-specific in the harness is here or in the driver.
+type hostSpec struct {
+	// settings is the project hook configuration file, project-relative
+	// (Copilot: any .github/hooks/*.json; hookx migrate writes hookx.json).
+	settings string
+	// hookDir is where a scenario's scripts go, project-relative.
+	hookDir string
+	// projectRef is how the agent's own hook authors refer to the project
+	// directory in a command ("" for Codex, which sets no such variable and
+	// runs hooks in the project directory: scripts are named relatively).
+	projectRef string
+	// timeout is 30 s in the agent's unit.
+	timeout int
+	// render turns the scenario's hooks into the configuration file's
+	// content, in the agent's own shape.
+	render func(hooks []hookDef, command func(hookDef) string, timeout int) any
+	// preTool and shellMatcher name the pre-tool event and the shell tool's
+	// matcher in the agent's own dialect ("" matcher: it has none).
+	preTool, shellMatcher string
+	// shell is the model's call of the agent's shell tool.
+	shell func(cmd string) fakemodel.Call
+	// errorFlag says tool results carry an error flag (fakemodel.ToolResult
+	// IsError): the Anthropic and Gemini APIs do, the OpenAI APIs do not.
+	errorFlag bool
+	// exe is the agent's executable.
+	exe func(agents.Paths) string
+}
+
+var hosts = map[driver.Agent]hostSpec{
+	driver.Claude: {
+		settings: ".claude/settings.json", hookDir: ".claude/hooks", projectRef: `"$CLAUDE_PROJECT_DIR"`, timeout: 30,
+		render: groupsUnder("hooks"), preTool: "PreToolUse", shellMatcher: "Bash",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "Bash", Args: map[string]any{"command": cmd, "description": "fake call"}}
+		},
+		errorFlag: true, exe: func(p agents.Paths) string { return p.Claude },
+	},
+	driver.Gemini: {
+		settings: ".gemini/settings.json", hookDir: ".gemini/hooks", projectRef: `"${GEMINI_PROJECT_DIR}"`, timeout: 30000,
+		render: groupsUnder("hooks"), preTool: "BeforeTool", shellMatcher: "run_shell_command",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call"}}
+		},
+		errorFlag: true, exe: func(p agents.Paths) string { return p.Gemini },
+	},
+	// Codex 0.169.0: Claude's shape; only the root keys description and
+	// hooks (another drops the whole file, with a stderr warning).
+	driver.Codex: {
+		settings: ".codex/hooks.json", hookDir: ".codex/hooks", projectRef: "", timeout: 30,
+		render: groupsUnder("hooks"), preTool: "PreToolUse", shellMatcher: "Bash",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "exec_command", Args: map[string]any{"cmd": cmd}}
+		},
+		exe: func(p agents.Paths) string { return p.Codex },
+	},
+	// Copilot CLI 1.0.102: {"version":1,"hooks":{event:[handler…]}}, camelCase
+	// events, no matchers (a hook filters for itself), the command in "bash".
+	driver.Copilot: {
+		settings: ".github/hooks/hookx.json", hookDir: ".github/hooks", projectRef: `"$COPILOT_PROJECT_DIR"`, timeout: 30,
+		render: copilotHooks, preTool: "preToolUse", shellMatcher: "",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "bash", Args: map[string]any{"command": cmd, "description": "fake call"}}
+		},
+		exe: func(p agents.Paths) string { return p.Copilot },
+	},
+	// Qwen Code 0.24.4: Claude's shape and event names, Gemini's tool names.
+	driver.Qwen: {
+		settings: ".qwen/settings.json", hookDir: ".qwen/hooks", projectRef: `"$QWEN_PROJECT_DIR"`, timeout: 30,
+		render: groupsUnder("hooks"), preTool: "PreToolUse", shellMatcher: "run_shell_command",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call", "is_background": false}}
+		},
+		exe: func(p agents.Paths) string { return p.Qwen },
+	},
+	// Factory Droid 0.225.2: Claude's groups keyed by event at the root, no
+	// "hooks" wrapper (with one, every hook is ignored).
+	driver.Droid: {
+		settings: ".factory/hooks.json", hookDir: ".factory/hooks", projectRef: `"$FACTORY_PROJECT_DIR"`, timeout: 30,
+		render: groupsUnder(""), preTool: "PreToolUse", shellMatcher: "Execute",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "Execute", Args: map[string]any{
+				"command": cmd, "summary": "fake call", "riskLevel": "low", "riskLevelReason": "fake call",
+			}}
+		},
+		exe: func(p agents.Paths) string { return p.Droid },
+	},
+}
+
+// groupsUnder renders Claude-shaped matcher groups, under key ("" = at the
+// root).
+func groupsUnder(key string) func([]hookDef, func(hookDef) string, int) any {
+	return func(hooks []hookDef, command func(hookDef) string, timeout int) any {
+		events := map[string]any{}
+		for _, h := range hooks {
+			group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command(h), "timeout": timeout}}}
+			if h.matcher != "" {
+				group["matcher"] = h.matcher
+			}
+			l, _ := events[h.event].([]any)
+			events[h.event] = append(l, group)
+		}
+		if key == "" {
+			return events
+		}
+		return map[string]any{key: events}
+	}
+}
+
+// copilotHooks renders Copilot's shape; matchers are not expressible.
+func copilotHooks(hooks []hookDef, command func(hookDef) string, timeout int) any {
+	events := map[string]any{}
+	for _, h := range hooks {
+		l, _ := events[h.event].([]any)
+		events[h.event] = append(l, map[string]any{"type": "command", "bash": command(h), "timeoutSec": timeout})
+	}
+	return map[string]any{"version": 1, "hooks": events}
+}
+
+// exe returns the agent executable.
+func exe(p agents.Paths, a driver.Agent) string { return hosts[a].exe(p) }
+
+// settingsFile is the agent's project hook configuration file.
+func settingsFile(a driver.Agent) string { return hosts[a].settings }

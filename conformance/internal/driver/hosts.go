@@ -1,0 +1,254 @@
+//go:build unix
+
+package driver
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// The four agents of issue 15, run as /work/shared/reference/
+// more-agents-offline.md describes (seen live 2026-11-23).
+const (
+	Codex   Agent = "codex"   // Codex CLI, OpenAI Responses
+	Copilot Agent = "copilot" // GitHub Copilot CLI, OpenAI Chat Completions
+	Qwen    Agent = "qwen"    // Qwen Code, OpenAI Chat Completions
+	Droid   Agent = "droid"   // Factory Droid, OpenAI Chat Completions
+)
+
+// Agents are all the agents the suite runs.
+var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid}
+
+// Wire names the model API an agent speaks.
+type Wire string
+
+// The model APIs.
+const (
+	WireAnthropic Wire = "anthropic" // Messages API
+	WireGemini    Wire = "gemini"    // generativelanguage v1beta
+	WireOpenAI    Wire = "openai"    // Chat Completions, and Responses (Codex)
+)
+
+// Wire returns the model API a speaks.
+func (a Agent) Wire() Wire {
+	switch a {
+	case Claude:
+		return WireAnthropic
+	case Gemini:
+		return WireGemini
+	}
+	return WireOpenAI
+}
+
+// FakeModel is the model name the OpenAI agents are configured with.
+const FakeModel = "fake-model"
+
+// Setup writes a's user-level configuration into the sandbox home, pointed
+// at the fake model server at baseURL (its root; "/v1" is appended for the
+// OpenAI agents), with the project trusted where the agent has a trust gate,
+// and every update check, telemetry and sign-in switched off. Claude and
+// Gemini need nothing beyond NewSandbox and Env. Call it before each run: it
+// rewrites the files with baseURL.
+func (s *Sandbox) Setup(a Agent, baseURL string) error {
+	v1 := strings.TrimSuffix(baseURL, "/") + "/v1"
+	files := map[string]string{}
+	switch a {
+	case Codex:
+		// Without the analytics, plugins and update settings Codex looks up
+		// api.github.com, chatgpt.com and ab.chatgpt.com. The project entry is
+		// the first trust gate (.codex/ is read only in a trusted project);
+		// --dangerously-bypass-hook-trust in AgentArgs is the second.
+		files[".codex/config.toml"] = fmt.Sprintf(`model = %s
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = %s
+wire_api = "responses"
+env_key = "FAKE_OPENAI_KEY"
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+
+[projects.%s]
+trust_level = "trusted"
+`, tomlString(FakeModel), tomlString(v1), tomlString(s.Project))
+	case Copilot:
+		// The saved trust of a user: repo hooks load only in a trusted folder.
+		b, _ := json.Marshal(map[string]any{"trustedFolders": []string{s.Project}})
+		files[".copilot/config.json"] = string(b) + "\n"
+	case Qwen:
+		files[".qwen/settings.json"] = `{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}` + "\n"
+	case Droid:
+		b, _ := json.Marshal(map[string]any{"customModels": []any{map[string]any{
+			"model": FakeModel, "displayName": "Fake", "baseUrl": v1, "apiKey": "dummy",
+			"provider": "generic-chat-completion-api", "maxOutputTokens": 1024,
+		}}})
+		files[".factory/settings.json"] = string(b) + "\n"
+	}
+	for rel, content := range files {
+		p := filepath.Join(s.Home, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("%s setup: %w", a, err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return fmt.Errorf("%s setup: %w", a, err)
+		}
+	}
+	return nil
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// openAIEnv is the part of Env for the four OpenAI agents.
+func (s *Sandbox) openAIEnv(a Agent, baseURL string) []string {
+	v1 := strings.TrimSuffix(baseURL, "/") + "/v1"
+	switch a {
+	case Codex:
+		return []string{"FAKE_OPENAI_KEY=dummy", "NO_COLOR=1"}
+	case Copilot:
+		cache := s.XDGCache
+		if cache == "" {
+			cache = filepath.Join(s.Home, ".cache")
+		}
+		return []string{
+			"COPILOT_OFFLINE=true", // no auth, telemetry or update check
+			"COPILOT_PROVIDER_BASE_URL=" + v1, "COPILOT_PROVIDER_API_KEY=dummy", "COPILOT_MODEL=" + FakeModel,
+			"XDG_CACHE_HOME=" + cache, "NO_COLOR=1",
+		}
+	case Qwen:
+		return []string{
+			"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=" + v1, "OPENAI_MODEL=" + FakeModel,
+			"QWEN_CODE_SUPPRESS_YOLO_WARNING=1",
+			"QWEN_DEBUG_LOG_FILE=1", // the only place an invalid hook is reported
+			"NO_COLOR=1",
+		}
+	case Droid:
+		// Without it Droid looks up api.factory.ai and an OpenTelemetry
+		// collector, and waits about 6 s on DNS.
+		return []string{"FACTORY_AIRGAP_ENABLED=true", "NO_COLOR=1"}
+	}
+	return nil
+}
+
+// openAIArgs are the headless arguments of the four OpenAI agents.
+func openAIArgs(a Agent, prompt string) []string {
+	switch a {
+	case Codex:
+		return []string{"exec", "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", prompt}
+	case Copilot:
+		return []string{"-p", prompt, "--allow-all-tools"}
+	case Qwen:
+		return []string{"-p", prompt, "--yolo"}
+	case Droid:
+		return []string{"exec", "-m", "custom:" + FakeModel, "--auto", "high", prompt}
+	}
+	return nil
+}
+
+// A warningSource is where an agent reports hook settings it did not load.
+type warningSource struct {
+	glob string         // files under HOME; "" is the run's stderr
+	re   *regexp.Regexp // a line matching it is a warning
+}
+
+// stderrWarnings match the Claude and Gemini stderr lines that mean the hook
+// settings did not load cleanly (case-insensitive).
+var stderrWarnings = regexp.MustCompile(`(?i)invalid hook|discarding|invalid settings|settings error|unknown hook event|invalid configuration`)
+
+// warningSources are each agent's settings-warning channels (live,
+// 2026-11-23). Copilot and Qwen report a bad hook file only in their own log
+// files, Droid a wrapped or bad one only in its log, Codex on stderr.
+var warningSources = map[Agent][]warningSource{
+	Claude: {{re: stderrWarnings}},
+	Gemini: {{re: stderrWarnings}},
+	Codex:  {{re: regexp.MustCompile(`(?i)failed to parse hooks config|untrusted project-local configuration|invalid hook|unknown hook event`)}},
+	Copilot: {
+		{re: stderrWarnings},
+		{glob: ".copilot/logs/*.log", re: regexp.MustCompile(`\[(ERROR|WARN(ING)?)\] \[rust:hooks\]|(?i)invalid hook`)},
+	},
+	Qwen: {
+		{re: stderrWarnings},
+		{glob: ".qwen/debug/*", re: regexp.MustCompile(`\[(WARN|ERROR)\] \[HOOK|(?i)invalid hook`)},
+	},
+	Droid: {
+		{re: stderrWarnings},
+		{glob: ".factory/logs/*.log", re: regexp.MustCompile(`(?i)invalid hooks file|unknown hook event`)},
+	},
+}
+
+// SettingsWarnings returns every line in a's settings-warning channels (the
+// run's stderr, and the agent's own log files in the sandbox home) that says
+// hook settings were not loaded cleanly, each prefixed with where it was
+// found. The log files hold every run of the sandbox so far.
+func (s *Sandbox) SettingsWarnings(a Agent, r Result) []string {
+	var out []string
+	for _, src := range warningSources[a] {
+		if src.glob == "" {
+			for _, l := range strings.Split(r.Stderr, "\n") {
+				if src.re.MatchString(l) {
+					out = append(out, "stderr: "+strings.TrimSpace(l))
+				}
+			}
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(s.Home, filepath.FromSlash(src.glob)))
+		for _, f := range files {
+			fh, err := os.Open(f)
+			if err != nil {
+				continue
+			}
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+			for sc.Scan() {
+				if l := sc.Text(); src.re.MatchString(l) {
+					if len(l) > 500 {
+						l = l[:500] + "…"
+					}
+					rel, _ := filepath.Rel(s.Home, f)
+					out = append(out, "~/"+rel+": "+strings.TrimSpace(l))
+				}
+			}
+			fh.Close()
+		}
+	}
+	return out
+}
+
+// LogFiles lists a's own log files in the sandbox home (for evidence).
+func (s *Sandbox) LogFiles(a Agent) []string {
+	var out []string
+	for _, src := range warningSources[a] {
+		if src.glob != "" {
+			m, _ := filepath.Glob(filepath.Join(s.Home, filepath.FromSlash(src.glob)))
+			out = append(out, m...)
+		}
+	}
+	return out
+}
