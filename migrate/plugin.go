@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // pluginFormat is how a dialect packages hooks for others to install: a
@@ -44,7 +45,9 @@ func PluginManifest(dialect string) (path, what string) {
 // use for their own directory.
 func PluginRootVar(dialect string) string { return pluginFormats[dialect].rootVar }
 
-var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
+// unsafeName is compiled on first use: every hookx run, wrap's included,
+// initialises this package.
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9-]+`) })
 
 // NewManifest returns the manifest for a plugin or extension in dialect to
 // that holds the hooks converted from a plugin or extension of dialect
@@ -58,9 +61,9 @@ func NewManifest(from, to string, src []byte, dir string) []byte {
 		Description string `json:"description,omitempty"`
 	}
 	_ = json.Unmarshal(src, &m) // an unreadable manifest: the directory's name
-	name := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(m.Name), "-"), "-")
+	name := strings.Trim(unsafeName().ReplaceAllString(strings.ToLower(m.Name), "-"), "-")
 	if name == "" {
-		name = strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(filepath.Base(dir)), "-"), "-")
+		name = strings.Trim(unsafeName().ReplaceAllString(strings.ToLower(filepath.Base(dir)), "-"), "-")
 	}
 	if name == "" {
 		name = "hooks"
