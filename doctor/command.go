@@ -78,9 +78,11 @@ func (c *checker) projectVars(d *mappings.Dialect) map[string]string {
 	return vars
 }
 
+// The parsers are made on first use: every hookx run, wrap's included,
+// initialises this package.
 var (
-	shParser    = syntax.NewParser(syntax.Variant(syntax.LangBash))
-	posixParser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
+	shParser    = sync.OnceValue(func() *syntax.Parser { return syntax.NewParser(syntax.Variant(syntax.LangBash)) })
+	posixParser = sync.OnceValue(func() *syntax.Parser { return syntax.NewParser(syntax.Variant(syntax.LangPOSIX)) })
 )
 
 // bashOnlyCommands are bash builtins and keywords a POSIX sh (dash) runs
@@ -95,7 +97,7 @@ func (c *checker) checkPOSIX(h *hook) {
 		return
 	}
 	const why = "; %s runs hooks with sh -c, which is dash on Debian and Ubuntu, where %s"
-	f, err := posixParser.Parse(strings.NewReader(h.command), "")
+	f, err := posixParser().Parse(strings.NewReader(h.command), "")
 	if err != nil {
 		msg := err.Error()
 		if i := strings.Index(msg, "; tried parsing as posix"); i >= 0 {
@@ -122,7 +124,7 @@ func (c *checker) checkPOSIX(h *hook) {
 // checkCommand checks what a command hook will run.
 func (c *checker) checkCommand(h *hook) {
 	d := h.f.d
-	f, err := shParser.Parse(strings.NewReader(h.command), "")
+	f, err := shParser().Parse(strings.NewReader(h.command), "")
 	if err != nil {
 		c.add(h, h.cmdOff, Error, fmt.Sprintf("the command is not valid shell (%v); %s", err, c.consequence(h, d, 2, "syntax error")), "fix the quoting")
 		return

@@ -37,7 +37,7 @@ func (c *checker) checkHookx(h *hook, args []word, inner string) {
 	if inner == "" {
 		return
 	}
-	f, err := shParser.Parse(strings.NewReader(inner), "")
+	f, err := shParser().Parse(strings.NewReader(inner), "")
 	if err != nil {
 		return
 	}

@@ -124,6 +124,7 @@ type Dialect struct {
 	toolByCanon     map[string]*Tool
 	alternateEvents map[string]*Event // canonical ids carried by an event's "also"
 	exactList       *regexp.Regexp    // Matchers.ExactList, compiled
+	indexOnce       sync.Once         // the lookups above are built (index.go)
 }
 
 // Settings says where a dialect keeps its settings, how strict they are and
@@ -550,6 +551,15 @@ type Tool struct {
 
 // ArgFor returns the dialect's argument name for a canonical argument.
 func (t *Tool) ArgFor(canonical string) (string, bool) {
+	if t.canonField == nil && t.Canonical != "" {
+		// Its dialect is not indexed yet (see ensureIndex).
+		for arg, c := range t.Fields {
+			if c == canonical {
+				return arg, true
+			}
+		}
+		return "", false
+	}
 	s, ok := t.canonField[canonical]
 	return s, ok
 }
@@ -610,7 +620,8 @@ func Default() *Table {
 			return
 		}
 		t := generated()
-		defaultTable, defaultErr = t, t.index()
+		t.indexNames()
+		defaultTable = t
 	})
 	if defaultErr != nil {
 		panic("hookx: embedded mapping table: " + defaultErr.Error())
@@ -913,6 +924,7 @@ func (t *Table) index() error {
 				bad("%s: lacks tool %q without a reason", d.Name, id)
 			}
 		}
+		d.indexOnce.Do(func() {}) // its lookups are built: ensureIndex has nothing to do
 	}
 	return errors.Join(errs...)
 }
@@ -994,12 +1006,16 @@ func (t *Table) Dialect(name string) (*Dialect, error) {
 }
 
 // Event returns the dialect's event of that name, or nil.
-func (d *Dialect) Event(name string) *Event { return d.eventByName[name] }
+func (d *Dialect) Event(name string) *Event {
+	d.ensureIndex()
+	return d.eventByName[name]
+}
 
 // EventFor returns the dialect's event for a canonical event id: the event
 // mapped to it, or the event that also carries it. It returns nil when the
 // dialect has none, with the reason from its lacks list.
 func (d *Dialect) EventFor(canonical string) (*Event, string) {
+	d.ensureIndex()
 	if e := d.eventByCanon[canonical]; e != nil {
 		return e, ""
 	}
@@ -1010,11 +1026,15 @@ func (d *Dialect) EventFor(canonical string) (*Event, string) {
 }
 
 // Tool returns the dialect's tool of that name or alias, or nil.
-func (d *Dialect) Tool(name string) *Tool { return d.toolByName[name] }
+func (d *Dialect) Tool(name string) *Tool {
+	d.ensureIndex()
+	return d.toolByName[name]
+}
 
 // ToolFor returns the dialect's primary tool for a canonical tool id, or nil
 // and the reason it has none.
 func (d *Dialect) ToolFor(canonical string) (*Tool, string) {
+	d.ensureIndex()
 	if t := d.toolByCanon[canonical]; t != nil {
 		return t, ""
 	}

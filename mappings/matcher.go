@@ -38,6 +38,7 @@ func (d *Dialect) compileMatchers() error {
 
 // IsExactList reports whether the dialect reads m as a list of exact names.
 func (d *Dialect) IsExactList(m string) bool {
+	d.ensureIndex()
 	return d.exactList != nil && d.exactList.MatchString(m)
 }
 
@@ -135,6 +136,7 @@ func (m *ToolMatcher) Matches(name string) bool {
 // ToolsFor returns every tool of the dialect for a canonical tool id: the
 // primary one first, then the legacy ones in table order.
 func (d *Dialect) ToolsFor(canonical string) []*Tool {
+	d.ensureIndex()
 	var out []*Tool
 	if t := d.toolByCanon[canonical]; t != nil {
 		out = append(out, t)

@@ -245,7 +245,7 @@ func (t *Table) PresentedRows(hook, host *Dialect) []PresentedRow {
 				}
 				r.Sees = seen.Name
 				r.Args = presentedArgs(seen.To, host.Tool(tm.Name))
-				if primary := hook.toolByCanon[seen.To.Canonical]; primary != nil && primary != seen.To {
+				if primary, _ := hook.ToolFor(seen.To.Canonical); primary != nil && primary != seen.To {
 					r.Comment = fmt.Sprintf("a matcher that also names %s sees %s", primary.Name, primary.Name)
 				}
 				if n != seen.Name {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -36,7 +37,9 @@ func PluginRootVar(d *mappings.Dialect) string {
 	return d.Plugin.RootVar
 }
 
-var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
+// unsafeName is compiled on first use: every hookx run, wrap's included,
+// initialises this package.
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9-]+`) })
 
 // NewManifest returns the manifest for a plugin or extension in dialect to
 // that holds the hooks converted from a plugin or extension of dialect
@@ -50,9 +53,9 @@ func NewManifest(from *mappings.Dialect, src []byte, dir string) []byte {
 		Description string `json:"description,omitempty"`
 	}
 	_ = json.Unmarshal(src, &m) // an unreadable manifest: the directory's name
-	name := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(m.Name), "-"), "-")
+	name := strings.Trim(unsafeName().ReplaceAllString(strings.ToLower(m.Name), "-"), "-")
 	if name == "" {
-		name = strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(filepath.Base(dir)), "-"), "-")
+		name = strings.Trim(unsafeName().ReplaceAllString(strings.ToLower(filepath.Base(dir)), "-"), "-")
 	}
 	if name == "" {
 		name = "hooks"

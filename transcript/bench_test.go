@@ -142,3 +142,25 @@ func BenchmarkConvert10MB(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSyncNoTranscript is a call on a host that has not written its
+// transcript (or has none): what every translated call pays for it, in a
+// new session (nothing cached yet) and in one where the first call was
+// already made.
+func BenchmarkSyncNoTranscript(b *testing.B) {
+	for _, d := range directions {
+		b.Run(d.name, func(b *testing.B) {
+			dir := b.TempDir()
+			src := filepath.Join(dir, "not-written-yet.jsonl")
+			conv := converter(b, d.from, d.to)
+			cache := &Cache{Dir: filepath.Join(dir, "cache")}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				conv.Session = fmt.Sprintf("s%d", i%2) // two sessions, each synced again and again
+				if _, err := cache.Sync(conv, src, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -235,6 +235,9 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 	if err := c.ownDirs(dir); err != nil {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
+	if c.nothingYet(conv, dir, src, tail) {
+		return Synced{Path: filepath.Join(dir, conv.wf.file(conv.Session)), turnFile: filepath.Join(dir, ".turn.jsonl")}, nil
+	}
 	// state.json is also the lock. It is rewritten in place, not renamed
 	// over (creating files is the slowest step here): a call that dies
 	// mid-write leaves a state that does not parse, and the next call
@@ -388,6 +391,24 @@ func (c *Cache) Sync(conv *Converter, src, tail string) (Synced, error) {
 		return Synced{}, fmt.Errorf("transcript cache: %w", err)
 	}
 	return res, nil
+}
+
+// nothingYet reports whether a Sync would only create empty files: the
+// source is not written yet, nothing is cached for the session, and
+// converting nothing gives nothing (Claude's format has no header). The
+// hook is then told the path the translation will have, not created yet, as
+// Claude's own transcript_path is before its first record; reading and
+// writing the state are the slowest steps of a call, and most calls of a
+// host without a transcript would pay them for nothing.
+func (c *Cache) nothingYet(conv *Converter, dir, src, tail string) bool {
+	if _, err := os.Stat(src); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "state.json")); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	out, turn := conv.Convert(nil, tail)
+	return len(out) == 0 && turn.Prompt == "" && len(turn.Response) == 0 && turn.LastID == ""
 }
 
 // writeTurn starts .turn.jsonl afresh on a new prompt, or appends to it.

@@ -242,3 +242,87 @@ func TestTornStateRebuilds(t *testing.T) {
 		t.Errorf("turn (-want +got):\n%s", diff)
 	}
 }
+
+// A host transcript not written yet, with nothing cached for the session,
+// is nothing to translate: when converting nothing gives nothing (Claude's
+// format has no header), Sync names the translated file without creating
+// it or any state, as Claude's own transcript_path is before its first
+// record; once the source is written, Sync translates it to that path. A
+// format that starts with a header (Gemini's), or a host message to add,
+// is written as before. Both directions.
+func TestSyncOfAMissingSourceWritesOnlyWhatItMust(t *testing.T) {
+	for _, tc := range []struct {
+		file, src, from, to, tail string
+		writes                    bool
+	}{
+		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude", "", false},
+		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude", "a reply", false},
+		{"claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini", "", true},
+		{"claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini", "a reply", true},
+	} {
+		t.Run(tc.from+"-to-"+tc.to+"/tail="+tc.tail, func(t *testing.T) {
+			conv := converter(t, tc.from, tc.to)
+			dir := t.TempDir()
+			src := filepath.Join(dir, "src.jsonl")
+			cache := &Cache{Dir: filepath.Join(dir, "cache")}
+			res, err := cache.Sync(conv, src, tc.tail)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, statErr := os.Stat(res.Path)
+			if got := statErr == nil; got != tc.writes {
+				t.Errorf("translated file written: %v, want %v (%v)", got, tc.writes, statErr)
+			}
+			wantEmpty, wantTurn := conv.Convert(nil, tc.tail)
+			if got, _ := os.ReadFile(res.Path); string(got) != string(wantEmpty) {
+				t.Errorf("translated file %q, want %q", got, wantEmpty)
+			}
+			if diff := cmp.Diff(wantTurn, res.Turn()); diff != "" {
+				t.Errorf("turn (-want +got):\n%s", diff)
+			}
+			if !tc.writes {
+				if _, err := os.Stat(filepath.Join(filepath.Dir(res.Path), "state.json")); err == nil {
+					t.Errorf("state written for a missing source")
+				}
+			}
+			data := golden(t, tc.file, tc.src)
+			if err := os.WriteFile(src, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			again, err := cache.Sync(conv, src, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := conv.Convert(data, "")
+			if again.Path != res.Path {
+				t.Errorf("the path moved once the source was written: %s, then %s", res.Path, again.Path)
+			}
+			if got, _ := os.ReadFile(again.Path); tc.tail == "" && string(got) != string(want) {
+				t.Errorf("once the source is written, the translation is not the whole conversion")
+			}
+		})
+	}
+}
+
+// A session whose source was translated, then removed, is synced as before
+// (to an empty translation), never left naming the old one.
+func TestSyncOfARemovedSourceEmptiesTheTranslation(t *testing.T) {
+	conv := converter(t, "gemini", "claude")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.jsonl")
+	if err := os.WriteFile(src, golden(t, "gemini-ralph-loop.txtar", "real-gemini.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cache := &Cache{Dir: filepath.Join(dir, "cache")}
+	if _, err := cache.Sync(conv, src, ""); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(src)
+	res, err := cache.Sync(conv, src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(res.Path); err != nil || len(got) != 0 {
+		t.Errorf("after the source was removed: %q, %v; want an empty file", got, err)
+	}
+}

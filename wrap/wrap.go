@@ -77,6 +77,12 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	Environ        []string         // the host's environment, as os.Environ
 	Signals        <-chan os.Signal // forwarded to the hook's process group
+	// Listen, when set, starts the delivery of Signals. Run calls it once
+	// before it reads stdin or starts the hook, and not before it
+	// replaces itself with the hook (Exec): the first signal.Notify of a
+	// process waits for a thread of its own to start, a cost a hook call
+	// that needs no signals should not pay.
+	Listen func()
 
 	// Exec replaces hookx with the hook (syscall.Exec), for a pass-through
 	// run that needs nothing more from hookx: the host named up front
@@ -162,6 +168,9 @@ func (r *runner) run() int {
 	// from stdin, nor from the table: stream it, or become the hook.
 	if r.Host == r.From && len(r.Command) > 0 {
 		r.execInPlace()
+	}
+	if r.Listen != nil {
+		r.Listen()
 	}
 	if r.Table == nil {
 		r.Table = mappings.Default()

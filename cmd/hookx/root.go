@@ -53,17 +53,20 @@ payloads (translate), all driven by one mapping table (mappings).
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	bi, _ := debug.ReadBuildInfo()
-	root.Version = versionString(version, bi)
-	root.SetVersionTemplate("hookx {{.Version}}\n")
 	addColorFlag(root)
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	if len(args) > 0 && args[0] == "wrap" {
+		// Nor do wrap's arguments reach --version (the root's flag alone,
+		// which reads the build information) or the completion command.
+		root.CompletionOptions.DisableDefaultCmd = true
 		root.AddCommand(newWrapCmd(s, nil))
 		return root
 	}
+	bi, _ := debug.ReadBuildInfo()
+	root.Version = versionString(version, bi)
+	root.SetVersionTemplate("hookx {{.Version}}\n")
 	root.AddCommand(
 		newVersionCmd(s),
 		newMappingsCmd(s, nil),

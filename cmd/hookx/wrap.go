@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,6 +24,8 @@ import (
 
 type wrapOptions struct {
 	s          streams
+	signals    chan os.Signal
+	listen     func() // starts the delivery of signals, once
 	from       string
 	host       string
 	event      string
@@ -41,7 +44,8 @@ func init() {
 }
 
 func newWrapCmd(s streams, runF func(*wrapOptions) error) *cobra.Command {
-	opts := &wrapOptions{s: s}
+	opts := &wrapOptions{s: s, signals: make(chan os.Signal, 4)}
+	opts.listen = sync.OnceFunc(func() { signal.Notify(opts.signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP) })
 	cmd := &cobra.Command{
 		Use:   "wrap --from DIALECT [flags] -- COMMAND [ARG...]",
 		Short: "Run a hook written for one agent under the other",
@@ -110,7 +114,11 @@ BeforeAgent) and warns elsewhere.
 			opts.command = args
 			var table *mappings.Table
 			if !opts.execInPlace() {
-				// Not needed for a run that replaces itself with the hook.
+				// Neither is needed for a run that replaces itself with
+				// the hook. Signals start now, while the table loads, and
+				// stop once started whatever the outcome.
+				go opts.listen()
+				defer func() { opts.listen(); signal.Stop(opts.signals) }()
 				table = loadTable()
 			}
 			if err := validateWrap(table, opts); err != nil {
@@ -244,9 +252,7 @@ func loadTable() *mappings.Table {
 // wrapRun runs the hook. table is nil when the run replaces itself with
 // the hook; wrap loads it should that fail.
 func wrapRun(opts *wrapOptions, table *mappings.Table) error {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	defer signal.Stop(sigs)
+	defer signal.Stop(opts.signals)
 
 	code := wrap.Run(wrap.Options{
 		Table:       table,
@@ -269,7 +275,8 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 		Stdout:        opts.s.Out,
 		Stderr:        opts.s.Err,
 		Environ:       os.Environ(),
-		Signals:       sigs,
+		Signals:       opts.signals,
+		Listen:        opts.listen,
 		Exec:          wrap.SysExec,
 	})
 	if code != 0 {

@@ -18,6 +18,7 @@ type variant struct {
 	name string
 	argv []string
 	want string // the stdout the variant must print, checked once
+	env  []string
 	d    []time.Duration
 }
 
@@ -26,6 +27,7 @@ func main() {
 	hookx := flag.String("hookx", "", "hookx binary")
 	floor := flag.String("floor", "", "floor binary")
 	node := flag.String("node-wrapper", "", "the Node wrapper script (empty: skip)")
+	base := flag.String("base", "", "an earlier hookx binary to compare with, in the same run (empty: none)")
 	event := flag.String("event", "", "file holding a Gemini BeforeTool event")
 	flag.Parse()
 	payload, err := os.ReadFile(*event)
@@ -43,11 +45,27 @@ func main() {
 		// under bash, which starts slower than the sh the others use).
 		{name: "hookx pass-through", argv: []string{*hookx, "wrap", "--from", "claude", "--host", "claude", "--", hook}},
 	}
+	if *base != "" {
+		vs = append(vs,
+			&variant{name: "base translated", argv: []string{*base, "wrap", "--from", "claude", "--host", "gemini", "--", hook}, want: "{}"},
+			&variant{name: "base pass-through", argv: []string{*base, "wrap", "--from", "claude", "--host", "claude", "--", hook}})
+	}
 	if *node != "" {
 		vs = append(vs, &variant{name: "node", argv: []string{"node", *node, "sh", "-c", hook}})
 	}
+	// Each variant keeps its state (hookx's transcript copies and stop
+	// counters) apart, in a directory of its own, not the user's.
+	state, err := os.MkdirTemp("", "wrapbench-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	defer os.RemoveAll(state)
+	for i, v := range vs {
+		v.env = append(os.Environ(), fmt.Sprintf("XDG_STATE_HOME=%s/%d", state, i))
+	}
 	for _, v := range vs {
-		out, err := runOnce(v.argv, payload)
+		out, err := runOnce(v, payload)
 		if err != nil || string(bytes.TrimSpace(out)) != v.want {
 			fmt.Fprintf(os.Stderr, "%s: %v: unexpected output %q\n", v.name, err, out)
 			os.Exit(1)
@@ -55,14 +73,14 @@ func main() {
 	}
 	for i := 0; i < 10; i++ { // warm up the page cache
 		for _, v := range vs {
-			runOnce(v.argv, payload)
+			runOnce(v, payload)
 		}
 	}
 	for i := 0; i < *n; i++ {
 		for j := range vs { // rotate the order: no variant always runs first
 			v := vs[(i+j)%len(vs)]
 			t0 := time.Now()
-			runOnce(v.argv, payload)
+			runOnce(v, payload)
 			v.d = append(v.d, time.Since(t0))
 		}
 	}
@@ -87,13 +105,18 @@ func main() {
 	}
 	ratio("hookx translated", "floor")
 	ratio("hookx pass-through", "floor")
+	if *base != "" {
+		ratio("base translated", "floor")
+		ratio("base pass-through", "floor")
+	}
 	if *node != "" {
 		ratio("node", "hookx translated")
 	}
 }
 
-func runOnce(argv []string, stdin []byte) ([]byte, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+func runOnce(v *variant, stdin []byte) ([]byte, error) {
+	cmd := exec.Command(v.argv[0], v.argv[1:]...)
+	cmd.Env = v.env
 	cmd.Stdin = bytes.NewReader(stdin)
 	return cmd.Output()
 }

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// BenchmarkWrapCommandLine is what hookx's command line costs every wrapped
+// hook call before wrap runs: the command tree built for wrap, and its
+// flags parsed.
+func BenchmarkWrapCommandLine(b *testing.B) {
+	args := []string{"wrap", "--from", "claude", "--host", "gemini", "--", "cat >/dev/null"}
+	b.ReportAllocs()
+	for b.Loop() {
+		root := newRootCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, args)
+		wrap, _, err := root.Find(args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ran := false
+		wrap.RunE = func(*cobra.Command, []string) error { ran = true; return nil }
+		root.SetArgs(args)
+		if _, err := root.ExecuteC(); err != nil || !ran {
+			b.Fatal(err, ran)
+		}
+	}
+}
