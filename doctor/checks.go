@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookx-dev/hookx/internal/jsregex"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
@@ -108,11 +110,11 @@ func (c *checker) checkMatcher(h *hook) {
 			}
 			return
 		}
-		re, err := regexp.Compile(m)
-		if err != nil {
+		matches, ok := c.jsMatcher(h, m)
+		if !ok {
 			return
 		}
-		if !slices.ContainsFunc(values, re.MatchString) {
+		if !slices.ContainsFunc(values, matches) {
 			c.add(h, h.matcherOff, Error, fmt.Sprintf("%q matches no %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), "use one of "+strings.Join(values, ", "))
 		}
 	}
@@ -130,6 +132,9 @@ func eventValues(ev *mappings.Event) []string {
 // agent: another agent's names, typos, regexes that match nothing.
 func (c *checker) checkToolMatcher(h *hook, m string) {
 	d := h.f.d
+	if d.Matchers.Trim {
+		m = jsregex.Trim(m)
+	}
 	names := d.ToolNames()
 	if d.Protocol == "claude" && claudeExactList().MatchString(m) {
 		for _, p := range splitList(m) {
@@ -141,11 +146,11 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 		return
 	}
 	// Anything else is a JavaScript regex, unanchored (CC§6, GC§7).
-	re, err := regexp.Compile(m)
-	if err != nil {
-		return // a JavaScript-only construct: not ours to judge
+	matches, ok := c.jsMatcher(h, m)
+	if !ok {
+		return
 	}
-	if slices.ContainsFunc(names, re.MatchString) {
+	if slices.ContainsFunc(names, matches) {
 		return
 	}
 	// MCP tools have open-ended names: a pattern in the agent's MCP form may
@@ -163,9 +168,36 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 	}
 	for _, p := range parts {
 		p = strings.Trim(p, "^$()")
-		if pre, err := regexp.Compile(p); err == nil && !slices.ContainsFunc(names, pre.MatchString) {
+		if pre, err := jsregex.Compile(p); err == nil && !slices.ContainsFunc(names, lenient(pre)) {
 			c.unknownTool(h, p, names, false)
 		}
+	}
+}
+
+// jsMatcher compiles m as the agents read it, with JavaScript's RegExp. A
+// regex JavaScript rejects never fires (Claude drops it; Gemini compares it
+// as a string, which no tool name or value equals), and is reported; one
+// hookx cannot evaluate is noted as unchecked. ok is false for both.
+func (c *checker) jsMatcher(h *hook, m string) (matches func(string) bool, ok bool) {
+	re, err := jsregex.Compile(m)
+	var e *jsregex.Error
+	switch {
+	case err == nil:
+		return lenient(re), true
+	case errors.As(err, &e) && e.Invalid:
+		c.add(h, h.matcherOff, Error, fmt.Sprintf("%s at offset %d, so %s never fires the hook", strings.TrimSuffix(e.Error(), fmt.Sprintf(" at offset %d", e.Offset)), e.Offset, h.f.d.Agent), "fix the regex, or write the names as a list")
+	default:
+		c.add(h, h.matcherOff, Note, err.Error()+"; not checked", "")
+	}
+	return nil, false
+}
+
+// lenient is re.MatchString, true where the match cannot be evaluated
+// (too slow): doctor only claims "never fires" when it knows.
+func lenient(re *jsregex.Regexp) func(string) bool {
+	return func(s string) bool {
+		ok, err := re.MatchString(s)
+		return ok || err != nil
 	}
 }
 

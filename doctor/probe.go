@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/hookx-dev/hookx/internal/jsregex"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 )
@@ -143,7 +143,8 @@ func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase)
 }
 
 // toolMatches reports whether d's agent runs a hook with matcher m for a
-// call of tool. A matcher Go cannot compile is assumed to match.
+// call of tool. A matcher hookx cannot evaluate as JavaScript does is
+// assumed to match: the probe then runs the guard.
 func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 	if matchesAll(m) {
 		return true
@@ -160,8 +161,8 @@ func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 		}
 		return false
 	}
-	re, err := regexp.Compile(*m)
-	return err != nil || re.MatchString(tool)
+	re, err := jsregex.Compile(*m)
+	return err != nil || lenient(re)(tool)
 }
 
 // runHook runs a hook the way its agent does: its shell, in the project,

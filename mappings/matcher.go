@@ -1,12 +1,13 @@
 package mappings
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/hookx-dev/hookx/internal/jsregex"
 )
 
 // MatcherRules say how a dialect reads a tool matcher (CC§6, GC§7).
@@ -48,36 +49,31 @@ type ToolMatcher struct {
 	d    *Dialect
 	src  string
 	all  bool
-	list []string       // an exact list
-	re   *regexp.Regexp // a regex
+	list []string        // an exact list
+	re   *jsregex.Regexp // a regex
 }
 
-// jsOnlyRE2 matches RE2 syntax that JavaScript regexes do not have: inline
-// flags, \A \z \Q…\E, POSIX classes, named groups in Go's (?P<…>) form.
-// It is compiled on first use: wrap's start-up pays for no regexp it does
-// not use.
-var jsOnlyRE2 = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\(\?[imsU-]+[:)]|\(\?P<|\\[AzQE]|\[\[:[a-z]+:\]\]`)
-})
+// ErrMatcher is wrapped by the errors of a matcher hookx cannot evaluate as
+// its agent would.
+var ErrMatcher = errors.New("matcher not evaluated")
 
-// NotJavaScript says why expr is not a JavaScript regex with the same
-// meaning in Go, or "" when it is one as far as hookx can tell.
-func NotJavaScript(expr string) string {
-	if m := jsOnlyRE2().FindString(expr); m != "" {
-		return "RE2-only syntax " + strconv.Quote(m)
-	}
-	return ""
-}
+// matcherError is err, marked as ErrMatcher.
+type matcherError struct{ err error }
 
-// ToolMatcher compiles a tool matcher the way the dialect's agent reads it.
-// It returns an error when hookx cannot evaluate it: a regex Go's RE2 cannot
-// read, or syntax that means something else in JavaScript. (Gemini compares
-// a regex JavaScript rejects as a string; no tool name holds the characters
-// that make one invalid, so such a matcher is an error here too.)
+func (e matcherError) Error() string   { return e.err.Error() }
+func (e matcherError) Unwrap() []error { return []error{ErrMatcher, e.err} }
+
+// ToolMatcher compiles a tool matcher the way the dialect's agent reads it:
+// a regex is JavaScript's (package jsregex). It returns an error wrapping
+// ErrMatcher when hookx cannot evaluate it: a construct hookx does not read
+// as every engine the agents run on would, or a regex JavaScript rejects
+// (Claude never fires one; Gemini compares it as a string, and no tool name
+// holds the characters that make one invalid, so such a matcher is an error
+// here too).
 func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 	tm := &ToolMatcher{d: d, src: m}
 	if d.Matchers.Trim {
-		m = strings.TrimSpace(m)
+		m = jsregex.Trim(m)
 	}
 	switch {
 	case m == "" || m == "*":
@@ -89,12 +85,9 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 			}
 		}
 	default:
-		if why := NotJavaScript(m); why != "" {
-			return nil, fmt.Errorf("the matcher %q is not a JavaScript regex (%s)", m, why)
-		}
-		re, err := regexp.Compile(m)
+		re, err := jsregex.Compile(m)
 		if err != nil {
-			return nil, fmt.Errorf("the matcher %q is a regex Go's RE2 cannot evaluate (%v)", m, err)
+			return nil, matcherError{err}
 		}
 		tm.re = re
 	}
@@ -112,25 +105,49 @@ func (m *ToolMatcher) String() string {
 // All reports whether the matcher matches every tool.
 func (m *ToolMatcher) All() bool { return m == nil || m.all }
 
-// Matches reports whether the matcher fires for a tool whose tool_name is
+// Match reports whether the matcher fires for a tool whose tool_name is
 // name. Where the dialect resolves aliases, a matcher naming an alias of
-// the tool fires too.
-func (m *ToolMatcher) Matches(name string) bool {
+// the tool fires too. The error (wrapping ErrMatcher) says the regex could
+// not be evaluated on name: it took too long, or name has characters
+// JavaScript reads as two units; the caller fails closed.
+func (m *ToolMatcher) Match(name string) (bool, error) {
 	if m.All() {
-		return true
+		return true, nil
 	}
 	names := []string{name}
 	if t := m.d.Tool(name); m.d.Matchers.Aliases && t != nil && t.Name == name {
 		names = append(names, t.Aliases...)
 	}
 	for _, n := range names {
-		switch {
-		case m.list != nil && slices.Contains(m.list, n),
-			m.re != nil && m.re.MatchString(n):
-			return true
+		if m.list != nil && slices.Contains(m.list, n) {
+			return true, nil
+		}
+		if m.re != nil {
+			ok, err := m.re.MatchString(n)
+			if err != nil {
+				return false, matcherError{err}
+			}
+			if ok {
+				return true, nil
+			}
 		}
 	}
-	return false
+	return false, nil
+}
+
+// MatchesEveryName reports whether the matcher fires for every tool name,
+// MCP tools included: it matches all, or is a regex without assertions that
+// matches the empty string, and so matches at the start of any name. A
+// regex with a lookahead or an anchor (^(?!Bash)) is not read as one.
+func (m *ToolMatcher) MatchesEveryName() bool {
+	if m.All() {
+		return true
+	}
+	if m.re == nil || m.re.HasAssertions() {
+		return false
+	}
+	ok, err := m.re.MatchString("")
+	return ok && err == nil
 }
 
 // ToolsFor returns every tool of the dialect for a canonical tool id: the
@@ -157,21 +174,30 @@ func (d *Dialect) ToolsFor(canonical string) []*Tool {
 // replace as MultiEdit. fits is false when m matches none of them, nor the
 // name the hook would otherwise be given: the hook's own agent would not
 // have run it. An unknown host name is an error, with fits saying whether
-// m matches it unchanged.
+// m matches it unchanged. An error wrapping ErrMatcher says m could not be
+// evaluated (fits is false): the caller cannot know whether the hook's own
+// agent would run the hook, and fails closed.
 func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm ToolMapping, fits bool, err error) {
 	tm, err = t.MapTool(host, hook, name)
 	if err != nil {
-		return tm, m.Matches(name), err
+		fits, merr := m.Match(name)
+		if merr != nil {
+			return tm, false, merr
+		}
+		return tm, fits, err
 	}
 	if tm.From == nil || tm.From.Canonical == "" { // MCP, or no canonical concept
 		passed := tm.Name
 		if passed == "" {
 			passed = name
 		}
-		return tm, m.Matches(passed), nil
+		fits, err := m.Match(passed)
+		return tm, fits, err
 	}
 	for _, c := range hook.ToolsFor(tm.From.Canonical) {
-		if !m.Matches(c.Name) {
+		if ok, err := m.Match(c.Name); err != nil {
+			return tm, false, err
+		} else if !ok {
 			continue
 		}
 		if c == tm.To {
@@ -189,7 +215,8 @@ func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm T
 		return ToolMapping{From: tm.From, To: c, Name: c.Name, Mark: mark, Note: note, Live: tm.From.Live && c.Live}, true, nil
 	}
 	if tm.To == nil {
-		return tm, m.Matches(name), nil // passed on unchanged
+		fits, err := m.Match(name) // passed on unchanged
+		return tm, fits, err
 	}
 	return tm, false, nil
 }

@@ -1,6 +1,8 @@
 package mappings
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,24 +43,107 @@ func TestToolMatcherReadsAMatcherAsItsOwnAgentDoes(t *testing.T) {
 			continue
 		}
 		for _, n := range tc.matches {
-			if !m.Matches(n) {
+			if !mustMatch(t, m, n) {
 				t.Errorf("%s matcher %q does not match %s; its agent fires it", tc.dialect, tc.matcher, n)
 			}
 		}
 		for _, n := range tc.not {
-			if m.Matches(n) {
+			if mustMatch(t, m, n) {
 				t.Errorf("%s matcher %q matches %s; its agent does not fire it", tc.dialect, tc.matcher, n)
 			}
 		}
 	}
 }
 
-func TestToolMatcherRefusesWhatGoCannotReadAsJavaScript(t *testing.T) {
-	d := Default().MustDialect("claude")
-	for _, m := range []string{"(?i)bash", `\ABash`, "Ba(?=sh)"} {
-		if _, err := d.ToolMatcher(m); err == nil {
-			t.Errorf("ToolMatcher(%q) = nil error; want one: Go would read it differently from JavaScript, or not at all", m)
+// mustMatch is m.Match(n), which must not fail.
+func mustMatch(t *testing.T, m *ToolMatcher, n string) bool {
+	t.Helper()
+	ok, err := m.Match(n)
+	if err != nil {
+		t.Fatalf("matcher %q on %q: %v", m, n, err)
+	}
+	return ok
+}
+
+// TestToolMatcherReadsJavaScriptOnlyRegexes: lookarounds and
+// backreferences, which Go's RE2 cannot read, are evaluated as JavaScript
+// reads them, in both dialects.
+func TestToolMatcherReadsJavaScriptOnlyRegexes(t *testing.T) {
+	tab := Default()
+	for _, tc := range []struct {
+		dialect, matcher string
+		matches, not     []string
+	}{
+		{"claude", "^(?!Bash$)", []string{"Read", "Edit", "Agent"}, []string{"Bash"}},
+		{"claude", "(?<!Multi|Notebook)Edit$", []string{"Edit"}, []string{"MultiEdit", "NotebookEdit"}},
+		{"claude", "Ba(?=sh)", []string{"Bash"}, []string{"Read"}},
+		{"claude", `^mcp__(\w+)__\1$`, []string{"mcp__db__db"}, []string{"mcp__db__query"}},
+		{"claude", `\p{L}`, []string{"p{L}"}, []string{"Read"}}, // no u flag: the letter p
+		{"gemini", "^(?!run_shell_command$).*_file$", []string{"read_file", "write_file"}, []string{"run_shell_command"}},
+		{"gemini", "(?<=^read_)file", []string{"read_file"}, []string{"write_file"}},
+		{"gemini", `\ufeffread_file\ufeff`, nil, []string{"read_file"}}, // an escape, not trimmed
+		{"gemini", `\ufeff^read_file$`, nil, []string{"read_file"}},
+	} {
+		m, err := tab.MustDialect(tc.dialect).ToolMatcher(tc.matcher)
+		if err != nil {
+			t.Errorf("%s %q: %v", tc.dialect, tc.matcher, err)
+			continue
 		}
+		for _, n := range tc.matches {
+			if !mustMatch(t, m, n) {
+				t.Errorf("%s matcher %q does not match %s; JavaScript does", tc.dialect, tc.matcher, n)
+			}
+		}
+		for _, n := range tc.not {
+			if mustMatch(t, m, n) {
+				t.Errorf("%s matcher %q matches %s; JavaScript does not", tc.dialect, tc.matcher, n)
+			}
+		}
+	}
+}
+
+// TestToolMatcherTrimsAsJavaScriptDoes: Gemini trims with
+// String.prototype.trim, which removes U+FEFF and keeps U+0085.
+func TestToolMatcherTrimsAsJavaScriptDoes(t *testing.T) {
+	d := Default().MustDialect("gemini")
+	for matcher, want := range map[string]bool{"\ufeffread_file": true, "\u0085read_file": false} {
+		m, err := d.ToolMatcher(matcher)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mustMatch(t, m, "read_file"); got != want {
+			t.Errorf("Gemini matcher %q on read_file = %v; want %v", matcher, got, want)
+		}
+	}
+}
+
+// TestToolMatcherRefusesWhatItCannotReadAsJavaScript: a regex JavaScript
+// rejects, or reads differently by engine, is an error wrapping ErrMatcher.
+func TestToolMatcherRefusesWhatItCannotReadAsJavaScript(t *testing.T) {
+	d := Default().MustDialect("claude")
+	for _, m := range []string{"(?i)bash", "(?i:b)ash", "Bash(", "^(?:(a)|b)+\\1$", "Bash😀"} {
+		if _, err := d.ToolMatcher(m); !errors.Is(err, ErrMatcher) {
+			t.Errorf("ToolMatcher(%q) = %v; want an error wrapping ErrMatcher", m, err)
+		}
+	}
+}
+
+// TestMatchFailsWhereTheRegexCannotBeEvaluated: a catastrophic regex on a
+// long name, or a name with characters JavaScript reads as two units, is an
+// error, and HookTool passes it on so that wrap fails closed.
+func TestMatchFailsWhereTheRegexCannotBeEvaluated(t *testing.T) {
+	tab := Default()
+	claude, gemini := tab.MustDialect("claude"), tab.MustDialect("gemini")
+	m, err := claude.ToolMatcher("^(m|c|p|_|[a-z]+)+$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "mcp__" + strings.Repeat("abcdefgh", 6) + "__Q"
+	if ok, err := m.Match(long); !errors.Is(err, ErrMatcher) || ok {
+		t.Errorf("Match(%q) = %v, %v; want false and an error wrapping ErrMatcher", long, ok, err)
+	}
+	if _, fits, err := tab.HookTool(gemini, claude, "mcp_srv_😀", m); !errors.Is(err, ErrMatcher) || fits {
+		t.Errorf("HookTool(an astral name) = fits %v, %v; want false and an error wrapping ErrMatcher", fits, err)
 	}
 }
 

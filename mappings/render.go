@@ -226,9 +226,13 @@ func (t *Table) PresentedRows(hook, host *Dialect) []PresentedRow {
 			if err != nil {
 				continue
 			}
-			fires := false
+			fires, unknown := false, false
 			for _, own := range hook.Tools {
-				fires = fires || m.Matches(own.Name)
+				ok, err := m.Match(own.Name)
+				fires, unknown = fires || ok, unknown || err != nil
+			}
+			if unknown {
+				continue // a name of the table's own that hookx cannot evaluate: the table test fails on it
 			}
 			tm, _ := t.MapTool(hook, host, n)
 			switch {

@@ -160,7 +160,7 @@ func checkMatcher(t *testing.T, tbl *mappings.Table, hook, host *mappings.Dialec
 		}
 		tr.Match = wrapMatch
 		for _, ht := range hostTools(host) {
-			if !migrated.Matches(ht.name) {
+			if ok, err := migrated.Match(ht.name); err != nil || !ok {
 				continue
 			}
 			checked++
@@ -197,7 +197,7 @@ func checkEvent(t *testing.T, where string, hook *mappings.Dialect, ht hostTool,
 	if p.ToolName != got.Tool {
 		t.Errorf("%s: host tool %s: EventResult.Tool %q, payload tool_name %q", where, ht.name, got.Tool, p.ToolName)
 	}
-	if !orig.Matches(p.ToolName) {
+	if ok, err := orig.Match(p.ToolName); err != nil || !ok {
 		t.Errorf("%s: host tool %s reaches the hook as %q, which its own matcher does not match", where, ht.name, p.ToolName)
 		return
 	}

@@ -1,11 +1,13 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/hookx-dev/hookx/internal/jsregex"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
@@ -109,8 +111,11 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		var rest []string
 		for _, alt := range splitAlternatives(*m) {
 			if pat, ok := p.mcpPattern(alt); ok {
-				if _, err := regexp.Compile(pat); err != nil {
-					return matcherPlan{drop: fmt.Sprintf("the MCP pattern %q is not a regular expression Go can evaluate (%v)", alt, err)}
+				if _, err := jsregex.Compile(alt); err != nil {
+					return matcherPlan{drop: fmt.Sprintf("the MCP pattern %q is not carried: %v", alt, err)}
+				}
+				if _, err := jsregex.Compile(pat); err != nil {
+					return matcherPlan{drop: fmt.Sprintf("the MCP pattern %q is not carried: its translation %q: %v", alt, pat, err)}
 				}
 				mcp = append(mcp, pat)
 				continue
@@ -119,35 +124,45 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		}
 		if len(rest) > 0 {
 			expr := strings.Join(rest, "|")
-			if why := mappings.NotJavaScript(expr); why != "" {
-				// The agents use JavaScript regexes: Claude's never matches
-				// an invalid one, and RE2 would read it wider (T§10.1).
-				return matcherPlan{drop: fmt.Sprintf("the matcher %q is not a JavaScript regex (%s), so %s never fires it", *m, why, p.from.Agent)}
-			}
-			re, err := regexp.Compile(expr)
-			if err != nil {
-				return matcherPlan{drop: fmt.Sprintf("the matcher %q is a regex Go's RE2 cannot evaluate (%v), so its tool set is unknown", *m, err)}
-			}
-			// The regex as its own agent reads it (aliases included).
+			// The regex as its own agent reads it: a JavaScript regex
+			// (T§10.1), aliases included.
 			fm, err := p.from.ToolMatcher(expr)
 			if err != nil {
-				return matcherPlan{drop: err.Error()}
+				return matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v, so its tool set is unknown", *m, err)}
 			}
-			if re.MatchString("") {
+			fires := func(name string) (bool, *matcherPlan) {
+				ok, err := fm.Match(name)
+				if err != nil {
+					return false, &matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v", *m, err)}
+				}
+				return ok, nil
+			}
+			if fm.MatchesEveryName() {
 				plan.outs = []matchOut{{}}
 				return plan
 			}
-			if strings.Contains(expr, p.from.MCP.Prefix) {
+			mcpSample := p.from.MCP.Prefix + "server" + p.from.MCP.Separator + "tool"
+			if mcpHit, fail := fires(mcpSample); fail != nil {
+				return *fail
+			} else if strings.Contains(expr, p.from.MCP.Prefix) {
 				plan.narrow = append(plan.narrow, fmt.Sprintf("the MCP part of %q could not be translated structurally; only built-in tools are matched", expr))
+			} else if mcpHit {
+				plan.narrow = append(plan.narrow, fmt.Sprintf("%q also matches MCP tools (%s); only built-in tools are matched", expr, mcpSample))
 			}
 			var hit []string
 			for _, t := range p.from.Tools {
-				if fm.Matches(t.Name) {
+				ok, fail := fires(t.Name)
+				if fail != nil {
+					return *fail
+				}
+				if ok {
 					hit = append(hit, t.Name)
 					continue
 				}
 				for _, a := range t.Aliases {
-					if re.MatchString(a) {
+					if ok, fail := fires(a); fail != nil {
+						return *fail
+					} else if ok {
 						// Gemini matches tool_name only, never an alias.
 						plan.narrow = append(plan.narrow, fmt.Sprintf("%s is an old name of %s: %s %s never runs a hook for it, as hooks are given tool_name %s; left out (rename it to %s)",
 							a, t.Name, p.from.Agent, p.from.Version, t.Name, t.Name))
@@ -196,14 +211,22 @@ func (p *planner) unfit(m, out string, mcp bool) []string {
 	if err != nil {
 		return nil
 	}
-	var skipped, notes []string
+	var skipped, unknown, notes []string
 	for _, t := range p.to.Tools {
-		if !dst.Matches(t.Name) {
-			continue
+		if ok, err := dst.Match(t.Name); err != nil || !ok {
+			continue // out is hookx's own anchored list of names
 		}
-		if _, fits, _ := p.tbl.HookTool(p.to, p.from, t.Name, src); !fits {
+		_, fits, err := p.tbl.HookTool(p.to, p.from, t.Name, src)
+		switch {
+		case errors.Is(err, mappings.ErrMatcher):
+			unknown = append(unknown, t.Name)
+		case !fits:
 			skipped = append(skipped, t.Name)
 		}
+	}
+	if len(unknown) > 0 {
+		notes = append(notes, fmt.Sprintf("%s fires it for %s, where hookx cannot evaluate %q; hookx wrap fails closed there",
+			p.to.Agent, strings.Join(unknown, ", "), m))
 	}
 	if len(skipped) > 0 {
 		notes = append(notes, fmt.Sprintf("%s fires it for %s, for which it names no %s tool; hookx wrap does not run the hook there",
@@ -266,16 +289,22 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 	case isExactList(p.from, *m):
 		vals = splitList(*m)
 	default:
-		re, err := regexp.Compile(*m)
+		re, err := jsregex.Compile(*m)
 		if err != nil {
-			return matcherPlan{drop: fmt.Sprintf("the matcher %q is a regex Go's RE2 cannot evaluate (%v)", *m, err)}
+			return matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v", *m, err)}
 		}
-		if re.MatchString("") {
+		if ok, err := re.MatchString(""); err != nil {
+			return matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v", *m, err)}
+		} else if ok {
 			all = true
 			break
 		}
 		for _, v := range universe {
-			if re.MatchString(v.Value) {
+			ok, err := re.MatchString(v.Value)
+			if err != nil {
+				return matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v", *m, err)}
+			}
+			if ok {
 				vals = append(vals, v.Value)
 			}
 		}

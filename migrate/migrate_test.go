@@ -55,7 +55,14 @@ func TestMatchers(t *testing.T) {
 		{"claude", "gemini", "PreToolUse", strp("Bash|mcp__.*"), []string{"BeforeTool=^(run_shell_command|mcp_.*)$"}},
 		{"claude", "gemini", "PreToolUse", strp("Web.*"), []string{"BeforeTool=^(web_fetch|google_web_search)$"}},
 		{"claude", "gemini", "PreToolUse", strp("^Read$"), []string{"BeforeTool=^(read_file)$"}},
-		{"claude", "gemini", "PreToolUse", strp("(?!Bash)"), nil},
+		// JavaScript regexes RE2 cannot read: evaluated as JavaScript does.
+		{"claude", "gemini", "PreToolUse", strp("^(?!Bash$)(Bash|Read|Write)$"), []string{"BeforeTool=^(read_file|write_file)$"}},
+		{"claude", "gemini", "PreToolUse", strp("(?<!Notebook)Edit$"), []string{"BeforeTool=^(replace)$"}},
+		{"gemini", "claude", "BeforeTool", strp("^(?!run_shell_command)(\\w+)_file$"), []string{"PreToolUse=Read|Write"}},
+		{"claude", "gemini", "PreToolUse", strp("^(?!Bash)"), []string{"BeforeTool=^(run_shell_command|read_file|write_file|replace|glob|grep_search|list_directory|web_fetch|google_web_search|write_todos|invoke_agent|ask_user|activate_skill|enter_plan_mode|exit_plan_mode|list_mcp_resources|read_mcp_resource)$"}},
+		// JavaScript rejects it, or engines read it differently: not carried.
+		{"claude", "gemini", "PreToolUse", strp("Bash("), nil},
+		{"claude", "gemini", "PreToolUse", strp("(?i:bash)"), nil},
 		{"claude", "gemini", "PreToolUse", strp("NotebookEdit"), nil},
 		{"claude", "gemini", "SessionStart", strp("startup|resume"), []string{"SessionStart=startup", "SessionStart=resume"}},
 		{"claude", "gemini", "SessionStart", strp("start.*"), []string{"SessionStart=startup"}},

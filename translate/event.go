@@ -157,6 +157,11 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 	var mcpServer, mcpTool string
 	if toolName != "" {
 		tm, fits, err := tr.mapToolName(raw, toolName)
+		if errors.Is(err, mappings.ErrMatcher) {
+			// Whether the hook's own agent would run it is unknown: fail
+			// closed (a guard's block), never skip the hook silently.
+			return nil, fmt.Errorf("cannot tell whether %s would run the hook for %s: %w", tr.To.Agent, toolName, err)
+		}
 		if !fits && dst.Matcher == "tool" {
 			res.Skip = true
 			res.SkipReason = fmt.Sprintf("the hook's matcher %q names no %s tool that stands for %s %s", tr.Match, tr.To.Agent, tr.From.Agent, toolName)
@@ -268,7 +273,8 @@ func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (
 		if !exact {
 			m.Mark, m.Note = mappings.Approximate, "the MCP name is sanitised or shortened on the target"
 		}
-		return m, tr.Match.Matches(n), nil
+		fits, err := tr.Match.Match(n)
+		return m, fits, err
 	}
 	tm, fits, err := tr.Table.HookTool(tr.From, tr.To, name, tr.Match)
 	if err != nil {

@@ -57,8 +57,9 @@ var (
 
 // Regexp is a compiled JavaScript regex. It is safe for concurrent use.
 type Regexp struct {
-	src string
-	re  *regexp2.Regexp
+	src        string
+	re         *regexp2.Regexp
+	assertions bool
 }
 
 // Compile parses a JavaScript regex source (without slashes or flags). The
@@ -91,8 +92,13 @@ func Compile(pattern string) (*Regexp, error) {
 		return nil, &Error{Pattern: pattern, Reason: "regexp2 rejects its translation " + strconv.Quote(b.String()) + ": " + err.Error()}
 	}
 	re.MatchTimeout = MatchTimeout
-	return &Regexp{src: pattern, re: re}, nil
+	return &Regexp{src: pattern, re: re, assertions: p.assertions}, nil
 }
+
+// HasAssertions reports whether the pattern has an anchor, a word boundary
+// or a lookaround. One without any that matches the empty string matches
+// every string (at its start).
+func (r *Regexp) HasAssertions() bool { return r.assertions }
 
 // String returns the pattern as written.
 func (r *Regexp) String() string { return r.src }
@@ -213,6 +219,8 @@ type parser struct {
 	names  map[string]int // named groups
 	seen   int            // capture groups opened so far
 	gs     *groupState    // while emitting
+
+	assertions bool // an anchor, \b, \B or a lookaround was emitted
 }
 
 func (p *parser) fail(invalid bool, format string, args ...any) {
@@ -454,9 +462,13 @@ func (p *parser) group(off int) *node {
 		p.seen++
 		n.group = p.seen
 	case strings.HasPrefix(rest, "?"):
-		// (?i:…) modifiers are new (ES2025): some engines the agents run on
-		// read them, others reject them.
-		p.fail(false, "the group syntax (%s", rest[:min(len(rest), 3)])
+		if len(rest) > 1 && strings.ContainsRune("imsx-", rune(rest[1])) {
+			// Modifiers are new (ES2025): node 20 rejects them, newer
+			// engines read them.
+			p.fail(false, "inline modifiers (%s…), which only some engine versions read", rest[:2])
+		} else {
+			p.fail(false, "the group syntax (%s", rest[:min(len(rest), 2)])
+		}
 		return nil
 	default:
 		p.seen++
@@ -702,6 +714,7 @@ func (p *parser) emit(b *strings.Builder, n *node, quant, look int, behind bool)
 			b.WriteString(n.look)
 			if n.look != "?:" {
 				look++
+				p.assertions = true
 			}
 			behind = behind || strings.HasPrefix(n.look, "?<")
 		default:
@@ -738,6 +751,7 @@ func (p *parser) emit(b *strings.Builder, n *node, quant, look int, behind bool)
 	case kindSet:
 		writeSet(b, n.set)
 	case kindAssert:
+		p.assertions = true
 		w := "[0-9A-Z_a-z]"
 		switch n.assert {
 		case "^":
