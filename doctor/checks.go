@@ -162,6 +162,11 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 		}
 	}
 	parts := splitAlternatives(m)
+	if strings.Contains(m, "(?") {
+		// Lookarounds and groups do not split into names: the whole regex.
+		c.unknownTool(h, m, names, false)
+		return
+	}
 	if len(parts) == 1 {
 		c.unknownTool(h, strings.Trim(m, "^$()"), names, false)
 		return
@@ -185,7 +190,7 @@ func (c *checker) jsMatcher(h *hook, m string) (matches func(string) bool, ok bo
 	case err == nil:
 		return lenient(re), true
 	case errors.As(err, &e) && e.Invalid:
-		c.add(h, h.matcherOff, Error, fmt.Sprintf("%s at offset %d, so %s never fires the hook", strings.TrimSuffix(e.Error(), fmt.Sprintf(" at offset %d", e.Offset)), e.Offset, h.f.d.Agent), "fix the regex, or write the names as a list")
+		c.add(h, h.matcherOff, Error, fmt.Sprintf("%v, so %s never fires the hook", e, h.f.d.Agent), "fix the regex, or write the names as a list")
 	default:
 		c.add(h, h.matcherOff, Note, err.Error()+"; not checked", "")
 	}

@@ -127,8 +127,13 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			// The regex as its own agent reads it: a JavaScript regex
 			// (T§10.1), aliases included.
 			fm, err := p.from.ToolMatcher(expr)
+			if e := (*jsregex.Error)(nil); errors.As(err, &e) && e.Invalid {
+				// Claude never matches it; Gemini compares it as a string,
+				// which no tool name equals.
+				return matcherPlan{inert: true, drop: fmt.Sprintf("%v, so %s never fires it", err, p.from.Agent)}
+			}
 			if err != nil {
-				return matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v, so its tool set is unknown", *m, err)}
+				return matcherPlan{drop: fmt.Sprintf("%v, so its tool set is unknown", err)}
 			}
 			fires := func(name string) (bool, *matcherPlan) {
 				ok, err := fm.Match(name)

@@ -43,9 +43,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Invalid {
-		return fmt.Sprintf("%q is not a valid JavaScript regex: %s at offset %d", e.Pattern, e.Reason, e.Offset)
+		return fmt.Sprintf("%q is not a valid JavaScript regex (offset %d: %s)", e.Pattern, e.Offset, e.Reason)
 	}
-	return fmt.Sprintf("hookx cannot evaluate the JavaScript regex %q: %s at offset %d", e.Pattern, e.Reason, e.Offset)
+	return fmt.Sprintf("hookx cannot evaluate the JavaScript regex %q (offset %d: %s)", e.Pattern, e.Offset, e.Reason)
 }
 
 // ErrSubject is returned (wrapped) by MatchString for a subject hookx does
@@ -116,7 +116,7 @@ func (r *Regexp) MatchString(s string) (bool, error) {
 	}
 	ok, err := r.re.MatchString(s)
 	if err != nil {
-		return false, fmt.Errorf("the regex %q on %q: %w (%v)", r.src, s, ErrTimeout, err)
+		return false, fmt.Errorf("the regex %q on %q: %w: over %v", r.src, s, ErrTimeout, MatchTimeout)
 	}
 	return ok, nil
 }
