@@ -60,6 +60,8 @@ func TestMatchers(t *testing.T) {
 		{"claude", "gemini", "PreToolUse", strp("(?<!Notebook)Edit$"), []string{"BeforeTool=^(replace)$"}},
 		{"gemini", "claude", "BeforeTool", strp("^(?!run_shell_command)(\\w+)_file$"), []string{"PreToolUse=Read|Write"}},
 		{"claude", "gemini", "PreToolUse", strp("^(?!Bash)"), []string{"BeforeTool=^(run_shell_command|read_file|write_file|replace|glob|grep_search|list_directory|web_fetch|google_web_search|write_todos|invoke_agent|ask_user|activate_skill|enter_plan_mode|exit_plan_mode|list_mcp_resources|read_mcp_resource)$"}},
+		// It matches the empty string, but not every name: not match-all.
+		{"claude", "gemini", "PreToolUse", strp("^$"), nil},
 		// JavaScript rejects it, or engines read it differently: not carried.
 		{"claude", "gemini", "PreToolUse", strp("Bash("), nil},
 		{"claude", "gemini", "PreToolUse", strp("(?i:bash)"), nil},
