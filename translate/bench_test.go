@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 func goldenInput(b *testing.B, name string) []byte {
 	b.Helper()
-	ar, err := txtar.ParseFile("testdata/events/" + name + ".txtar")
+	ar, err := parseGolden("testdata/events/" + name + ".txtar")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // toolEvent builds a tool event payload of a dialect.
@@ -299,7 +298,7 @@ func TestNoAgentPrivateArgumentsReachTheHook(t *testing.T) {
 	files, _ := filepath.Glob("testdata/events/*.txtar")
 	checked := 0
 	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
+		ar, err := parseGolden(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -458,7 +457,7 @@ func TestStrayArgumentInRewriteNeverWins(t *testing.T) {
 // translated, must carry what the other agent's own result carried.
 func TestToolResultsMatchTheRealAgents(t *testing.T) {
 	captured := func(name string) map[string]any {
-		ar, err := txtar.ParseFile("testdata/events/" + name + ".txtar")
+		ar, err := parseGolden("testdata/events/" + name + ".txtar")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +467,7 @@ func TestToolResultsMatchTheRealAgents(t *testing.T) {
 	}
 	translated := func(from, name string) map[string]any {
 		to := map[string]string{"claude": "gemini", "gemini": "claude"}[from]
-		ar, _ := txtar.ParseFile("testdata/events/" + name + ".txtar")
+		ar, _ := parseGolden("testdata/events/" + name + ".txtar")
 		res, err := newTr(t, from, to).Event(ar.Files[0].Data)
 		if err != nil {
 			t.Fatal(err)
@@ -586,7 +585,7 @@ func TestEveryToolShowsOnlyTheHooksArguments(t *testing.T) {
 func TestTranslationDoesNotDependOnMapOrder(t *testing.T) {
 	files, _ := filepath.Glob("testdata/events/*.txtar")
 	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
+		ar, err := parseGolden(file)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzEvent: no payload makes Event panic, and every translation it returns
@@ -16,7 +15,7 @@ func FuzzEvent(f *testing.F) {
 	// Seed with every payload captured from the real agents.
 	files, _ := filepath.Glob(filepath.Join("testdata", "events", "*.txtar"))
 	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
+		ar, err := parseGolden(file)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -32,9 +32,9 @@ func newTr(t testing.TB, from, to string) *Translator {
 }
 
 // TestEventGoldens translates every payload captured from the real agents
-// (testdata/events/*.txtar: the captured payload under its dialect's name,
-// the translation under the other's) and checks both the translation and
-// the round trip back.
+// (../testdata/payloads; testdata/events/<dialect>.<payload>.txtar holds its
+// translation under the other dialect's name) and checks both the
+// translation and the round trip back.
 func TestEventGoldens(t *testing.T) {
 	files, err := filepath.Glob("testdata/events/*.txtar")
 	if err != nil {
@@ -45,7 +45,7 @@ func TestEventGoldens(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
+			ar, err := parseGolden(file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestEventGoldens(t *testing.T) {
 			}
 			got := renderGolden(res)
 			if *update {
-				ar.Files = []txtar.File{{Name: src + ".json", Data: in}, {Name: dst + ".json", Data: got}}
+				ar.Files = []txtar.File{{Name: dst + ".json", Data: got}} // the input stays in ../testdata/payloads
 				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
 				}

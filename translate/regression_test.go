@@ -266,7 +266,7 @@ func goldenSource(t *testing.T, file, from string) []byte {
 
 func mustTxtar(t *testing.T, path string) *txtar.Archive {
 	t.Helper()
-	ar, err := txtar.ParseFile(path)
+	ar, err := parseGolden(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,14 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 )
 
-func payload(t *testing.T, name string) []byte {
+// payload reads a host payload: a variant made for a test (testdata/host),
+// or one captured from the host's agent (../testdata/payloads).
+func payload(t *testing.T, host, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("testdata/host/" + name)
+	if os.IsNotExist(err) {
+		b, err = capturedPayload(host, name)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +36,7 @@ type resultCase struct {
 	overflow   bool // stdout (or, with overStderr, stderr) over the bound: left out
 	overStderr bool
 	held       bool   // a background process held the output open
-	hostFile   string // host payload under testdata/host
+	hostFile   string // host payload: testdata/host, or captured (../testdata/payloads)
 	failClosed bool
 	ask        string
 	want       string // the host's stdout, exactly
@@ -310,7 +315,7 @@ func TestResult(t *testing.T) {
 			}
 			var hp []byte
 			if c.hostFile != "" {
-				hp = payload(t, c.hostFile)
+				hp = payload(t, c.host, c.hostFile)
 			}
 			out, fs := tr.Result(ResultContext{HookEvent: c.event, HostEvent: host, HostPayload: hp, FailClosed: c.failClosed, Ask: c.ask},
 				c.output())
