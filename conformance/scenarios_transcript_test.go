@@ -175,7 +175,7 @@ func readLines(o *outcome, name string) []string {
 
 // saveTranscripts copies the agent's own transcript files and what the
 // hook read into $HOOKX_TRANSCRIPT_GOLDENS, for recording goldens from the
-// real agents (see transcript/testdata).
+// real agents (see testdata/transcripts).
 func saveTranscripts(o *outcome, name string) {
 	dir := os.Getenv("HOOKX_TRANSCRIPT_GOLDENS")
 	if dir == "" {

@@ -9,12 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 func golden(t testing.TB, name, section string) []byte {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", name))
+	ar, err := parseGolden(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,9 +14,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected translations in testdata")
 
-// The goldens hold a transcript written by the real agent (recorded by the
-// conformance suite, see testdata/README.md) and its translation into the
-// other agent's format. Each is checked in its direction: from the real
+// The goldens hold the translation into the other agent's format of a
+// transcript written by the real agent (../testdata/transcripts, recorded by
+// the conformance suite; see its README). Each is checked in its direction: from the real
 // file, hookx must produce exactly the translation.
 func TestTranslationGoldens(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -24,7 +25,7 @@ func TestTranslationGoldens(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
+			ar, err := parseGolden(file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,6 +55,7 @@ func TestTranslationGoldens(t *testing.T) {
 					di = len(ar.Files) - 1
 				}
 				ar.Files[di].Data = got
+				ar.Files = slices.Delete(ar.Files, si, si+1) // the real file stays in ../testdata/transcripts
 				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -14,17 +14,15 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// bigClaudeTranscript is the real Claude transcript of transcript/testdata
+// bigClaudeTranscript is the real Claude transcript of testdata/transcripts
 // grown to about size bytes by repeating its conversation with fresh ids.
 func bigClaudeTranscript(tb testing.TB, size int) []byte {
-	ar, err := txtar.ParseFile("../transcript/testdata/claude-ralph-loop.txtar")
+	data, err := os.ReadFile("../testdata/transcripts/claude-ralph-loop.jsonl")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	data := ar.Files[0].Data
 	var conv []string
 	for _, l := range strings.Split(string(data), "\n") {
 		if strings.Contains(l, `"type":"user"`) || strings.Contains(l, `"type":"assistant"`) {
