@@ -39,7 +39,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// wrap's stop-loop counters stay inside the script's work dir.
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")
-			return nil
+			// The payloads captured from the real agents, the module's
+			// shared fixtures, as payloads/<dialect>-<version>/<name>.json.
+			return os.CopyFS(env.WorkDir+"/payloads", os.DirFS("../../testdata/payloads"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
