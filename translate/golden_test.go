@@ -40,8 +40,9 @@ func TestEventGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 100 {
-		t.Fatalf("found %d goldens, want one per captured payload (121)", len(files))
+	captured, _ := filepath.Glob("../testdata/payloads/*/*.json")
+	if len(files) != len(captured) || len(files) < 100 {
+		t.Fatalf("found %d goldens, want one per captured payload in ../testdata/payloads (%d)", len(files), len(captured))
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
