@@ -118,6 +118,54 @@ func matcherScenarios() []*scenario {
 	}}
 }
 
+// lookaheadGuard blocks every call it is run for, and logs what it saw.
+const lookaheadGuard = readInput + "LABEL=guard\n" + logInput + "echo 'LOOKAHEAD-GUARD: blocked' >&2\nexit 2\n"
+
+// jsMatcherScenarios check a matcher Go's RE2 cannot read, which both
+// agents read with JavaScript's RegExp.
+func jsMatcherScenarios() []*scenario {
+	return []*scenario{{
+		// A Claude guard matching ^(?!Bash$)(Bash|Read)$: the lookahead
+		// leaves Bash out. Natively Claude runs it for Read only; through
+		// hookx on Gemini, read_file must be blocked and run_shell_command
+		// run, the hook never seeing the shell call.
+		name: "matcher-js/claude-lookahead-guard", dialect: driver.Claude,
+		steps:   []action{shell("echo SHELL-RAN-12"), read("public/readme.txt")},
+		hooks:   []hookDef{{event: "PreToolUse", matcher: "^(?!Bash$)(Bash|Read)$", script: "guard"}},
+		scripts: map[string]string{"guard": lookaheadGuard},
+		files:   map[string]string{"public/readme.txt": "PUBLIC-TEXT-33\n"},
+		check: func(o *outcome) []string {
+			var p []string
+			rs := lastResults(o)
+			if len(rs) != 2 {
+				return append(p, fmt.Sprintf("the model got %d tool results, want 2", len(rs)))
+			}
+			if !strings.Contains(rs[0].Text, "SHELL-RAN-12") {
+				p = append(p, fmt.Sprintf("the shell call, which the lookahead leaves out, did not run: %q", rs[0].Text))
+			}
+			if !strings.Contains(rs[1].Text, "LOOKAHEAD-GUARD") || strings.Contains(rs[1].Text, "PUBLIC-TEXT-33") {
+				p = append(p, fmt.Sprintf("the read (error=%v) %q was not blocked with the guard's reason LOOKAHEAD-GUARD", rs[1].IsError, rs[1].Text))
+			}
+			var seen []string
+			for _, f := range o.hookLogs("guard.") {
+				var in struct {
+					ToolName string `json:"tool_name"`
+				}
+				b, _ := os.ReadFile(f)
+				if err := json.Unmarshal(b, &in); err != nil {
+					p = append(p, fmt.Sprintf("hook stdin is not JSON: %v: %q", err, b))
+					continue
+				}
+				seen = append(seen, in.ToolName)
+			}
+			if !slices.Equal(seen, []string{"Read"}) {
+				p = append(p, fmt.Sprintf("the hook ran for %v, want [Read]", seen))
+			}
+			return p
+		},
+	}}
+}
+
 // hostLists reports whether the host offered the model a directory-listing
 // tool (Gemini's list_directory, or an LS in Claude Code).
 func hostLists(o *outcome) bool {

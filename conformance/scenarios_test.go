@@ -426,6 +426,7 @@ func scenarios() []*scenario {
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
 	list = append(list, matcherScenarios()...)
+	list = append(list, jsMatcherScenarios()...)
 	list = append(list, eventScenarios()...)
 	list = append(list, wrapsemScenarios()...)
 	list = append(list, commandScenarios()...)
