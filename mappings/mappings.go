@@ -504,7 +504,25 @@ type Output struct {
 	// StderrShown is set where a failing hook's stderr is shown to the user
 	// (Claude's SessionStart and SessionEnd, CC§2.2).
 	StderrShown bool `json:"stderrShown"`
+	// Keys, where set, are the only output keys the agent accepts on this
+	// event: top-level names, and hookSpecificOutput.<name> for the fields
+	// of hookSpecificOutput. Any other key fails the hook there (Codex), so
+	// hookx writes no other and reports what it left out. Unset: the agent
+	// ignores keys it does not know.
+	Keys []string `json:"keys"`
+	// RewriteNeedsAllow is set where a rewritten tool input is only applied
+	// beside permissionDecision "allow" (Codex); there "allow" grants
+	// nothing else (Allow is not "skips_prompt").
+	RewriteNeedsAllow bool `json:"rewriteNeedsAllow"`
+	// BehaviorDecision is set where the decision is written as
+	// hookSpecificOutput.decision {behavior, message} (the permission
+	// dialog's PermissionRequest, in Claude Code and Codex).
+	BehaviorDecision bool `json:"behaviorDecision"`
 }
+
+// Accepts reports whether the agent accepts an output key on this event
+// (a top-level name, or hookSpecificOutput.<name>).
+func (o Output) Accepts(key string) bool { return o.Keys == nil || slices.Contains(o.Keys, key) }
 
 // Transcript describes an agent's session transcript: where it is, the
 // format package transcript reads and writes, and what a transcript
@@ -968,6 +986,9 @@ func (s *Shape) fill(dialect string) error {
 	return errors.Join(errs...)
 }
 
+// outputKeys are the top-level output keys hookx may write, in any family.
+var outputKeys = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
+
 func (o Output) validate(where string) error {
 	var errs []error
 	check := func(field, v string, allowed ...string) {
@@ -980,6 +1001,14 @@ func (o Output) validate(where string) error {
 	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
 	check("systemMessage", o.SystemMessage, "shown", "discarded")
 	check("allow", o.Allow, "skips_prompt", "none")
+	if o.RewriteNeedsAllow && (o.Allow == "skips_prompt" || !o.RewriteInput) {
+		errs = append(errs, fmt.Errorf("%s: output.rewriteNeedsAllow needs rewriteInput and an allow that skips nothing", where))
+	}
+	for _, k := range o.Keys {
+		if top, _, _ := strings.Cut(k, "."); !slices.Contains(outputKeys, top) {
+			errs = append(errs, fmt.Errorf("%s: output.keys: %q is no output key hookx writes", where, k))
+		}
+	}
 	if (o.Guard || o.FailClosed) && !slices.Contains([]string{"deny", "feedback", "hide_output"}, o.Block) {
 		errs = append(errs, fmt.Errorf("%s: output.guard or failClosed on an event whose block (%q) keeps nothing from happening", where, o.Block))
 	}
