@@ -143,6 +143,10 @@ type Settings struct {
 	// LegacyHookKeys are keys beside the events that are old switches,
 	// with the setting that replaced each.
 	LegacyHookKeys map[string]string `json:"legacyHookKeys"`
+	// Notices are what a user must do before the agent runs hooks written
+	// to its settings (Codex's trust gates); migrate reports them whenever
+	// the target holds its entries, and does none of it itself.
+	Notices []Notice `json:"notices"`
 }
 
 // Switch is a setting that, at Value (a JSON literal), turns hooks off.
@@ -150,6 +154,17 @@ type Switch struct {
 	Pointer string `json:"pointer"` // a JSON pointer into the settings file
 	Key     string `json:"key"`     // as a person writes it
 	Value   string `json:"value"`
+}
+
+// Notice is one step a user must take for the agent to run migrated hooks.
+type Notice struct {
+	// Scope is "project" for a step only project settings need; "": any.
+	Scope string `json:"scope"`
+	What  string `json:"what"`
+	Why   string `json:"why"`
+	// Fix says what to do; {project} stands for the project's absolute
+	// directory.
+	Fix string `json:"fix"`
 }
 
 // Shape is the form of the hooks in a dialect's settings file (NDIALECT §2).

@@ -286,3 +286,48 @@ func TestCodexOutputKeysAreItsSchemas(t *testing.T) {
 		}
 	}
 }
+
+// A Codex apply_patch call reaches a Claude Edit guard as the one edit it
+// makes; a patch that is not one edit fails the guard closed, with the
+// reason, rather than show the guard something other than what runs.
+func TestCodexPatchReachesAnEditGuardOrFailsItClosed(t *testing.T) {
+	tr := newTr(t, "codex", "claude")
+	m, err := tr.To.ToolMatcher("Edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Match = m
+	one := `{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: a.go\n@@\n-x := 1\n+x := 2\n*** End Patch\n"},"tool_use_id":"c"}`
+	res, err := tr.Event([]byte(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	if err := json.Unmarshal(res.Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.ToolName != "Edit" || p.ToolInput["old_string"] != "x := 1" || p.ToolInput["new_string"] != "x := 2" || p.ToolInput["file_path"] == nil {
+		t.Errorf("got %s %v, want Edit of a.go from x := 1 to x := 2", p.ToolName, p.ToolInput)
+	}
+	two := strings.Replace(one, `*** End Patch`, `*** Delete File: b.go\n*** End Patch`, 1)
+	if _, err := tr.Event([]byte(two)); err == nil || !strings.Contains(err.Error(), "cannot be shown to the hook") {
+		t.Errorf("a two-file patch: err %v, want the guard to fail closed", err)
+	}
+}
+
+// A Claude Edit reaches a Codex hook as the patch Codex would have sent.
+func TestClaudeEditReachesACodexHookAsAPatch(t *testing.T) {
+	tr := newTr(t, "claude", "codex")
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/p/a.go","old_string":"x := 1","new_string":"x := 2","replace_all":false},"tool_use_id":"toolu_1"}`
+	res, err := tr.Event([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"tool_input":{"command":"*** Begin Patch\n*** Update File: /p/a.go\n@@\n-x := 1\n+x := 2\n*** End Patch\n"}`
+	if !strings.Contains(string(res.Payload), want) || !strings.Contains(string(res.Payload), `"tool_name":"apply_patch"`) {
+		t.Errorf("got %s\nwant apply_patch with %s", res.Payload, want)
+	}
+}
