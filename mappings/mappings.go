@@ -143,6 +143,9 @@ type Settings struct {
 	// LegacyHookKeys are keys beside the events that are old switches,
 	// with the setting that replaced each.
 	LegacyHookKeys map[string]string `json:"legacyHookKeys"`
+	// ProjectTrust is where the agent records that it trusts a project,
+	// for doctor; nil where project hooks need no trust step of this kind.
+	ProjectTrust *ProjectTrust `json:"projectTrust"`
 	// Notices are what a user must do before the agent runs hooks written
 	// to its settings (Codex's trust gates); migrate reports them whenever
 	// the target holds its entries, and does none of it itself.
@@ -154,6 +157,16 @@ type Switch struct {
 	Pointer string `json:"pointer"` // a JSON pointer into the settings file
 	Key     string `json:"key"`     // as a person writes it
 	Value   string `json:"value"`
+}
+
+// ProjectTrust is a TOML file in which [<Table>."<project dir>"] with
+// <Key> = "<Value>" trusts a project (Codex: ~/.codex/config.toml,
+// [projects."/abs"] trust_level = "trusted").
+type ProjectTrust struct {
+	File  string `json:"file"`
+	Table string `json:"table"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // Notice is one step a user must take for the agent to run migrated hooks.
@@ -196,6 +209,9 @@ type Shape struct {
 	// HandlerKeys are the handler fields the agent accepts; migrate writes
 	// no other and reports what it cannot write.
 	HandlerKeys []string `json:"handlerKeys"`
+	// Unread names handler fields people write that the agent does not
+	// read, with what happens instead (Codex: timeoutSec); doctor warns.
+	Unread map[string]string `json:"unread"`
 }
 
 // Hooks returns the root key holding the events ("" for the root itself).
@@ -235,6 +251,9 @@ type Detect struct {
 // Timeout gives a dialect's timeout unit and defaults.
 type Timeout struct {
 	Unit string `json:"unit"` // "s" or "ms"
+	// Whole is set where a timeout must be a whole, non-negative number:
+	// any other drops the whole settings file (Codex reads a u64).
+	Whole bool `json:"whole"`
 	// MsFrom, where set, is the value from which the agent reads a timeout
 	// as milliseconds whatever Unit says (Qwen Code: 1000 and more).
 	MsFrom   float64            `json:"msFrom"`
@@ -552,15 +571,20 @@ type Transcript struct {
 
 // Tool is one built-in tool of a dialect.
 type Tool struct {
-	Name      string            `json:"name"`
-	Canonical string            `json:"canonical"`
-	Only      string            `json:"only"` // the reason this tool has no canonical concept
-	Aliases   []string          `json:"aliases"`
-	Legacy    bool              `json:"legacy"` // accepted on input, never emitted
-	Mark      Mark              `json:"mark"`
-	Note      string            `json:"note"`
-	Fields    map[string]string `json:"fields"` // dialect argument -> canonical argument
-	Convert   string            `json:"convert"`
+	Name      string `json:"name"`
+	Canonical string `json:"canonical"`
+	// Also lists other canonical tools this one performs too (Codex's
+	// apply_patch writes whole files as well as editing them): it stands
+	// for them where the dialect has no tool of its own for them, and a
+	// matcher naming it stands for their tools on the other side.
+	Also    []string          `json:"also"`
+	Only    string            `json:"only"` // the reason this tool has no canonical concept
+	Aliases []string          `json:"aliases"`
+	Legacy  bool              `json:"legacy"` // accepted on input, never emitted
+	Mark    Mark              `json:"mark"`
+	Note    string            `json:"note"`
+	Fields  map[string]string `json:"fields"` // dialect argument -> canonical argument
+	Convert string            `json:"convert"`
 	// Paths names, for each path argument, the resolver that gives the
 	// path this agent's tool really uses (paths.go).
 	Paths    map[string]string `json:"paths"`
@@ -891,6 +915,14 @@ func (t *Table) index() error {
 				}
 				d.toolByCanon[tool.Canonical] = tool
 			}
+			for _, a := range tool.Also {
+				if !canonTools[a] {
+					bad("%s: tool %s: unknown canonical tool %q in also", d.Name, tool.Name, a)
+				}
+				if _, lacked := d.Lacks.Tools[a]; !lacked {
+					bad("%s: tool %s: also %q needs a lacks entry saying which tool stands for it", d.Name, tool.Name, a)
+				}
+			}
 			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
 				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
 			}
@@ -1082,6 +1114,11 @@ func (d *Dialect) ToolFor(canonical string) (*Tool, string) {
 	if t := d.toolByCanon[canonical]; t != nil {
 		return t, ""
 	}
+	for _, t := range d.Tools {
+		if slices.Contains(t.Also, canonical) {
+			return t, ""
+		}
+	}
 	if r, ok := d.Lacks.Tools[canonical]; ok {
 		return nil, r
 	}
@@ -1165,6 +1202,10 @@ func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
 	m.Live = src.Live && dst.Live
 	m.Mark = worse(src.Mark, dst.Mark)
 	m.Note = joinNotes(src.Note, dst.Note)
+	if dst.Canonical != src.Canonical { // reached through "also"
+		m.Mark = worse(m.Mark, Approximate)
+		m.Note = joinNotes(fmt.Sprintf("%s does this with %s", to.Agent, dst.Name), m.Note)
+	}
 	return m, nil
 }
 

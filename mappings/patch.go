@@ -119,7 +119,7 @@ func editPatch(path, old, new string) string {
 func init() {
 	inputConverters["applyPatch"] = &InputConverter{
 		Args:      []string{"command"},
-		Canonical: []string{"file_path", "old_string", "new_string"},
+		Canonical: []string{"file_path", "old_string", "new_string", "content"},
 		ToCanonical: func(a map[string]any) []string {
 			patch, _ := a["command"].(string)
 			e, why := onePatchEdit(patch)
@@ -128,6 +128,9 @@ func init() {
 			}
 			delete(a, "command")
 			a["file_path"], a["old_string"], a["new_string"] = e.path, e.old, e.new
+			if e.old == "" {
+				a["content"] = e.new // an added file, as a whole-file write
+			}
 			return nil
 		},
 		Uncarried: func(a map[string]any) string {
@@ -141,6 +144,17 @@ func init() {
 			path, _ := a["file_path"].(string)
 			old, _ := a["old_string"].(string)
 			new, _ := a["new_string"].(string)
+			if content, ok := a["content"].(string); ok && old == "" && new == "" {
+				new = content // a whole-file write; a patch adds the file
+				notes := []string{"a write is carried as a patch that adds the file; Codex's apply_patch refuses to add a file that exists"}
+				delete(a, "content")
+				delete(a, "file_path")
+				if path != "" {
+					a["command"] = editPatch(path, "", new)
+				}
+				return notes
+			}
+			delete(a, "content")
 			var notes []string
 			if all, _ := a["replace_all"].(bool); all {
 				notes = append(notes, "replace_all has no counterpart in a patch, which changes the first match of its context")

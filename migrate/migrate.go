@@ -502,7 +502,9 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("a command hook without a command", "there is nothing to run", "")
 	}
 	for _, k := range sh.h.keys {
-		if !slices.Contains(knownHandlerKeys, k) {
+		if why, ok := p.from.Settings.Shape.Unread[k]; ok {
+			note(Note, "field "+k+" not carried", why+"; the migrated hook gets the same")
+		} else if !slices.Contains(knownHandlerKeys, k) {
 			note(Note, "field "+k+" not carried", "hookx does not know this "+p.from.Agent+" handler field")
 		}
 	}

@@ -331,3 +331,34 @@ func TestClaudeEditReachesACodexHookAsAPatch(t *testing.T) {
 		t.Errorf("got %s\nwant apply_patch with %s", res.Payload, want)
 	}
 }
+
+// apply_patch also writes whole files: a Claude Write guard under Codex
+// sees a patch that adds a file as the Write it is, and a Codex hook under
+// Claude sees a Write as the patch that adds the file.
+func TestCodexPatchAndClaudeWriteStandForEachOther(t *testing.T) {
+	tr := newTr(t, "codex", "claude")
+	m, err := tr.To.ToolMatcher("Write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Match = m
+	add := `{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: n.txt\n+hi\n*** End Patch\n"},"tool_use_id":"c"}`
+	res, err := tr.Event([]byte(add))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Skip || !strings.Contains(string(res.Payload), `"tool_name":"Write"`) || !strings.Contains(string(res.Payload), `"content":"hi\n"`) {
+		t.Errorf("a Write guard got %s (skip %v: %s), want Write of n.txt with content hi", res.Payload, res.Skip, res.SkipReason)
+	}
+
+	back := newTr(t, "claude", "codex")
+	w := `{"session_id":"s","transcript_path":"/t","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/n.txt","content":"hi\n"},"tool_use_id":"toolu_1"}`
+	res, err = back.Event([]byte(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"tool_input":{"command":"*** Begin Patch\n*** Add File: /p/n.txt\n+hi\n*** End Patch\n"}`
+	if !strings.Contains(string(res.Payload), want) {
+		t.Errorf("got %s\nwant %s", res.Payload, want)
+	}
+}
