@@ -3,6 +3,7 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -317,6 +318,9 @@ func (c *checker) checkTimeout(h *hook) {
 	}
 	show := strconv.FormatFloat(t, 'f', -1, 64)
 	switch {
+	case d.Timeout.Whole && (t < 0 || t != math.Trunc(t)):
+		c.add(h, h.timeoutOff, Error, fmt.Sprintf("timeout %s is not a whole number of %s; %s drops the whole file, so none of its hooks run", show, timeoutUnitName(d.Timeout.Unit), d.Agent),
+			fmt.Sprintf("write %s", strconv.FormatFloat(math.Max(1, math.Ceil(t)), 'f', -1, 64)))
 	case t <= 0:
 		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is not positive; %s uses its default", show, d.Agent), "delete it or write a positive number")
 	case d.Timeout.Unit == "ms" && t < 1000:

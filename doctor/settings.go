@@ -156,6 +156,18 @@ func member(o *hujson.Object, name string) *hujson.ObjectMember {
 // discards.
 func (c *checker) walk(f *file) {
 	shape := f.d.Settings.Shape
+	if len(shape.RootKeys) > 0 {
+		if root, ok := f.root.Value.(*hujson.Object); ok {
+			for i := range root.Members {
+				name, _ := str(&root.Members[i].Name)
+				if !shape.RootKeyAllowed(name) {
+					c.addFile(f, root.Members[i].Name.StartOffset, Error,
+						fmt.Sprintf("root key %q: %s accepts only %s at the root of this file and drops the whole file, so none of its hooks run", name, f.d.Agent, strings.Join(shape.RootKeys, ", ")),
+						"remove "+strconv.Quote(name))
+				}
+			}
+		}
+	}
 	hv := f.root.Find(shape.HooksPointer())
 	if hv == nil {
 		return
@@ -269,11 +281,18 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 				h.cond = s
 			}
 		}
-		if m := member(ho, "timeout"); m != nil {
+		if m := member(ho, f.d.Settings.Shape.TimeoutField); m != nil {
 			if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '0' {
 				if t, err := strconv.ParseFloat(string(lit), 64); err == nil {
 					h.timeout, h.timeoutOff = &t, m.Value.StartOffset
 				}
+			}
+		}
+		for i := range ho.Members {
+			name, _ := str(&ho.Members[i].Name)
+			if why, ok := f.d.Settings.Shape.Unread[name]; ok {
+				c.add(&h, ho.Members[i].Name.StartOffset, Warning, why,
+					fmt.Sprintf("write %q instead (%s)", f.d.Settings.Shape.TimeoutField, timeoutUnitName(f.d.Timeout.Unit)))
 			}
 		}
 		if m := member(ho, "env"); m != nil {
@@ -310,4 +329,11 @@ func (c *checker) duplicates(f *file, v *hujson.Value) {
 			c.duplicates(f, &x.Elements[i])
 		}
 	}
+}
+
+func timeoutUnitName(unit string) string {
+	if unit == "ms" {
+		return "milliseconds"
+	}
+	return "seconds"
 }

@@ -112,6 +112,7 @@ const (
 // CLI 0.61.0: the environment first, then security.folderTrust.enabled,
 // then the longest matching rule of trustedFolders.json.
 func (c *checker) checkTrust() {
+	c.checkProjectTrust()
 	for _, d := range c.tbl.Dialects {
 		if d.Protocol != "gemini" || c.hookCount(d) == 0 {
 			continue
@@ -224,4 +225,76 @@ func realPath(p string) string {
 func isSubpath(parent, child string) bool {
 	rel, err := filepath.Rel(parent, child)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checkProjectTrust reports a project whose agent keeps its trust in a TOML
+// table (settings.projectTrust: Codex's [projects."<dir>"] trust_level)
+// and does not trust it: the agent then reads none of the project's hooks.
+func (c *checker) checkProjectTrust() {
+	for _, d := range c.tbl.Dialects {
+		pt := d.Settings.ProjectTrust
+		if pt == nil || c.opts.Home == "" {
+			continue
+		}
+		var first *file
+		for _, f := range c.files {
+			if f.d == d && f.scope == "project" && len(f.hooks) > 0 {
+				first = f
+				break
+			}
+		}
+		if first == nil {
+			continue
+		}
+		dir, err := filepath.Abs(c.opts.Dir)
+		if err != nil {
+			continue
+		}
+		path := filepath.Join(c.opts.Home, filepath.FromSlash(strings.TrimPrefix(pt.File, "~/")))
+		data, _ := os.ReadFile(path)
+		got, found := tomlTableValue(string(data), pt.Table, dir, pt.Key)
+		fix := fmt.Sprintf("add [%s.%q] with %s = %q to %s (or trust the project when %s asks)", pt.Table, dir, pt.Key, pt.Value, pt.File, d.Agent)
+		switch {
+		case found && got == pt.Value:
+		case found:
+			c.addFile(first, -1, Error, fmt.Sprintf("%s marks the project %s = %q; %s reads none of its hooks", pt.File, pt.Key, got, d.Agent), fix)
+		default:
+			c.addFile(first, -1, Warning, fmt.Sprintf("the project is not trusted in %s; %s reads none of its hooks until it is", pt.File, d.Agent), fix)
+		}
+	}
+}
+
+// tomlTableValue finds key = "value" under [table."name"] (or 'name', or a
+// bare name) in TOML text: enough of TOML for one trust setting, never a
+// general reader.
+func tomlTableValue(text, table, name, key string) (string, bool) {
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			head := strings.TrimSpace(strings.Trim(line, "[]"))
+			in = false
+			if rest, ok := strings.CutPrefix(head, table+"."); ok {
+				rest = strings.TrimSpace(rest)
+				if len(rest) >= 2 && (rest[0] == '"' || rest[0] == '\'') && rest[len(rest)-1] == rest[0] {
+					rest = rest[1 : len(rest)-1]
+				}
+				in = rest == name
+			}
+			continue
+		}
+		if !in {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) != key {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if i := strings.Index(v, "#"); i > 0 && (v[0] != '"' || strings.LastIndex(v[:i], "\"") > 0) {
+			v = strings.TrimSpace(v[:i])
+		}
+		return strings.Trim(v, `"'`), true
+	}
+	return "", false
 }

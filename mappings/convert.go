@@ -30,6 +30,10 @@ type InputConverter struct {
 	// beyond the tool's plain renames; Canonical are the canonical
 	// arguments it turns them into.
 	Args, Canonical []string
+	// Uncarried, where set, says why a call (in the dialect's arguments)
+	// has no one-call canonical counterpart, or "": a guard fails closed
+	// on such a call rather than show its hook something else.
+	Uncarried func(args map[string]any) string
 }
 
 var inputConverters = map[string]*InputConverter{

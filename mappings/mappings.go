@@ -143,6 +143,13 @@ type Settings struct {
 	// LegacyHookKeys are keys beside the events that are old switches,
 	// with the setting that replaced each.
 	LegacyHookKeys map[string]string `json:"legacyHookKeys"`
+	// ProjectTrust is where the agent records that it trusts a project,
+	// for doctor; nil where project hooks need no trust step of this kind.
+	ProjectTrust *ProjectTrust `json:"projectTrust"`
+	// Notices are what a user must do before the agent runs hooks written
+	// to its settings (Codex's trust gates); migrate reports them whenever
+	// the target holds its entries, and does none of it itself.
+	Notices []Notice `json:"notices"`
 }
 
 // Switch is a setting that, at Value (a JSON literal), turns hooks off.
@@ -150,6 +157,27 @@ type Switch struct {
 	Pointer string `json:"pointer"` // a JSON pointer into the settings file
 	Key     string `json:"key"`     // as a person writes it
 	Value   string `json:"value"`
+}
+
+// ProjectTrust is a TOML file in which [<Table>."<project dir>"] with
+// <Key> = "<Value>" trusts a project (Codex: ~/.codex/config.toml,
+// [projects."/abs"] trust_level = "trusted").
+type ProjectTrust struct {
+	File  string `json:"file"`
+	Table string `json:"table"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Notice is one step a user must take for the agent to run migrated hooks.
+type Notice struct {
+	// Scope is "project" for a step only project settings need; "": any.
+	Scope string `json:"scope"`
+	What  string `json:"what"`
+	Why   string `json:"why"`
+	// Fix says what to do; {project} stands for the project's absolute
+	// directory.
+	Fix string `json:"fix"`
 }
 
 // Shape is the form of the hooks in a dialect's settings file (NDIALECT §2).
@@ -181,6 +209,9 @@ type Shape struct {
 	// HandlerKeys are the handler fields the agent accepts; migrate writes
 	// no other and reports what it cannot write.
 	HandlerKeys []string `json:"handlerKeys"`
+	// Unread names handler fields people write that the agent does not
+	// read, with what happens instead (Codex: timeoutSec); doctor warns.
+	Unread map[string]string `json:"unread"`
 }
 
 // Hooks returns the root key holding the events ("" for the root itself).
@@ -220,6 +251,9 @@ type Detect struct {
 // Timeout gives a dialect's timeout unit and defaults.
 type Timeout struct {
 	Unit string `json:"unit"` // "s" or "ms"
+	// Whole is set where a timeout must be a whole, non-negative number:
+	// any other drops the whole settings file (Codex reads a u64).
+	Whole bool `json:"whole"`
 	// MsFrom, where set, is the value from which the agent reads a timeout
 	// as milliseconds whatever Unit says (Qwen Code: 1000 and more).
 	MsFrom   float64            `json:"msFrom"`
@@ -504,7 +538,25 @@ type Output struct {
 	// StderrShown is set where a failing hook's stderr is shown to the user
 	// (Claude's SessionStart and SessionEnd, CC§2.2).
 	StderrShown bool `json:"stderrShown"`
+	// Keys, where set, are the only output keys the agent accepts on this
+	// event: top-level names, and hookSpecificOutput.<name> for the fields
+	// of hookSpecificOutput. Any other key fails the hook there (Codex), so
+	// hookx writes no other and reports what it left out. Unset: the agent
+	// ignores keys it does not know.
+	Keys []string `json:"keys"`
+	// RewriteNeedsAllow is set where a rewritten tool input is only applied
+	// beside permissionDecision "allow" (Codex); there "allow" grants
+	// nothing else (Allow is not "skips_prompt").
+	RewriteNeedsAllow bool `json:"rewriteNeedsAllow"`
+	// BehaviorDecision is set where the decision is written as
+	// hookSpecificOutput.decision {behavior, message} (the permission
+	// dialog's PermissionRequest, in Claude Code and Codex).
+	BehaviorDecision bool `json:"behaviorDecision"`
 }
+
+// Accepts reports whether the agent accepts an output key on this event
+// (a top-level name, or hookSpecificOutput.<name>).
+func (o Output) Accepts(key string) bool { return o.Keys == nil || slices.Contains(o.Keys, key) }
 
 // Transcript describes an agent's session transcript: where it is, the
 // format package transcript reads and writes, and what a transcript
@@ -519,15 +571,20 @@ type Transcript struct {
 
 // Tool is one built-in tool of a dialect.
 type Tool struct {
-	Name      string            `json:"name"`
-	Canonical string            `json:"canonical"`
-	Only      string            `json:"only"` // the reason this tool has no canonical concept
-	Aliases   []string          `json:"aliases"`
-	Legacy    bool              `json:"legacy"` // accepted on input, never emitted
-	Mark      Mark              `json:"mark"`
-	Note      string            `json:"note"`
-	Fields    map[string]string `json:"fields"` // dialect argument -> canonical argument
-	Convert   string            `json:"convert"`
+	Name      string `json:"name"`
+	Canonical string `json:"canonical"`
+	// Also lists other canonical tools this one performs too (Codex's
+	// apply_patch writes whole files as well as editing them): it stands
+	// for them where the dialect has no tool of its own for them, and a
+	// matcher naming it stands for their tools on the other side.
+	Also    []string          `json:"also"`
+	Only    string            `json:"only"` // the reason this tool has no canonical concept
+	Aliases []string          `json:"aliases"`
+	Legacy  bool              `json:"legacy"` // accepted on input, never emitted
+	Mark    Mark              `json:"mark"`
+	Note    string            `json:"note"`
+	Fields  map[string]string `json:"fields"` // dialect argument -> canonical argument
+	Convert string            `json:"convert"`
 	// Paths names, for each path argument, the resolver that gives the
 	// path this agent's tool really uses (paths.go).
 	Paths    map[string]string `json:"paths"`
@@ -858,6 +915,14 @@ func (t *Table) index() error {
 				}
 				d.toolByCanon[tool.Canonical] = tool
 			}
+			for _, a := range tool.Also {
+				if !canonTools[a] {
+					bad("%s: tool %s: unknown canonical tool %q in also", d.Name, tool.Name, a)
+				}
+				if _, lacked := d.Lacks.Tools[a]; !lacked {
+					bad("%s: tool %s: also %q needs a lacks entry saying which tool stands for it", d.Name, tool.Name, a)
+				}
+			}
 			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
 				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
 			}
@@ -968,6 +1033,9 @@ func (s *Shape) fill(dialect string) error {
 	return errors.Join(errs...)
 }
 
+// outputKeys are the top-level output keys hookx may write, in any family.
+var outputKeys = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
+
 func (o Output) validate(where string) error {
 	var errs []error
 	check := func(field, v string, allowed ...string) {
@@ -980,6 +1048,14 @@ func (o Output) validate(where string) error {
 	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
 	check("systemMessage", o.SystemMessage, "shown", "discarded")
 	check("allow", o.Allow, "skips_prompt", "none")
+	if o.RewriteNeedsAllow && (o.Allow == "skips_prompt" || !o.RewriteInput) {
+		errs = append(errs, fmt.Errorf("%s: output.rewriteNeedsAllow needs rewriteInput and an allow that skips nothing", where))
+	}
+	for _, k := range o.Keys {
+		if top, _, _ := strings.Cut(k, "."); !slices.Contains(outputKeys, top) {
+			errs = append(errs, fmt.Errorf("%s: output.keys: %q is no output key hookx writes", where, k))
+		}
+	}
 	if (o.Guard || o.FailClosed) && !slices.Contains([]string{"deny", "feedback", "hide_output"}, o.Block) {
 		errs = append(errs, fmt.Errorf("%s: output.guard or failClosed on an event whose block (%q) keeps nothing from happening", where, o.Block))
 	}
@@ -1037,6 +1113,11 @@ func (d *Dialect) ToolFor(canonical string) (*Tool, string) {
 	d.ensureIndex()
 	if t := d.toolByCanon[canonical]; t != nil {
 		return t, ""
+	}
+	for _, t := range d.Tools {
+		if slices.Contains(t.Also, canonical) {
+			return t, ""
+		}
 	}
 	if r, ok := d.Lacks.Tools[canonical]; ok {
 		return nil, r
@@ -1121,6 +1202,10 @@ func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
 	m.Live = src.Live && dst.Live
 	m.Mark = worse(src.Mark, dst.Mark)
 	m.Note = joinNotes(src.Note, dst.Note)
+	if dst.Canonical != src.Canonical { // reached through "also"
+		m.Mark = worse(m.Mark, Approximate)
+		m.Note = joinNotes(fmt.Sprintf("%s does this with %s", to.Agent, dst.Name), m.Note)
+	}
 	return m, nil
 }
 

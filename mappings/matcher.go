@@ -163,6 +163,11 @@ func (d *Dialect) ToolsFor(canonical string) []*Tool {
 			out = append(out, t)
 		}
 	}
+	if len(out) == 0 {
+		if t, _ := d.ToolFor(canonical); t != nil {
+			out = append(out, t) // a tool that also performs it
+		}
+	}
 	return out
 }
 
@@ -194,7 +199,7 @@ func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm T
 		fits, err := m.Match(passed)
 		return tm, fits, err
 	}
-	for _, c := range hook.ToolsFor(tm.From.Canonical) {
+	for _, c := range slices.Concat(hook.ToolsFor(tm.From.Canonical), alsoTools(hook, tm.From)) {
 		if ok, err := m.Match(c.Name); err != nil {
 			return tm, false, err
 		} else if !ok {
@@ -219,4 +224,14 @@ func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm T
 		return tm, fits, err
 	}
 	return tm, false, nil
+}
+
+// alsoTools are the tools of d that stand for the other canonical tools t
+// also performs.
+func alsoTools(d *Dialect, t *Tool) []*Tool {
+	var out []*Tool
+	for _, a := range t.Also {
+		out = append(out, d.ToolsFor(a)...)
+	}
+	return out
 }

@@ -101,6 +101,15 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			if !slices.Contains(names, tm.Name) {
 				names = append(names, tm.Name)
 			}
+			// A tool that also does what another tool of the target does
+			// (Codex's apply_patch also writes files) stands for both.
+			if tm.From != nil {
+				for _, a := range tm.From.Also {
+					if t, _ := p.to.ToolFor(a); t != nil && !slices.Contains(names, t.Name) {
+						names = append(names, t.Name)
+					}
+				}
+			}
 		}
 	}
 	if isExactList(p.from, *m) {

@@ -73,6 +73,10 @@ type Options struct {
 	// Wrap runs every migrated command through `hookx wrap`, so that the
 	// hook keeps its meaning on the new host.
 	Wrap bool
+	// Project is the project's absolute directory when the target is its
+	// project settings ("" for user settings or a plugin), for the
+	// target's notices.
+	Project string
 	// Hookx is how the target host should invoke hookx: "hookx" when it is
 	// on PATH, otherwise an absolute path.
 	Hookx string
@@ -263,8 +267,23 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s would not load: %w", target.Path, err)
 	}
+	p.notices(len(res.Entries) > 0)
 	res.Items = p.items
 	return res, nil
+}
+
+// notices reports the steps the target's agent needs before it runs the
+// entries (its trust gates), when the target holds any.
+func (p *planner) notices(entries bool) {
+	if !entries {
+		return
+	}
+	for _, n := range p.to.Settings.Notices {
+		if n.Scope == "project" && p.opts.Project == "" {
+			continue
+		}
+		p.add(Item{Level: Note, What: n.What, Reason: n.Why, Fix: strings.ReplaceAll(n.Fix, "{project}", p.opts.Project)})
+	}
 }
 
 // acceptable refuses a file the target agent would not load.
@@ -483,7 +502,9 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("a command hook without a command", "there is nothing to run", "")
 	}
 	for _, k := range sh.h.keys {
-		if !slices.Contains(knownHandlerKeys, k) {
+		if why, ok := p.from.Settings.Shape.Unread[k]; ok {
+			note(Note, "field "+k+" not carried", why+"; the migrated hook gets the same")
+		} else if !slices.Contains(knownHandlerKeys, k) {
 			note(Note, "field "+k+" not carried", "hookx does not know this "+p.from.Agent+" handler field")
 		}
 	}

@@ -198,6 +198,16 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 				}
 				p["tool_input"] = input
 			}
+			if c := mappings.InputConverterByName(srcTool.Convert); c != nil && c.Uncarried != nil && dstTool != nil {
+				if why := c.Uncarried(input); why != "" {
+					if src.Output.Guard || dst.Output.Guard {
+						// The hook would check something other than what
+						// the tool does: a guard fails closed.
+						return nil, fmt.Errorf("%s's %s call cannot be shown to the hook as one %s call (%s), so a %s guard cannot check it", tr.From.Agent, toolName, dstTool.Name, why, tr.To.Agent)
+					}
+					fs.add(mappings.None, "tool_input", "%s; the hook sees part of the call", why)
+				}
+			}
 			if dstTool != nil {
 				p["tool_input"] = convertInput(input, srcTool, dstTool, forHook, &fs)
 			}

@@ -56,3 +56,21 @@ func (o *object) bytes() []byte {
 	b.WriteByte('}')
 	return b.Bytes()
 }
+
+// keep returns a copy of o with only the keys ok accepts, and the names of
+// the others, each after prefix.
+func (o *object) keep(ok func(string) bool, prefix string) (*object, []string) {
+	return o.keepAppend(ok, prefix, nil)
+}
+
+func (o *object) keepAppend(ok func(string) bool, prefix string, dropped []string) (*object, []string) {
+	n := newObject()
+	for _, k := range o.keys {
+		if ok(k) {
+			n.set(k, o.vals[k])
+		} else {
+			dropped = append(dropped, prefix+k)
+		}
+	}
+	return n, dropped
+}

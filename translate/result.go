@@ -389,6 +389,14 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		}
 		return v
 	}
+	if dec := hs.object("decision"); ev.Output.BehaviorDecision && dec != nil {
+		switch dec.str("behavior") {
+		case "deny":
+			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+		case "allow":
+			v.Allow = true
+		}
+	}
 	switch pd {
 	case "":
 	case "deny":
@@ -524,6 +532,11 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		}
 		reason = cmp.Or(reason, "The hook asked for confirmation")
 		switch {
+		case !out.Ask && out.Block == "deny":
+			// The host would run the action unasked: a deny never grants
+			// more than the hook did.
+			v.Block, v.Reason = true, reason
+			fs.add(mappings.Approximate, what, "rendered as a deny: %s cannot ask on %s", tr.To.Agent, hostEv.Name)
 		case !out.Ask:
 			fs.add(mappings.None, what, "%s cannot ask on %s", tr.To.Agent, hostEv.Name)
 		case tr.To.Protocol == "gemini" && ctx.Ask != "ask":
@@ -583,6 +596,13 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 				// The hook's agent would not run the action either.
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
+		} else if out.Block == "deny" && ho.Block == "deny" {
+			// The hook's agent would stop, so the action would not run:
+			// the host's nearest answer that grants no more is a deny.
+			if !r.block {
+				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
+			}
+			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; rendered as a deny", tr.To.Agent, hostEv.Name)
 		} else {
 			fs.add(mappings.None, "continue:false", "%s cannot stop the agent from %s", tr.To.Agent, hostEv.Name)
 		}
@@ -623,7 +643,14 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if tr.To.Protocol == "gemini" {
 		return r.gemini()
 	}
-	return r.claude(hostEv, tr.toolResultReplacement(ctx, r, fs))
+	o, dropped := r.claudeObject(hostEv, tr.toolResultReplacement(ctx, r, fs))
+	for _, k := range dropped {
+		fs.add(mappings.None, k, "%s fails a hook that answers with it on %s; left out", tr.To.Agent, hostEv.Name)
+	}
+	if o == nil {
+		return nil
+	}
+	return o.bytes()
 }
 
 // renderBlock carries a block across, by what a block does on each side.
@@ -704,27 +731,46 @@ func (r rendered) gemini() []byte {
 	return o.bytes()
 }
 
-// claude renders for a Claude host; ev is nil for an event Claude lacks.
+// claude renders for a Claude-family host; ev is nil for an event the host
+// lacks.
 func (r rendered) claude(ev *mappings.Event, repl *replacement) []byte {
-	o := newObject()
+	o, _ := r.claudeObject(ev, repl)
+	if o == nil {
+		return nil
+	}
+	return o.bytes()
+}
+
+// claudeObject renders for a Claude-family host, leaving out the keys the
+// host does not accept on ev (dropped names them); nil when nothing is left.
+func (r rendered) claudeObject(ev *mappings.Event, repl *replacement) (o *object, dropped []string) {
+	o = newObject()
 	hs := newObject()
+	// A blank reason is no reason to a host that trims it (Codex fails the
+	// hook, and the action runs).
+	reason := nonBlank(r.reason, "Blocked by hook")
+	rewrite := r.newInput != nil && !r.block
 	if ev != nil && ev.Output.PermissionDecision {
-		// Never "allow": it would skip Claude's permission prompt.
+		// Never "allow" where it would skip the permission prompt.
 		switch {
 		case r.block:
 			hs.set("permissionDecision", "deny")
-			hs.set("permissionDecisionReason", cmp.Or(r.reason, "Blocked by hook"))
+			hs.set("permissionDecisionReason", reason)
 		case r.ask:
 			hs.set("permissionDecision", "ask")
 			hs.set("permissionDecisionReason", r.askReason)
+		case rewrite && ev.Output.RewriteNeedsAllow:
+			hs.set("permissionDecision", "allow")
 		}
+	} else if r.block && ev != nil && ev.Output.BehaviorDecision {
+		hs.set("decision", map[string]any{"behavior": "deny", "message": reason})
 	} else if r.block {
 		o.set("decision", "block")
-		o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
+		o.set("reason", reason)
 	}
 	if r.stop {
 		o.set("continue", false)
-		o.set("stopReason", cmp.Or(r.stopReason, "Stopped by hook"))
+		o.set("stopReason", nonBlank(r.stopReason, "Stopped by hook"))
 	}
 	if r.systemMessage != "" {
 		o.set("systemMessage", r.systemMessage)
@@ -732,19 +778,35 @@ func (r rendered) claude(ev *mappings.Event, repl *replacement) []byte {
 	if len(r.context) > 0 {
 		hs.set("additionalContext", strings.Join(r.context, "\n"))
 	}
-	if r.newInput != nil && !r.block {
+	if rewrite {
 		hs.set("updatedInput", r.newInput)
 	}
 	if repl != nil {
 		hs.set(repl.key, repl.value)
 	}
+	if ev != nil && ev.Output.Keys != nil {
+		o, dropped = o.keep(func(k string) bool { return ev.Output.Accepts(k) }, "")
+		hs, dropped = hs.keepAppend(func(k string) bool { return ev.Output.Accepts("hookSpecificOutput." + k) }, "hookSpecificOutput.", dropped)
+		if hs.len() > 0 && !ev.Output.Accepts("hookSpecificOutput.hookEventName") {
+			dropped = append(dropped, "hookSpecificOutput")
+			hs = newObject()
+		}
+	}
 	if hs.len() > 0 && ev != nil {
 		o.set("hookSpecificOutput", hs.withFirst("hookEventName", ev.Name))
 	}
 	if o.len() == 0 {
-		return nil
+		return nil, dropped
 	}
-	return o.bytes()
+	return o, dropped
+}
+
+// nonBlank returns s, or def when s is empty or only white space.
+func nonBlank(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
 }
 
 // replacement is a tool result that replaces the real one on Claude.

@@ -384,6 +384,9 @@ func migrateRun(opts *migrateOptions) error {
 		// Where hookx lives on this machine does not make a project stale.
 		AnyHookxPath: opts.check,
 	}
+	if !opts.user && opts.out == "" {
+		planOpts.Project, _ = filepath.Abs(base)
+	}
 
 	// Plan, then write only over what was planned from: a target edited
 	// during the run is planned again, at most three times.
