@@ -134,7 +134,7 @@ func eventValues(ev *mappings.Event) []string {
 func (c *checker) checkToolMatcher(h *hook, m string) {
 	d := h.f.d
 	if d.Matchers.Trim {
-		m = jsregex.Trim(m)
+		m = jsregex.Trim(m) // Gemini's String.prototype.trim
 	}
 	names := d.ToolNames()
 	if d.Protocol == "claude" && claudeExactList().MatchString(m) {
@@ -174,18 +174,18 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 	}
 	for _, p := range parts {
 		p = strings.Trim(p, "^$()")
-		if pre, err := jsregex.Compile(p); err == nil && !slices.ContainsFunc(names, lenient(pre)) {
+		if pre, err := d.Regex(p); err == nil && !slices.ContainsFunc(names, lenient(pre)) {
 			c.unknownTool(h, p, names, false)
 		}
 	}
 }
 
-// jsMatcher compiles m as the agents read it, with JavaScript's RegExp. A
-// regex JavaScript rejects never fires (Claude drops it; Gemini compares it
+// jsMatcher compiles m as the hook's agent reads it (JavaScript's RegExp,
+// or Codex's Rust regex crate). A regex JavaScript rejects never fires (Claude drops it; Gemini compares it
 // as a string, which no tool name or value equals), and is reported; one
 // hookx cannot evaluate is noted as unchecked. ok is false for both.
 func (c *checker) jsMatcher(h *hook, m string) (matches func(string) bool, ok bool) {
-	re, err := jsregex.Compile(m)
+	re, err := h.f.d.Regex(m)
 	var e *jsregex.Error
 	switch {
 	case err == nil:
@@ -200,7 +200,7 @@ func (c *checker) jsMatcher(h *hook, m string) (matches func(string) bool, ok bo
 
 // lenient is re.MatchString, true where the match cannot be evaluated
 // (too slow): doctor only claims "never fires" when it knows.
-func lenient(re *jsregex.Regexp) func(string) bool {
+func lenient(re mappings.Regexp) func(string) bool {
 	return func(s string) bool {
 		ok, err := re.MatchString(s)
 		return ok || err != nil

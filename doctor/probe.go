@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookx-dev/hookx/internal/jsregex"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 )
@@ -161,7 +160,7 @@ func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 		}
 		return false
 	}
-	re, err := jsregex.Compile(*m)
+	re, err := d.Regex(*m)
 	return err != nil || lenient(re)(tool)
 }
 

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookx-dev/hookx/internal/jsregex"
 )
@@ -21,11 +23,18 @@ type MatcherRules struct {
 	Aliases bool `json:"aliases"`
 	// Trim is set when the matcher is trimmed of white space first.
 	Trim bool `json:"trim"`
+	// Regex is the flavour of the agent's regexes: "" or "javascript"
+	// (JavaScript's RegExp, package jsregex), or "rust" (Rust's regex
+	// crate, Codex).
+	Regex string `json:"regex"`
 }
 
 // compileMatchers compiles the dialect's exact-list pattern.
 func (d *Dialect) compileMatchers() error {
 	d.exactList = nil
+	if r := d.Matchers.Regex; r != "" && r != "javascript" && r != "rust" {
+		return fmt.Errorf("%s: matchers.regex: %q is not javascript or rust", d.Name, r)
+	}
 	if d.Matchers.ExactList == "" {
 		return nil
 	}
@@ -49,9 +58,79 @@ type ToolMatcher struct {
 	d    *Dialect
 	src  string
 	all  bool
-	list []string        // an exact list
-	re   *jsregex.Regexp // a regex
+	list []string // an exact list
+	re   Regexp   // a regex
 }
+
+// Regexp is a matcher regex compiled as its agent reads it.
+type Regexp interface {
+	// MatchString reports whether the regex matches anywhere in s; the
+	// error says it could not be evaluated on s.
+	MatchString(s string) (bool, error)
+	// HasAssertions reports whether the regex has an anchor, a word
+	// boundary or a lookaround.
+	HasAssertions() bool
+}
+
+// Regex compiles a matcher regex in the dialect's flavour (its agent's
+// engine). The error says hookx cannot evaluate it as the agent does.
+func (d *Dialect) Regex(m string) (Regexp, error) {
+	if d.Matchers.Regex == "rust" {
+		return compileRust(m)
+	}
+	re, err := jsregex.Compile(m)
+	if err != nil {
+		return nil, err // a typed nil would not be nil
+	}
+	return re, nil
+}
+
+// rustRegexp is a Rust regex crate pattern read by Go's RE2, its near
+// relative, on ASCII names only: there the two agree on the syntax both
+// accept, except the constructs compileRust refuses. Not checked against
+// Rust itself (no oracle here).
+type rustRegexp struct {
+	re         *regexp.Regexp
+	assertions bool
+}
+
+// rustOnly finds syntax that Go's RE2 reads differently from Rust's regex
+// crate, or that only one of them reads: class set operations (&&, --, ~~),
+// Unicode classes, \Q…\E, octal escapes, {,n}.
+var rustOnly = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`&&|--|~~|\\[pPQ0-7]|\{,`)
+})
+
+func compileRust(m string) (Regexp, error) {
+	if w := rustOnly().FindString(m); w != "" {
+		return nil, fmt.Errorf("hookx cannot evaluate the Rust regex %q: %q is read differently by Go's RE2", m, w)
+	}
+	re, err := regexp.Compile(m)
+	if err != nil {
+		return nil, fmt.Errorf("hookx cannot evaluate the Rust regex %q: %w", m, err)
+	}
+	t, _ := syntax.Parse(m, syntax.Perl)
+	return rustRegexp{re: re, assertions: t != nil && hasAssertion(t)}, nil
+}
+
+func hasAssertion(t *syntax.Regexp) bool {
+	switch t.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	return slices.ContainsFunc(t.Sub, hasAssertion)
+}
+
+func (r rustRegexp) MatchString(s string) (bool, error) {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false, fmt.Errorf("%q: hookx reads Rust regexes on printable ASCII names only", s)
+		}
+	}
+	return r.re.MatchString(s), nil
+}
+
+func (r rustRegexp) HasAssertions() bool { return r.assertions }
 
 // ErrMatcher is wrapped by the errors of a matcher hookx cannot evaluate as
 // its agent would.
@@ -64,7 +143,7 @@ func (e matcherError) Error() string   { return e.err.Error() }
 func (e matcherError) Unwrap() []error { return []error{ErrMatcher, e.err} }
 
 // ToolMatcher compiles a tool matcher the way the dialect's agent reads it:
-// a regex is JavaScript's (package jsregex). It returns an error wrapping
+// a regex in the dialect's flavour (Regex). It returns an error wrapping
 // ErrMatcher when hookx cannot evaluate it: a construct hookx does not read
 // as every engine the agents run on would, or a regex JavaScript rejects
 // (Claude never fires one; Gemini compares it as a string, and no tool name
@@ -85,7 +164,7 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 			}
 		}
 	default:
-		re, err := jsregex.Compile(m)
+		re, err := d.Regex(m)
 		if err != nil {
 			return nil, matcherError{err}
 		}

@@ -200,3 +200,25 @@ func TestToolsForListsThePrimaryToolFirst(t *testing.T) {
 		t.Errorf("ToolsFor(edit) (-want +got):\n%s", diff)
 	}
 }
+
+// TestCodexMatchersAreRustRegexes: Codex reads its matchers with Rust's
+// regex crate, which has no look-around (live: "(?=B)Bash" is invalid) and
+// reads class set operations JavaScript and RE2 do not.
+func TestCodexMatchersAreRustRegexes(t *testing.T) {
+	d := Default().MustDialect("codex")
+	m, err := d.ToolMatcher("Bas.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mustMatch(t, m, "Bash") {
+		t.Error(`Codex matcher "Bas." does not match Bash; Codex fires it (live)`)
+	}
+	for _, bad := range []string{"(?=B)Bash", `(a)\1`, "[a-z&&[^b]]ash", `\p{L}ash`} {
+		if _, err := d.ToolMatcher(bad); !errors.Is(err, ErrMatcher) {
+			t.Errorf("Codex ToolMatcher(%q) = %v; want an error wrapping ErrMatcher", bad, err)
+		}
+	}
+	if m, err := d.ToolMatcher("(?i)bash"); err != nil || !mustMatch(t, m, "Bash") {
+		t.Errorf(`Codex ToolMatcher("(?i)bash") = %v; Rust reads the flag, so it matches Bash`, err)
+	}
+}

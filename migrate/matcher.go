@@ -120,10 +120,10 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		var rest []string
 		for _, alt := range splitAlternatives(*m) {
 			if pat, ok := p.mcpPattern(alt); ok {
-				if _, err := jsregex.Compile(alt); err != nil {
+				if _, err := p.from.Regex(alt); err != nil {
 					return matcherPlan{drop: fmt.Sprintf("the MCP pattern %q is not carried: %v", alt, err)}
 				}
-				if _, err := jsregex.Compile(pat); err != nil {
+				if _, err := p.to.Regex(pat); err != nil {
 					return matcherPlan{drop: fmt.Sprintf("the MCP pattern %q is not carried: its translation %q: %v", alt, pat, err)}
 				}
 				mcp = append(mcp, pat)
@@ -303,7 +303,7 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 	case isExactList(p.from, *m):
 		vals = splitList(*m)
 	default:
-		re, err := jsregex.Compile(*m)
+		re, err := p.from.Regex(*m)
 		if err != nil {
 			return matcherPlan{drop: fmt.Sprintf("the matcher %q is not carried: %v", *m, err)}
 		}
