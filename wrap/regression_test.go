@@ -5,6 +5,7 @@ package wrap
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -142,6 +143,34 @@ func TestSignalWhileReadingStdinStops(t *testing.T) {
 	case code := <-done:
 		if code != 128+int(syscall.SIGTERM) {
 			t.Errorf("Run = %d after SIGTERM, want %d", code, 128+int(syscall.SIGTERM))
+		}
+	}
+}
+
+// stringField splits the payload instead of decoding it (a payload can hold
+// megabytes of tool output) and reads every field as encoding/json does:
+// the last of duplicate keys, nothing from what does not parse, nothing
+// that is not a top-level string.
+func TestStringFieldReadsAsEncodingJSON(t *testing.T) {
+	big := strings.Repeat("x", 2<<20)
+	for _, payload := range []string{
+		`{"cwd":"/p","session_id":"s"}`,
+		`{"tool_response":{"output":"` + big + `"},"cwd":"/after/big"}`,
+		`{"cwd":"/first","cwd":"/last"}`,
+		`{"cwd":"/p"`,
+		`{"cwd":1}`,
+		`{"x":{"cwd":"/nested"}}`,
+		`{"cwd":"a\u00e9\"b"}`,
+		`[]`,
+		``,
+	} {
+		var m map[string]json.RawMessage
+		var want string
+		if json.Unmarshal([]byte(payload), &m) == nil {
+			json.Unmarshal(m["cwd"], &want)
+		}
+		if got := stringField([]byte(payload), "cwd"); got != want {
+			t.Errorf("stringField(%.60q, cwd) = %q, want %q (encoding/json)", payload, got, want)
 		}
 	}
 }

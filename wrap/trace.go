@@ -83,10 +83,16 @@ func jsonOrString(b []byte) json.RawMessage {
 	return s
 }
 
+// traced reports whether the run writes a trace line: the trace's copies of
+// payloads and outputs (validated, clipped, re-encoded: milliseconds for a
+// big one) are made only then.
+func (r *runner) traced() bool { return r.TracePath != "" }
+
 func (r *runner) writeTrace() {
 	if r.TracePath == "" {
 		return
 	}
+	r.trace.Time = r.start.UTC().Format(time.RFC3339Nano)
 	r.trace.Timings.TotalMS = ms(time.Since(r.start))
 	line, err := json.Marshal(r.trace)
 	if err != nil {

@@ -160,7 +160,7 @@ func (r *runner) defaults() {
 	if r.Stdin == nil {
 		r.Stdin = strings.NewReader("")
 	}
-	r.trace = traceRecord{Time: r.start.UTC().Format(time.RFC3339Nano), From: r.From, Command: r.Command}
+	r.trace = traceRecord{From: r.From, Command: r.Command}
 }
 
 func (r *runner) run() int {
@@ -199,7 +199,9 @@ func (r *runner) run() int {
 		return 128 + signum(sig)
 	}
 	r.hostPayload = payload
-	r.trace.Received = jsonOrString(payload)
+	if r.traced() {
+		r.trace.Received = jsonOrString(payload)
+	}
 	r.hostEvent = eventName(payload)
 	r.trace.HostEvent = r.hostEvent
 
@@ -261,7 +263,9 @@ func (r *runner) run() int {
 		return r.answer(nothing(host))
 	}
 	ev.Payload = r.withTranscript(payload, ev.Payload)
-	r.trace.Passed = jsonOrString(ev.Payload)
+	if r.traced() {
+		r.trace.Passed = jsonOrString(ev.Payload)
+	}
 
 	env := r.withExtraEnv(hookEnv(r.Environ, host, hook, payload), ev.Name)
 	argv, shell := r.prepare(env)
@@ -306,7 +310,9 @@ func (r *runner) run() int {
 	if err != nil {
 		return r.fail(err)
 	}
-	r.trace.Hook = traceOutput(raw)
+	if r.traced() {
+		r.trace.Hook = traceOutput(raw)
+	}
 
 	t0 = time.Now()
 	out, findings := tr.Result(ResultContext{
@@ -510,7 +516,9 @@ func (r *runner) answer(out Output) int {
 		// agents trim it.
 		out.Stdout = append(out.Stdout[:len(out.Stdout):len(out.Stdout)], '\n')
 	}
-	r.trace.Returned = traceOutput(out)
+	if r.traced() {
+		r.trace.Returned = traceOutput(out)
+	}
 	r.Stdout.Write(out.Stdout)
 	r.Stderr.Write(out.Stderr)
 	return 0
@@ -654,9 +662,14 @@ func eventName(payload []byte) string {
 var eventNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z]+)"`) })
 
 // stringField returns a top-level string field of a JSON object, or "".
+// The object is split at memchr speed, not decoded: a payload can hold
+// megabytes of tool output, and decoding it whole took tens of ms per
+// field.
 func stringField(payload []byte, name string) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(payload, &m) != nil {
+	_, m, err := mappings.SplitObject(payload)
+	if err != nil && json.Unmarshal(payload, &m) != nil {
+		// What SplitObject refuses and encoding/json takes (a duplicate
+		// key: the last one counts) is read as before.
 		return ""
 	}
 	var s string

@@ -2,6 +2,7 @@ package wrap
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -201,6 +202,26 @@ func BenchmarkRun(b *testing.B) {
 			Table: mappings.Default(), Translation: f,
 			From: "claude", Host: "gemini", Command: []string{"true", "x"},
 			Stdin: strings.NewReader(beforeTool), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer),
+			Environ: os.Environ(),
+		})
+	}
+}
+
+// BenchmarkRunBigPayload is wrap.Run on a 10 MB event (a tool's big
+// output), the hook reading it all, with no --trace: hookx's own share
+// should be the copy into the hook's stdin.
+func BenchmarkRunBigPayload(b *testing.B) {
+	out := strings.Repeat("line of tool output\n", 10<<20/20)
+	payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "/p", "hook_event_name": "AfterTool",
+		"tool_name": "run_shell_command", "tool_input": map[string]string{"command": "x"}, "tool_response": map[string]string{"llmContent": out}})
+	f := &fakeTranslation{hookEv: "PostToolUse"}
+	b.SetBytes(int64(len(payload)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Run(Options{
+			Table: mappings.Default(), Translation: f,
+			From: "claude", Host: "gemini", Command: []string{"sh", "-c", "cat >/dev/null"},
+			Stdin: bytes.NewReader(payload), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer),
 			Environ: os.Environ(),
 		})
 	}
