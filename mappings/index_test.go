@@ -1,6 +1,7 @@
 package mappings
 
 import (
+	"reflect"
 	"regexp"
 	"sync"
 	"testing"
@@ -51,6 +52,9 @@ func TestLazyIndexBuildsWhatIndexBuilds(t *testing.T) {
 		lazy.indexNames()
 		for _, d := range lazy.Dialects {
 			use(d)
+		}
+		if reflect.DeepEqual(full, lazy) {
+			continue // the fast check; cmp says where they differ
 		}
 		if diff := cmp.Diff(full, lazy, opts); diff != "" {
 			t.Errorf("indexed lazily through %s (-index +lazy):\n%s", name, diff)
