@@ -14,6 +14,7 @@ import (
 //     `rm -rf` whatever the hooks say, so guardCheck's reason check is the
 //     judge here, not build/ surviving. The guard names its script through
 //     $CLAUDE_PROJECT_DIR, which Codex does not set: hookx wrap supplies it.
+//     A Gemini guard (${GEMINI_PROJECT_DIR}) migrated to Codex does too.
 //   - Codex's own guard migrated to Claude blocks in Claude.
 //   - A hand-written `hookx wrap --from claude` entry in .codex/hooks.json
 //     blocks, with an answer Codex itself would refuse (suppressOutput
@@ -54,6 +55,8 @@ func codexScenarios() []*scenario {
 		guard("codex/claude-exit2-to-codex", driver.Claude, codex, exit2("GUARD-CX-EXIT2"), "GUARD-CX-EXIT2"),
 		guard("codex/claude-deny-to-codex", driver.Claude, codex,
 			emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"GUARD-CX-DENY: rm -rf build is forbidden"}}`), "GUARD-CX-DENY"),
+		guard("codex/gemini-deny-to-codex", driver.Gemini, codex,
+			emit(`{"decision":"deny","reason":"GUARD-GX-DENY: rm -rf build is forbidden"}`), "GUARD-GX-DENY"),
 		guard("codex/codex-exit2-to-claude", driver.Codex, claude, exit2("GUARD-XC-EXIT2"), "GUARD-XC-EXIT2"),
 		guard("codex/codex-block-to-claude", driver.Codex, claude,
 			emit(`{"decision":"block","reason":"GUARD-XC-BLOCK: rm -rf build is forbidden"}`), "GUARD-XC-BLOCK"),
