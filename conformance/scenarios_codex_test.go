@@ -64,3 +64,25 @@ func codexScenarios() []*scenario {
 		unwrapped,
 	}
 }
+
+// alsoToCodex runs the other scenario families through hookx on Codex too,
+// where Codex has the event: a rewrite (Codex applies it only beside an
+// allow), prompt and session context, a Stop hook asking for one more turn,
+// and one that always asks (Codex has no cap; hookx wrap keeps Claude's 8).
+func alsoToCodex(list []*scenario) {
+	names := map[string]bool{
+		"rewrite/claude-updatedInput":          true,
+		"rewrite/gemini-tool_input":            true,
+		"context/claude-plain-stdout-and-json": true,
+		"context/claude-json-and-plain-stdout": true,
+		"context/gemini-additionalContext":     true,
+		"stop-once/claude-decision-block":      true,
+		"stop-once/gemini-decision-deny":       true,
+		"stop-always/claude-decision-block":    true,
+	}
+	for _, sc := range list {
+		if names[sc.name] {
+			sc.to = append(sc.targets(), driver.Codex)
+		}
+	}
+}

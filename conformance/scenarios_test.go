@@ -435,6 +435,7 @@ func scenarios() []*scenario {
 	list = append(list, commandScenarios()...)
 	list = append(list, agentScenarios()...)
 	list = append(list, codexScenarios()...)
+	alsoToCodex(list)
 	return list
 }
 

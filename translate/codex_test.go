@@ -201,6 +201,8 @@ func TestCodexPreToolUseRendersWhatCodexHonours(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`, ""},
 		{"gemini rewrite goes with allow", "gemini", "BeforeTool", `{"hookSpecificOutput":{"tool_input":{"command":"echo safe"}}}`,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`, ""},
+		{"a rewritten description Codex has no place for is dropped", "claude", "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe","description":"safer"}}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`, "description"},
 		{"blank reason gets one", "claude", "PreToolUse", `{"decision":"block","reason":"  "}`,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by hook"}}`, ""},
 		{"suppressOutput is left out", "claude", "PreToolUse", `{"suppressOutput":true,"systemMessage":"m"}`, `{"systemMessage":"m"}`, ""},
