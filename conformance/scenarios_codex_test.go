@@ -79,6 +79,16 @@ func alsoToCodex(list []*scenario) {
 		"stop-once/claude-decision-block":      true,
 		"stop-once/gemini-decision-deny":       true,
 		"stop-always/claude-decision-block":    true,
+		"guard/claude-exit2":                   true,
+		"guard/claude-legacy-block":            true,
+		"guard/gemini-decision-block":          true,
+		"guard/gemini-decision-deny":           true,
+		"guard/gemini-text-exit3":              true,
+		"hide-output/gemini-deny-shell":        true,
+		"posttool/claude-fields":               true,
+		"posttool/gemini-fields":               true,
+		"misspelled/claude-fails-open":         true,
+		"misspelled/gemini-blocks":             true,
 	}
 	for _, sc := range list {
 		if names[sc.name] {

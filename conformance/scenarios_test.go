@@ -403,7 +403,7 @@ func scenarios() []*scenario {
 				return []string{fmt.Sprintf("the command did not run (fail-open expected); the model got %q", rs[0].Text)}
 			case !want && got:
 				return []string{fmt.Sprintf("the command ran (a block expected); the model got %q", rs[0].Text)}
-			case !want && !rs[0].IsError:
+			case !want && hosts[o.host].errorFlag && !rs[0].IsError:
 				return []string{fmt.Sprintf("the model's tool result is not an error: %q", rs[0].Text)}
 			}
 			return nil
