@@ -364,3 +364,22 @@ func TestCodexPatchAndClaudeWriteStandForEachOther(t *testing.T) {
 		t.Errorf("got %s\nwant %s", res.Payload, want)
 	}
 }
+
+// A Codex hook under Claude gets the turn_id Codex would send, from the
+// prompt_id that names the same user turn; none on SessionStart, where
+// Codex sends none either.
+func TestCodexHookGetsTurnIDFromClaudesPromptID(t *testing.T) {
+	tr := newTr(t, "claude", "codex")
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/p","permission_mode":"default","prompt_id":"p-42","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`
+	res, err := tr.Event([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Payload), `"turn_id":"p-42"`) || strings.Contains(string(res.Payload), `"prompt_id"`) {
+		t.Errorf("got %s, want turn_id p-42 and no prompt_id", res.Payload)
+	}
+	ss := `{"session_id":"s","transcript_path":"/t","cwd":"/p","prompt_id":"p-42","hook_event_name":"SessionStart","source":"startup"}`
+	if res, err := tr.Event([]byte(ss)); err != nil || strings.Contains(string(res.Payload), "turn_id") {
+		t.Errorf("SessionStart: %s, %v; want no turn_id", res.Payload, err)
+	}
+}
