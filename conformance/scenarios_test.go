@@ -47,6 +47,9 @@ type scenario struct {
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
 	noPeer    bool
+	// needsHookx puts hookx on the agent's PATH in the native run too: the
+	// scenario's own configuration calls hookx wrap by hand.
+	needsHookx bool
 	// projectName names the project directory (default "project").
 	projectName string
 	// maxMain caps main-model requests (default 20); past it the run is
@@ -400,7 +403,7 @@ func scenarios() []*scenario {
 				return []string{fmt.Sprintf("the command did not run (fail-open expected); the model got %q", rs[0].Text)}
 			case !want && got:
 				return []string{fmt.Sprintf("the command ran (a block expected); the model got %q", rs[0].Text)}
-			case !want && !rs[0].IsError:
+			case !want && hosts[o.host].errorFlag && !rs[0].IsError:
 				return []string{fmt.Sprintf("the model's tool result is not an error: %q", rs[0].Text)}
 			}
 			return nil
@@ -431,6 +434,8 @@ func scenarios() []*scenario {
 	list = append(list, wrapsemScenarios()...)
 	list = append(list, commandScenarios()...)
 	list = append(list, agentScenarios()...)
+	list = append(list, codexScenarios()...)
+	alsoToCodex(list)
 	return list
 }
 

@@ -1040,9 +1040,13 @@ func RouterByName(name string) Router { return routers[name] }
 
 // DeriveContext is what a deriver may look at.
 type DeriveContext struct {
-	Field     func(name string) []byte // a field of the payload being built, as JSON
-	Canonical string                   // the canonical event
-	MCPServer string                   // set for MCP tools
+	Field func(name string) []byte // a field of the payload being built, as JSON
+	// Source is a field of the host's own payload, as JSON (nil when it
+	// has none), for ids the target derives from one the source keeps to
+	// itself.
+	Source    func(name string) []byte
+	Canonical string // the canonical event
+	MCPServer string // set for MCP tools
 	MCPTool   string
 	Now       func() time.Time
 }
@@ -1066,6 +1070,19 @@ var derivers = map[string]Deriver{
 		h.Write(c.Field("tool_name"))
 		h.Write(c.Field("tool_input"))
 		return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24], true
+	},
+	// turnID gives a Codex hook the turn_id Codex sends on every event of a
+	// turn (not on SessionStart or SessionEnd): the id of the user prompt
+	// the event belongs to, where the host has one (Claude's prompt_id).
+	"turnID": func(c DeriveContext) (any, bool) {
+		if c.Canonical == "session.start" || c.Canonical == "session.end" || c.Source == nil {
+			return nil, false
+		}
+		var id string
+		if json.Unmarshal(c.Source("prompt_id"), &id) != nil || id == "" {
+			return nil, false
+		}
+		return id, true
 	},
 	"mcpContext": func(c DeriveContext) (any, bool) {
 		if c.MCPServer == "" || !strings.HasPrefix(c.Canonical, "tool.") {

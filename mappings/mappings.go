@@ -209,6 +209,10 @@ type Shape struct {
 	// HandlerKeys are the handler fields the agent accepts; migrate writes
 	// no other and reports what it cannot write.
 	HandlerKeys []string `json:"handlerKeys"`
+	// AsyncField names the handler field that runs a hook in the
+	// background, not waited for, its answer deciding nothing (Claude's
+	// and Codex's "async"); "": the agent waits for every hook.
+	AsyncField string `json:"asyncField"`
 	// Unread names handler fields people write that the agent does not
 	// read, with what happens instead (Codex: timeoutSec); doctor warns.
 	Unread map[string]string `json:"unread"`
@@ -1024,7 +1028,7 @@ func (s *Shape) fill(dialect string) error {
 		}
 	}
 	if len(s.HandlerKeys) > 0 {
-		for _, k := range []string{"type", s.CommandField, s.TimeoutField, s.NameField, s.LabelField} {
+		for _, k := range []string{"type", s.CommandField, s.TimeoutField, s.NameField, s.LabelField, s.AsyncField} {
 			if k != "" && !slices.Contains(s.HandlerKeys, k) {
 				errs = append(errs, fmt.Errorf("%s: settings.shape: handlerKeys lack %q, a field the shape names", dialect, k))
 			}

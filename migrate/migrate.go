@@ -486,7 +486,8 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost(fmt.Sprintf("a %q handler", f.Type), p.to.Agent+" runs only command hooks from settings",
 			"rewrite it as a command hook that does the same work, then migrate again")
 	}
-	if f.Async || f.AsyncRewake {
+	async := f.Async && !f.AsyncRewake && p.to.Settings.Shape.AsyncField != ""
+	if (f.Async || f.AsyncRewake) && !async {
 		return lost("an async hook", p.to.Agent+" runs hooks synchronously; an async hook can never block or delay "+p.from.Agent+", a synchronous copy could",
 			"make the command detach itself (e.g. end it with &) and drop async, then migrate again")
 	}
@@ -713,6 +714,10 @@ func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, pri
 		put("shell", f.Shell, "the shell "+strconv.Quote(f.Shell))
 	}
 	put(tf.TimeoutField, timeout, "the timeout")
+	if f.Async && !f.AsyncRewake && tf.AsyncField != "" {
+		// Both agents run it in the background and let it decide nothing.
+		put(tf.AsyncField, true, "async")
+	}
 	if label != "" && tf.LabelField != "" {
 		put(tf.LabelField, label, "the label "+strconv.Quote(label))
 	} else if label != "" {

@@ -201,6 +201,8 @@ func TestCodexPreToolUseRendersWhatCodexHonours(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`, ""},
 		{"gemini rewrite goes with allow", "gemini", "BeforeTool", `{"hookSpecificOutput":{"tool_input":{"command":"echo safe"}}}`,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`, ""},
+		{"a rewritten description Codex has no place for is dropped", "claude", "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe","description":"safer"}}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`, "description"},
 		{"blank reason gets one", "claude", "PreToolUse", `{"decision":"block","reason":"  "}`,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by hook"}}`, ""},
 		{"suppressOutput is left out", "claude", "PreToolUse", `{"suppressOutput":true,"systemMessage":"m"}`, `{"systemMessage":"m"}`, ""},
@@ -360,5 +362,24 @@ func TestCodexPatchAndClaudeWriteStandForEachOther(t *testing.T) {
 	want := `"tool_input":{"command":"*** Begin Patch\n*** Add File: /p/n.txt\n+hi\n*** End Patch\n"}`
 	if !strings.Contains(string(res.Payload), want) {
 		t.Errorf("got %s\nwant %s", res.Payload, want)
+	}
+}
+
+// A Codex hook under Claude gets the turn_id Codex would send, from the
+// prompt_id that names the same user turn; none on SessionStart, where
+// Codex sends none either.
+func TestCodexHookGetsTurnIDFromClaudesPromptID(t *testing.T) {
+	tr := newTr(t, "claude", "codex")
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/p","permission_mode":"default","prompt_id":"p-42","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`
+	res, err := tr.Event([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Payload), `"turn_id":"p-42"`) || strings.Contains(string(res.Payload), `"prompt_id"`) {
+		t.Errorf("got %s, want turn_id p-42 and no prompt_id", res.Payload)
+	}
+	ss := `{"session_id":"s","transcript_path":"/t","cwd":"/p","prompt_id":"p-42","hook_event_name":"SessionStart","source":"startup"}`
+	if res, err := tr.Event([]byte(ss)); err != nil || strings.Contains(string(res.Payload), "turn_id") {
+		t.Errorf("SessionStart: %s, %v; want no turn_id", res.Payload, err)
 	}
 }

@@ -243,7 +243,8 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 
 	// Fields the target's hooks expect that the source does not send.
 	ctx := mappings.DeriveContext{Canonical: canonical, MCPServer: mcpServer, MCPTool: mcpTool, Now: tr.now,
-		Field: func(name string) []byte { b, _ := json.Marshal(p[name]); return b }}
+		Field:  func(name string) []byte { b, _ := json.Marshal(p[name]); return b },
+		Source: func(name string) []byte { return raw[name] }}
 	derived := slices.Sorted(maps.Keys(tr.To.Derive))
 	for _, field := range derived {
 		if _, ok := p[field]; ok {

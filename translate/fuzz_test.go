@@ -73,6 +73,10 @@ func FuzzResult(f *testing.F) {
 			}
 		}
 	}
+	// A rewrite and an ask, which Codex carries with an allow and as a deny.
+	f.Add(pairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe"}}}`, "", 0)
+	f.Add(pairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", 0)
+	f.Add(pairOf("codex", "claude"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"x"}}}`, "", 0)
 	f.Fuzz(func(t *testing.T, pair uint8, event, stdout, stderr string, exit int) {
 		hook, host := dialectPair(pair)
 		tr := newTr(t, hook, host)

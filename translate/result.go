@@ -406,7 +406,9 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	case "defer":
 		v.Defer = true
 	case "allow":
-		v.Allow = true
+		// Where allow skips nothing (Codex: it only carries a rewrite),
+		// it grants nothing either.
+		v.Allow = ev.Output.Allow != "none"
 	default:
 		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid; ignored")
 	}
