@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/conformance/agents"
@@ -41,6 +42,8 @@ type hostSpec struct {
 	errorFlag bool
 	// exe is the agent's executable.
 	exe func(agents.Paths) string
+	// runTimeout is the hard timeout of one agent run (default 2 minutes).
+	runTimeout time.Duration
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -88,6 +91,10 @@ var hosts = map[driver.Agent]hostSpec{
 			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call", "is_background": false}}
 		},
 		exe: func(p agents.Paths) string { return p.Qwen },
+		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
+		// under a load of 25 on 2 cores two runs went past 2 minutes
+		// (2026-11-23), where the other agents stayed under it.
+		runTimeout: 4 * time.Minute,
 	},
 	// Factory Droid 0.225.2: Claude's groups keyed by event at the root, no
 	// "hooks" wrapper (with one, every hook is ignored).
