@@ -28,9 +28,9 @@ const (
 )
 
 // TestConformance runs every scenario natively (asserted: this proves the
-// harness and the scenario), through hookx on the other agent (asserted),
-// and, for Claude-dialect scenarios, through `gemini hooks migrate`
-// (recorded only: it is expected to fail some). The results table goes to
+// harness and the scenario), through hookx on each of its targets
+// (scenario.to; asserted), and, for Claude-dialect scenarios, through
+// `gemini hooks migrate` (recorded only: it is expected to fail some). The results table goes to
 // t.Log and to the file named by $HOOKX_CONFORMANCE_REPORT.
 func TestConformance(t *testing.T) {
 	p := requireAgents(t)
@@ -102,6 +102,11 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		}
 		if b, _ := os.ReadFile(sb.Path(settingsFile(host))); !strings.Contains(string(b), "hookx wrap ") {
 			return runResult{problems: []string{"the migrated settings run no \"hookx wrap\""}, evidence: setup.String()}
+		}
+		if sc.removeSource {
+			if err := os.Remove(sb.Path(settingsFile(sc.dialect))); err != nil {
+				return runResult{problems: []string{err.Error()}, evidence: setup.String()}
+			}
 		}
 		if sc.wrapFlags != "" {
 			if err := addWrapFlags(sb.Path(settingsFile(host)), sc.wrapFlags); err != nil {
@@ -324,6 +329,25 @@ func (r *report) flush(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", strings.ReplaceAll(x.scenario, "|", `\|`), x.path, x.host, x.result, x.took.Round(10*time.Millisecond), d)
 	}
 	fmt.Fprintf(&b, "\nSum of agent run times: %s over %d runs.\n", total.Round(time.Second), len(rows))
+	b.WriteString("\n| host | runs | agent run time: sum | min | max |\n|---|---|---|---|---|\n")
+	for _, h := range driver.Agents {
+		var n int
+		var sum, lo, hi time.Duration
+		for _, x := range rows {
+			if x.host != h || x.took == 0 {
+				continue
+			}
+			if n == 0 || x.took < lo {
+				lo = x.took
+			}
+			hi = max(hi, x.took)
+			sum += x.took
+			n++
+		}
+		if n > 0 {
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", h, n, sum.Round(100*time.Millisecond), lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond))
+		}
+	}
 	t.Log("\n" + b.String())
 	if f := os.Getenv("HOOKX_CONFORMANCE_REPORT"); f != "" {
 		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {

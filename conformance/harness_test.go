@@ -221,10 +221,11 @@ func runHost(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agent
 		return nil, err
 	}
 	res, err := sb.Run(context.Background(), driver.Cmd{
-		Path: exe(p, host),
-		Args: append(driver.AgentArgs(host, cmp.Or(rs.prompt, "do the task")), rs.extra...),
-		Env:  sb.Env(host, srv.URL),
-		Stop: srv.Exceeded(),
+		Path:    exe(p, host),
+		Args:    append(driver.AgentArgs(host, cmp.Or(rs.prompt, "do the task")), rs.extra...),
+		Env:     sb.Env(host, srv.URL),
+		Stop:    srv.Exceeded(),
+		Timeout: hosts[host].runTimeout,
 	})
 	o := &outcome{host: host, sb: sb, srv: srv, res: res}
 	o.warnings = sb.SettingsWarnings(host, res)

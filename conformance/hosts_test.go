@@ -3,6 +3,10 @@
 package conformance
 
 import (
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/conformance/agents"
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
@@ -38,6 +42,8 @@ type hostSpec struct {
 	errorFlag bool
 	// exe is the agent's executable.
 	exe func(agents.Paths) string
+	// runTimeout is the hard timeout of one agent run (default 2 minutes).
+	runTimeout time.Duration
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -85,6 +91,10 @@ var hosts = map[driver.Agent]hostSpec{
 			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call", "is_background": false}}
 		},
 		exe: func(p agents.Paths) string { return p.Qwen },
+		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
+		// under a load of 25 on 2 cores two runs went past 2 minutes
+		// (2026-11-23), where the other agents stayed under it.
+		runTimeout: 4 * time.Minute,
 	},
 	// Factory Droid 0.225.2: Claude's groups keyed by event at the root, no
 	// "hooks" wrapper (with one, every hook is ignored).
@@ -135,3 +145,35 @@ func exe(p agents.Paths, a driver.Agent) string { return hosts[a].exe(p) }
 
 // settingsFile is the agent's project hook configuration file.
 func settingsFile(a driver.Agent) string { return hosts[a].settings }
+
+// Each agent's hooks are rendered in the shape that agent loads (seen live
+// 2026-11-23, ../shared/reference/more-agents-offline.md): Droid's events at
+// the root, Copilot's handlers listed under camelCase events with "bash"
+// and "timeoutSec", the others Claude's groups under "hooks".
+func TestHostsRenderTheirOwnShape(t *testing.T) {
+	cmdOf := func(h hookDef) string { return "CMD" }
+	group := func(matcher string) []any {
+		return []any{map[string]any{"matcher": matcher, "hooks": []any{map[string]any{"type": "command", "command": "CMD", "timeout": 30}}}}
+	}
+	want := map[driver.Agent]any{
+		driver.Claude: map[string]any{"hooks": map[string]any{"PreToolUse": group("Bash")}},
+		driver.Codex:  map[string]any{"hooks": map[string]any{"PreToolUse": group("Bash")}},
+		driver.Qwen:   map[string]any{"hooks": map[string]any{"PreToolUse": group("run_shell_command")}},
+		driver.Droid:  map[string]any{"PreToolUse": group("Execute")},
+		driver.Copilot: map[string]any{"version": 1, "hooks": map[string]any{
+			"preToolUse": []any{map[string]any{"type": "command", "bash": "CMD", "timeoutSec": 30}},
+		}},
+	}
+	for a, w := range want {
+		hs := hosts[a]
+		got := hs.render([]hookDef{{event: hs.preTool, matcher: hs.shellMatcher}}, cmdOf, hs.timeout)
+		if diff := gocmp.Diff(w, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", a, diff)
+		}
+	}
+	for _, a := range driver.Agents {
+		if _, ok := hosts[a]; !ok {
+			t.Errorf("no hosts entry for %s", a)
+		}
+	}
+}

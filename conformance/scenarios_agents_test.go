@@ -53,7 +53,21 @@ func agentScenarios() []*scenario {
 		return emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + marker + `: rm -rf build is forbidden"}}`)
 	}
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	// Facts the translations rely on, seen in the agents themselves: what
+	// each does with an answer that blocks in Claude Code.
+	verdict := func(name string, a driver.Agent, body, marker string, check func(marker string) func(*outcome) []string) *scenario {
+		sc := guard(name, a, body, marker)
+		sc.check = check(marker)
+		return sc
+	}
 	return []*scenario{
+		// Droid ignores a top-level decision:block, where Claude blocks.
+		verdict("verdict/droid-decision-block-ignored", driver.Droid,
+			emit(`{"decision":"block","reason":"GUARD-D-TOPBLOCK: rm -rf build is forbidden"}`), "GUARD-D-TOPBLOCK", ranAnyway),
+		// Copilot denies on exit 2 but drops the hook's stderr: the model
+		// learns only the exit code.
+		verdict("verdict/copilot-exit2-reason-dropped", driver.Copilot, exit2("GUARD-P-EXIT2"), "GUARD-P-EXIT2", blockedWithout("hook exited with code 2")),
+		guard("guard/codex-permissionDecision-deny", driver.Codex, denyJSON("GUARD-X-DENY"), "GUARD-X-DENY"),
 		guard("guard/codex-exit2", driver.Codex, exit2("GUARD-X-EXIT2"), "GUARD-X-EXIT2"),
 		guard("guard/codex-decision-block", driver.Codex, emit(`{"decision":"block","reason":"GUARD-X-BLOCK: rm -rf build is forbidden"}`), "GUARD-X-BLOCK"),
 		control("control/codex-extra-root-key-drops-file", driver.Codex, exit2("GUARD-X-ROOTKEY"), "GUARD-X-ROOTKEY",
@@ -82,6 +96,52 @@ func agentScenarios() []*scenario {
 	}
 }
 
+// ranAnyway checks that the hook's answer did not block: the destructive
+// command ran, and the hook's reason did not reach the model.
+func ranAnyway(marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		var p []string
+		if o.exists("build/keep.txt") {
+			p = append(p, "build/ is still there: the answer blocked")
+		}
+		return append(p, reasonAbsent(o, marker)...)
+	}
+}
+
+// blockedWithout checks a block whose reason did not reach the model: the
+// destructive command did not run, the blocked call's result says want, and
+// the harmless command ran.
+func blockedWithout(want string) func(marker string) func(o *outcome) []string {
+	return func(marker string) func(o *outcome) []string {
+		return func(o *outcome) []string {
+			p := reasonAbsent(o, marker)
+			if !o.exists("build/keep.txt") {
+				p = append(p, "the hook did not block: build/ was removed")
+			}
+			rs := lastResults(o)
+			if len(rs) != 2 {
+				return append(p, fmt.Sprintf("the model got %d tool results, want 2", len(rs)))
+			}
+			if !strings.Contains(rs[0].Text, want) {
+				p = append(p, fmt.Sprintf("the blocked call's result %q lacks %q", rs[0].Text, want))
+			}
+			if !strings.Contains(rs[1].Text, "ALLOW-RAN") {
+				p = append(p, fmt.Sprintf("the harmless command's output ALLOW-RAN did not reach the model; it got %q", rs[1].Text))
+			}
+			return p
+		}
+	}
+}
+
+func reasonAbsent(o *outcome, marker string) []string {
+	for _, r := range o.srv.Main() {
+		if strings.Contains(r.AllText(), marker) {
+			return []string{fmt.Sprintf("the hook's reason %s reached the model", marker)}
+		}
+	}
+	return nil
+}
+
 // notBlocked is a negative control's check: the guard check must fail (the
 // hook did not run), and the hook's reason must not have reached the model.
 func notBlocked(marker string) func(o *outcome) []string {
@@ -90,12 +150,6 @@ func notBlocked(marker string) func(o *outcome) []string {
 		if len(guardCheck(marker)(o)) == 0 {
 			p = append(p, "the guard check passed: the hook ran although its configuration is wrong-shaped")
 		}
-		for _, r := range o.srv.Main() {
-			if strings.Contains(r.AllText(), marker) {
-				p = append(p, fmt.Sprintf("the hook's reason %s reached the model", marker))
-				break
-			}
-		}
-		return p
+		return append(p, reasonAbsent(o, marker)...)
 	}
 }

@@ -40,6 +40,10 @@ type scenario struct {
 	// those two dialects, none for the others; set it to []driver.Agent{} to
 	// run natively only.
 	to []driver.Agent
+	// removeSource removes the dialect's own configuration after hookx
+	// migrate, so that only the migrated one can act on the host: Copilot
+	// CLI also runs .claude/settings.json itself.
+	removeSource bool
 	// wantWarning, when set, is a settings warning the native run must
 	// report (driver.Sandbox.SettingsWarnings), for a negative control.
 	wantWarning string
