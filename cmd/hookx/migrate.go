@@ -297,13 +297,26 @@ func migrateRun(opts *migrateOptions) error {
 		names = []string{rel(from.Settings.User)}
 	default:
 		names = []string{rel(from.Settings.Project)}
+		if g := from.Settings.ProjectGlob; g != "" {
+			// Every file the agent reads (Copilot CLI: .github/hooks/*.json).
+			matches, _ := filepath.Glob(filepath.Join(base, rel(g)))
+			names = names[:0]
+			for _, m := range matches {
+				if r, err := filepath.Rel(base, m); err == nil {
+					names = append(names, r)
+				}
+			}
+			if len(names) == 0 {
+				names = []string{rel(g)}
+			}
+		}
 		if from.Settings.Local != "" {
 			names = append(names, rel(from.Settings.Local))
 		}
 	}
 	var sources []migrate.Source
 	var looked []string
-	for i, n := range names {
+	for _, n := range names {
 		data, err := readSettings(filepath.Join(base, n), showPath(n))
 		if err != nil {
 			return err
@@ -315,7 +328,7 @@ func migrateRun(opts *migrateOptions) error {
 		scope := "project"
 		if opts.user {
 			scope = "user"
-		} else if i == 1 {
+		} else if from.Settings.Local != "" && n == rel(from.Settings.Local) {
 			scope = "local"
 		}
 		sources = append(sources, migrate.Source{Path: showPath(n), Scope: scope, Data: data})
