@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -202,7 +203,12 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 			}
 			if !opts.user && opts.out == "" && !c.Flags().Changed("dir") {
 				from, _, _ := opts.dialects()
-				opts.dir = findProject(".", mappings.Default().MustDialect(from).Settings.Project)
+				st := mappings.Default().MustDialect(from).Settings
+				marker := st.Project
+				if st.ProjectGlob != "" {
+					marker = path.Dir(st.ProjectGlob) // the folder it reads (.github/hooks)
+				}
+				opts.dir = findProject(".", marker)
 			}
 			if opts.dryRun && opts.check {
 				return withCode(exitBadInput, errors.New("migrate: --dry-run and --check cannot be combined"))
