@@ -150,6 +150,10 @@ func (r rendered) copilot(ev *mappings.Event) []byte {
 		case r.block && ev.Output.Block == "feedback":
 			ctx = append([]string{cmp.Or(r.reason, "Blocked by hook")}, ctx...)
 		}
+		if r.replaceOutput && ev.Output.ReplaceOutput {
+			// The model gets the reason instead of the tool's result.
+			o.set("modifiedResult", map[string]any{"resultType": "success", "textResultForLlm": cmp.Or(r.reason, "Blocked by hook")})
+		}
 		if r.newInput != nil && !r.block && ev.Output.RewriteInput {
 			o.set("modifiedArgs", r.newInput)
 		}
@@ -169,8 +173,8 @@ func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
 	if r.systemMessage != "" {
 		fs.add(mappings.None, "systemMessage", "Copilot CLI shows no message from a hook; not passed on")
 	}
-	if r.replaceOutput {
-		fs.add(mappings.None, "hidden output", "hookx does not replace a Copilot CLI tool result; the reason is sent as context, the output stays visible")
+	if r.replaceOutput && (ev == nil || !ev.Output.ReplaceOutput) {
+		fs.add(mappings.None, "hidden output", "Copilot CLI cannot replace the tool's result here; the reason is sent as context, the output stays visible")
 	}
 	if ev != nil && r.block && ev.Output.Block == "feedback" {
 		fs.add(mappings.Approximate, "block", "Copilot CLI cannot block on %s; the reason is sent to the model as additional context", ev.Name)
