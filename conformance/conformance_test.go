@@ -85,7 +85,7 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		t.Fatal(err)
 	}
 	var setup strings.Builder
-	if path == pathNative && sc.needsHookx {
+	if sc.needsHookx {
 		sb.PathDirs = []string{filepath.Dir(requireHookx(t))}
 	}
 	switch path {

@@ -440,6 +440,7 @@ func scenarios() []*scenario {
 	list = append(list, agentScenarios()...)
 	list = append(list, codexScenarios()...)
 	alsoToCodex(list)
+	list = append(list, copilotScenarios()...)
 	return list
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,6 +25,37 @@ func (c *checker) checkFile(f *file) {
 	for _, h := range f.hooks {
 		c.checkHandler(h)
 	}
+	c.checkForeignReaders(f)
+}
+
+// checkForeignReaders notes the hooks of f that another agent of the
+// project also runs itself, its own way (Copilot CLI runs
+// .claude/settings.json's hooks): where the project has that agent's hooks
+// folder, it is in use here.
+func (c *checker) checkForeignReaders(f *file) {
+	if f.scope != "project" && f.scope != "local" {
+		return
+	}
+	rel, err := filepath.Rel(c.opts.Dir, f.path)
+	if err != nil {
+		return
+	}
+	for _, other := range c.tbl.Dialects {
+		r := other.ReadsNatively(f.d.Name, filepath.ToSlash(rel))
+		if r == nil || other.Settings.ProjectGlob == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(c.opts.Dir, filepath.Dir(filepath.FromSlash(other.Settings.ProjectGlob)))); err != nil {
+			continue
+		}
+		for _, h := range f.hooks {
+			if !slices.Contains(r.Events, h.event) {
+				continue
+			}
+			fix := "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy of a guard that blocks as " + f.d.Agent + " would"
+			c.add(h, h.off, Note, fmt.Sprintf("%s runs this hook too, its own way: %s", other.Agent, r.Differs), fix)
+		}
+	}
 }
 
 // checkEventName reports an event name the agent does not know, and
@@ -32,6 +65,19 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 		return true
 	}
 	h := &hook{f: f, event: name}
+	for _, r := range f.d.ReadsSettings {
+		if slices.Contains(r.Events, name) {
+			// Copilot CLI takes Claude's event names in its own files too,
+			// and runs those hooks its own way (readsSettings).
+			other := c.tbl.MustDialect(r.Dialect)
+			fix := "register it on the " + f.d.Agent + " event instead"
+			if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
+				fix = fmt.Sprintf("for a %s hook, register hookx wrap --from %s -- <command> on %s instead", other.Agent, other.Name, m.To.Name)
+			}
+			c.add(h, off, Warning, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s", name, other.Agent, f.d.Agent, r.Differs), fix)
+			return false
+		}
+	}
 	for _, other := range c.tbl.Dialects {
 		if other == f.d || other.Event(name) == nil {
 			continue

@@ -61,6 +61,16 @@ func (c *checker) readFiles() []*file {
 	for _, d := range c.tbl.Dialects {
 		type loc struct{ rel, scope string }
 		locs := []loc{{d.Settings.Project, "project"}}
+		if g := d.Settings.ProjectGlob; g != "" {
+			// Every file the agent reads (Copilot CLI: .github/hooks/*.json).
+			matches, _ := filepath.Glob(filepath.Join(c.opts.Dir, filepath.FromSlash(g)))
+			locs = locs[:0]
+			for _, m := range matches {
+				if r, err := filepath.Rel(c.opts.Dir, m); err == nil {
+					locs = append(locs, loc{filepath.ToSlash(r), "project"})
+				}
+			}
+		}
 		if d.Settings.Local != "" {
 			locs = append(locs, loc{d.Settings.Local, "local"})
 		}
@@ -227,7 +237,13 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		}
 	}
 	hm := member(obj, "hooks")
-	if hm == nil {
+	shape := f.d.Settings.Shape
+	var handlers []hujson.Value
+	switch {
+	case hm == nil && !shape.Grouped():
+		// A list of handlers (Copilot CLI): the entry is the handler.
+		handlers = []hujson.Value{*g}
+	case hm == nil:
 		if cm := member(obj, "command"); cm != nil {
 			proto.command, _ = str(&cm.Value)
 			c.add(proto, g.StartOffset, Error, "flat matcher+command shape; "+f.d.Agent+" reads commands only from a nested \"hooks\" array and silently discards this entry, so it never fires",
@@ -236,26 +252,36 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		}
 		c.add(proto, g.StartOffset, Error, "the group has no \"hooks\" array; "+f.d.Agent+" discards it", `add "hooks": [{"type": "command", "command": ...}]`)
 		return
+	default:
+		arr, ok := hm.Value.Value.(*hujson.Array)
+		if !ok {
+			c.add(proto, hm.Value.StartOffset, Error, "\"hooks\" in the group is not an array; "+f.d.Agent+" discards the group", `write "hooks": [{"type": "command", "command": ...}]`)
+			return
+		}
+		handlers = arr.Elements
 	}
-	arr, ok := hm.Value.Value.(*hujson.Array)
-	if !ok {
-		c.add(proto, hm.Value.StartOffset, Error, "\"hooks\" in the group is not an array; "+f.d.Agent+" discards the group", `write "hooks": [{"type": "command", "command": ...}]`)
-		return
+	// The handler's command and timeout, under the shape's names (Copilot
+	// CLI: bash, timeoutSec), or the names the agent also takes.
+	cmdField := func(o *hujson.Object) *hujson.ObjectMember {
+		if m := member(o, shape.CommandField); m != nil {
+			return m
+		}
+		return member(o, "command")
 	}
 	if ev != nil {
 		// A finding about the matcher names the command when there is one.
 		mp := *proto
-		if len(arr.Elements) == 1 {
-			if o, ok := arr.Elements[0].Value.(*hujson.Object); ok {
-				if m := member(o, "command"); m != nil {
+		if len(handlers) == 1 {
+			if o, ok := handlers[0].Value.(*hujson.Object); ok {
+				if m := cmdField(o); m != nil {
 					mp.command, _ = str(&m.Value)
 				}
 			}
 		}
 		c.checkMatcher(&mp)
 	}
-	for k := range arr.Elements {
-		hv := &arr.Elements[k]
+	for k := range handlers {
+		hv := &handlers[k]
 		h := *proto
 		h.off = hv.StartOffset
 		ho, ok := hv.Value.(*hujson.Object)
@@ -266,7 +292,7 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		if m := member(ho, "type"); m != nil {
 			h.typ, _ = str(&m.Value)
 		}
-		if m := member(ho, "command"); m != nil {
+		if m := cmdField(ho); m != nil {
 			h.command, _ = str(&m.Value)
 			h.cmdOff = m.Value.StartOffset
 		} else {
@@ -281,7 +307,11 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 				h.cond = s
 			}
 		}
-		if m := member(ho, f.d.Settings.Shape.TimeoutField); m != nil {
+		tm := member(ho, shape.TimeoutField)
+		if tm == nil {
+			tm = member(ho, "timeout")
+		}
+		if m := tm; m != nil {
 			if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '0' {
 				if t, err := strconv.ParseFloat(string(lit), 64); err == nil {
 					h.timeout, h.timeoutOff = &t, m.Value.StartOffset

@@ -667,6 +667,44 @@ var responseConverters = map[string]*ResponseConverter{
 		ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
 		FromCanonical: geminiTextFromCanonical,
 	},
+	// Copilot CLI's toolResult, for every tool (live, 2026-11-23):
+	// {resultType, textResultForLlm}; a failed call's hook gets error, a
+	// string, instead (SDK PostToolUseFailureHookInput).
+	"copilotResult": {
+		ToCanonical:   copilotToCanonical,
+		FromCanonical: copilotFromCanonical,
+	},
+}
+
+func copilotToCanonical(resp json.RawMessage, errText string) (ToolResult, error) {
+	var r ToolResult
+	if resp != nil {
+		_, fields, err := SplitObject(resp)
+		if err != nil {
+			return r, fmt.Errorf("toolResult: %w", err)
+		}
+		if r.Output, err = stringValue(fields["textResultForLlm"]); err != nil {
+			return r, fmt.Errorf("toolResult.textResultForLlm: %w", err)
+		}
+		kind, err := stringValue(fields["resultType"])
+		if err != nil {
+			return r, fmt.Errorf("toolResult.resultType: %w", err)
+		}
+		r.Failed = kind == "failure"
+	}
+	if errText != "" {
+		r.Failed, r.Error = true, errText
+		r.Output = cmp.Or(r.Output, errText)
+	}
+	return r, nil
+}
+
+func copilotFromCanonical(r ToolResult, _ map[string]any) (any, string) {
+	if r.Failed {
+		// postToolUseFailure hooks get the message, not the result.
+		return nil, cmp.Or(r.Error, r.Stderr, r.Output, "the tool failed")
+	}
+	return map[string]any{"resultType": "success", "textResultForLlm": cmp.Or(r.Output, r.Stdout)}, ""
 }
 
 // A read of a missing file: Claude's error starts with claudeReadNotFound;
@@ -1059,6 +1097,10 @@ var derivers = map[string]Deriver{
 	"timestamp": func(c DeriveContext) (any, bool) {
 		return c.Now().UTC().Format("2006-01-02T15:04:05.000Z"), true
 	},
+	// timestampMs is Copilot CLI's: milliseconds since the epoch.
+	"timestampMs": func(c DeriveContext) (any, bool) {
+		return c.Now().UnixMilli(), true
+	},
 	// toolUseID makes a stable id from the session and the tool call, so a
 	// PreToolUse and its PostToolUse get the same id when their input matches.
 	"toolUseID": func(c DeriveContext) (any, bool) {
@@ -1100,7 +1142,7 @@ func DeriverByName(name string) Deriver { return derivers[name] }
 // separator, as Gemini does.
 func (d *Dialect) SplitMCP(name string, known []string) (server, tool string, ok bool) {
 	rest, ok := strings.CutPrefix(name, d.MCP.Prefix)
-	if !ok || d.MCP.Prefix == "" {
+	if !ok || d.MCP.Prefix == "" && d.MCP.Separator == "" || d.Tool(name) != nil {
 		return "", "", false
 	}
 	for _, k := range known {

@@ -106,6 +106,12 @@ type Dialect struct {
 	// absolute: another agent's paths are resolved for them the way that
 	// agent's tool resolves them (the tool's "paths").
 	AbsolutePaths bool `json:"absolutePaths"`
+	// ReadsSettings lists other dialects' settings files the agent runs
+	// hooks from itself (Copilot CLI reads .claude/settings.json).
+	ReadsSettings []ForeignSettings `json:"readsSettings"`
+	// Payload is how the agent's own payload differs in form from the
+	// snake_case one translation works on (Copilot's camelCase).
+	Payload PayloadShape `json:"payload"`
 	// AsyncAck is set where a hook may answer at once and go on in the
 	// background, not waited for; nil where every hook is waited for.
 	AsyncAck *AsyncAck `json:"asyncAck"`
@@ -134,7 +140,11 @@ type Settings struct {
 	Local      string `json:"local"`
 	User       string `json:"user"`
 	StrictJSON bool   `json:"strictJSON"`
-	Shape      Shape  `json:"shape"`
+	// ProjectGlob, where set, names every project file the agent reads
+	// hooks from (Copilot CLI: .github/hooks/*.json); Project is the one
+	// hookx writes.
+	ProjectGlob string `json:"projectGlob"`
+	Shape       Shape  `json:"shape"`
 	// Off lists the settings that turn every hook of the file's agent off.
 	Off []Switch `json:"off"`
 	// DisabledList points at a list of hook names (or commands) the agent
@@ -778,6 +788,7 @@ func (t *Table) index() error {
 		if pl := d.Plugin; pl != nil && (pl.Manifest == "" || pl.RootVar == "" || pl.What == "") {
 			bad("%s: plugin needs manifest, what and rootVar", d.Name)
 		}
+		errs = append(errs, d.Payload.validate(d.Name))
 		if d.Timeout.Unit != "s" && d.Timeout.Unit != "ms" {
 			bad("%s: timeout unit %q is neither s nor ms", d.Name, d.Timeout.Unit)
 		}
@@ -1000,7 +1011,7 @@ func (t *Table) index() error {
 
 // Protocols are the protocol families whose Go code reads and renders hook
 // output; a dialect names one (NDIALECT §1).
-var Protocols = []string{"claude", "gemini"}
+var Protocols = []string{"claude", "gemini", "copilot"}
 
 // fill sets the shape's defaults and checks it.
 func (s *Shape) fill(dialect string) error {

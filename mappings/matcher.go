@@ -27,6 +27,9 @@ type MatcherRules struct {
 	// (JavaScript's RegExp, package jsregex), or "rust" (Rust's regex
 	// crate, Codex).
 	Regex string `json:"regex"`
+	// Anchored is set when a regex must match the whole tool name (Copilot
+	// CLI: "ba" does not fire for bash, seen live).
+	Anchored bool `json:"anchored"`
 }
 
 // compileMatchers compiles the dialect's exact-list pattern.
@@ -164,6 +167,9 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 			}
 		}
 	default:
+		if d.Matchers.Anchored {
+			m = "^(?:" + m + ")$"
+		}
 		re, err := d.Regex(m)
 		if err != nil {
 			return nil, matcherError{err}

@@ -65,6 +65,16 @@ var pathResolvers = map[string]PathResolver{
 	"geminiDir": func(p string, c PathContext) (string, string) {
 		return geminiResolve(p, c, false)
 	},
+	// Copilot CLI's view, create and edit ask for an absolute path, and
+	// take a relative one against the session's cwd (live, 2026-11-23:
+	// view {"path":"f.txt"} read <cwd>/f.txt; the hook got "f.txt").
+	// Whether it expands ~ was not seen.
+	"copilotPath": func(p string, c PathContext) (string, string) {
+		if strings.HasPrefix(p, "~") {
+			return p, "whether Copilot CLI expands ~ is not known"
+		}
+		return nodeResolve(c.Cwd, p)
+	},
 }
 
 // PathResolverByName returns a named path resolver, or nil.

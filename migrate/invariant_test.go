@@ -190,7 +190,11 @@ func checkEvent(t *testing.T, where string, hook *mappings.Dialect, ht hostTool,
 		ToolName  string         `json:"tool_name"`
 		ToolInput map[string]any `json:"tool_input"`
 	}
-	if err := json.Unmarshal(got.Payload, &p); err != nil {
+	payload, err := translate.Inbound(hook, got.Payload, got.Event)
+	if err == nil {
+		err = json.Unmarshal(payload, &p)
+	}
+	if err != nil {
 		t.Errorf("%s: host tool %s: the hook's payload: %v", where, ht.name, err)
 		return
 	}

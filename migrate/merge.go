@@ -224,12 +224,14 @@ type ownedEntry struct {
 // for a group that has such an id but not the form: a user's hook, left
 // alone.
 func (p *planner) ownedID(g *hujson.Value) (id string, looksOwned bool) {
-	hv := g.Find("/hooks")
-	if hv == nil {
-		return "", false
-	}
-	if arr, ok := hv.Value.(*hujson.Array); !ok || len(arr.Elements) != 1 {
-		return "", false
+	if p.to.Settings.Shape.Grouped() {
+		hv := g.Find("/hooks")
+		if hv == nil {
+			return "", false
+		}
+		if arr, ok := hv.Value.(*hujson.Array); !ok || len(arr.Elements) != 1 {
+			return "", false
+		}
 	}
 	str := func(field string) string {
 		f := g.Find(field)
@@ -243,9 +245,9 @@ func (p *planner) ownedID(g *hujson.Value) (id string, looksOwned bool) {
 		return lit.String()
 	}
 	shape := p.to.Settings.Shape
-	cmd := str("/hooks/0/" + escapePtr(shape.CommandField))
+	cmd := str(p.handlerPtr() + escapePtr(shape.CommandField))
 	if shape.NameField != "" {
-		id = str("/hooks/0/" + escapePtr(shape.NameField))
+		id = str(p.handlerPtr() + escapePtr(shape.NameField))
 	} else {
 		id = claudeMarker(cmd)
 	}
@@ -527,16 +529,37 @@ type groupView struct {
 	timeout float64
 }
 
+// handlerPtr is the JSON pointer prefix of an owned entry's one handler:
+// the entry itself where events hold a list of handlers (Copilot CLI).
+func (p *planner) handlerPtr() string {
+	if p.to.Settings.Shape.Grouped() {
+		return "/hooks/0/"
+	}
+	return "/"
+}
+
 // readGroupView reads an owned group (compact JSON) in the target's shape.
 func (p *planner) readGroupView(b []byte) (groupView, bool) {
 	var g struct {
 		Matcher *string                      `json:"matcher"`
 		Hooks   []map[string]json.RawMessage `json:"hooks"`
 	}
-	if json.Unmarshal(b, &g) != nil || len(g.Hooks) != 1 {
+	shape := p.to.Settings.Shape
+	if !shape.Grouped() {
+		var h map[string]json.RawMessage
+		if json.Unmarshal(b, &h) != nil {
+			return groupView{}, false
+		}
+		g.Hooks = []map[string]json.RawMessage{h}
+		if m := h["matcher"]; m != nil {
+			_ = json.Unmarshal(m, &g.Matcher)
+		}
+	} else if json.Unmarshal(b, &g) != nil {
 		return groupView{}, false
 	}
-	shape := p.to.Settings.Shape
+	if len(g.Hooks) != 1 {
+		return groupView{}, false
+	}
 	v := groupView{matcher: g.Matcher}
 	if json.Unmarshal(g.Hooks[0][shape.CommandField], &v.command) != nil {
 		return groupView{}, false
@@ -555,7 +578,7 @@ func (p *planner) setCommand(group []byte, cmd string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	op, _ := json.Marshal([]map[string]any{{"op": "replace", "path": "/hooks/0/" + escapePtr(p.to.Settings.Shape.CommandField), "value": json.RawMessage(val)}})
+	op, _ := json.Marshal([]map[string]any{{"op": "replace", "path": p.handlerPtr() + escapePtr(p.to.Settings.Shape.CommandField), "value": json.RawMessage(val)}})
 	if err := v.Patch(op); err != nil {
 		return nil, err
 	}

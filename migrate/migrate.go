@@ -19,13 +19,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tailscale/hujson"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/tailscale/hujson"
 )
 
 // Level says how much of an item reached the target.
@@ -185,6 +186,8 @@ func (p *planner) add(it Item) { p.items = append(p.items, it) }
 
 // srcHandler is one handler of the merged sources.
 type srcHandler struct {
+	file    string // the source file, as shown
+	scope   string
 	where   string
 	origin  string // the source's origin, for the id
 	event   string
@@ -385,7 +388,7 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 						continue
 					}
 					seen[key] = where
-					eh.list = append(eh.list, srcHandler{where: where, origin: origin, event: ev.name, ordinal: len(eh.list),
+					eh.list = append(eh.list, srcHandler{file: s.Path, scope: s.Scope, where: where, origin: origin, event: ev.name, ordinal: len(eh.list),
 						matcher: g.matcher, seq: g.sequential, h: h})
 				}
 			}
@@ -448,6 +451,19 @@ func claudeMarker(cmd string) string {
 	return ""
 }
 
+// nativeRun says what the target agent runs itself of a project source
+// (Copilot CLI runs .claude/settings.json's hooks), or nil.
+func (p *planner) nativeRun(sh srcHandler) *mappings.ForeignSettings {
+	if sh.scope != "project" && sh.scope != "local" {
+		return nil
+	}
+	r := p.to.ReadsNatively(p.from.Name, filepath.ToSlash(sh.file))
+	if r == nil || !slices.Contains(r.Events, sh.event) {
+		return nil
+	}
+	return r
+}
+
 // withMarker appends the owned id to a Claude command as a shell comment.
 func withMarker(cmd, id string) string {
 	if strings.Contains(cmd, "\n") {
@@ -478,6 +494,17 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if em.To == nil {
 		return lost("the "+sh.event+" hook", em.Note, "no "+p.to.Agent+" event fires at this point; keep this hook in "+p.from.Agent+" only")
 	}
+	if native := p.nativeRun(sh); native != nil {
+		if !slices.Contains(native.Guards, sh.event) {
+			note(Note, "not written: "+p.to.Agent+" already runs it",
+				fmt.Sprintf("%s runs the hooks of %s itself; a copy would run it twice. Its own reading differs: %s",
+					p.to.Agent, filepath.ToSlash(sh.file), native.Differs))
+			return nil
+		}
+		note(Warning, "runs twice in "+p.to.Agent,
+			fmt.Sprintf("%s also runs this guard itself from %s, reading it its own way: %s. The copy written here blocks as %s would; a deny from either blocks",
+				p.to.Agent, filepath.ToSlash(sh.file), native.Differs, p.from.Agent))
+	}
 	if em.Mark != mappings.Exact && em.Note != "" && !p.seenEv[sh.event] {
 		p.seenEv[sh.event] = true
 		p.add(Item{Level: Approximate, Event: sh.event, What: fmt.Sprintf("%s → %s", sh.event, em.To.Name), Reason: em.Note})
@@ -502,10 +529,12 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if strings.TrimSpace(f.Command) == "" {
 		return lost("a command hook without a command", "there is nothing to run", "")
 	}
+	fromShape := p.from.Settings.Shape
 	for _, k := range sh.h.keys {
+		read := k == fromShape.CommandField || k == fromShape.TimeoutField || k == "matcher" && !fromShape.Grouped()
 		if why, ok := p.from.Settings.Shape.Unread[k]; ok {
 			note(Note, "field "+k+" not carried", why+"; the migrated hook gets the same")
-		} else if !slices.Contains(knownHandlerKeys, k) {
+		} else if !slices.Contains(knownHandlerKeys, k) && !read {
 			note(Note, "field "+k+" not carried", "hookx does not know this "+p.from.Agent+" handler field")
 		}
 	}
@@ -691,6 +720,12 @@ func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, pri
 	sum := sha256.Sum256([]byte(key))
 	id := fmt.Sprintf("%s%s:%d:%s@%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8], sh.origin)
 	command := cmd
+	if p.to.Payload.Own() && p.opts.Wrap && !native {
+		// The host's payload names no event (Copilot CLI): wrap is told
+		// which one this entry is registered on.
+		hostFlag := " wrap --from " + p.from.Name + " --host " + p.to.Name + " "
+		command = strings.Replace(command, hostFlag, hostFlag+"--host-event "+target.Name+" ", 1)
+	}
 	if tf.NameField == "" {
 		command = withMarker(command, id)
 	}
@@ -725,6 +760,17 @@ func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, pri
 			What: "label " + strconv.Quote(label) + " not carried", Reason: p.to.Agent + " handlers have no field for it"})
 	}
 	var g object
+	if !tf.Grouped() {
+		// A list of handlers (Copilot CLI): the handler is the entry, with
+		// the matcher in it where the agent takes one; wrap --match
+		// filters in any case.
+		g = h
+		if mo.matcher != nil && accepts("matcher") {
+			g = append(g, member{"matcher", *mo.matcher})
+		}
+		return Entry{Event: target.Name, ID: id, Source: sh.where, SourceEvent: sh.event,
+			Matcher: mo.matcher, Command: command, Timeout: timeout, group: compact(marshal(g))}
+	}
 	if mo.matcher != nil {
 		g = append(g, member{"matcher", *mo.matcher})
 	}

@@ -334,7 +334,7 @@ func (d *doc) readHooks(shape mappings.Shape) (evs []event, others []string, err
 		}
 		ev := event{name: name, off: m.Name.StartOffset}
 		for j := range arr.Elements {
-			g, err := d.readGroup(prefix+name, j, &arr.Elements[j])
+			g, err := d.readGroup(prefix+name, j, &arr.Elements[j], shape)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -345,11 +345,29 @@ func (d *doc) readHooks(shape mappings.Shape) (evs []event, others []string, err
 	return evs, others, nil
 }
 
-func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
+func (d *doc) readGroup(ev string, j int, v *hujson.Value, shape mappings.Shape) (group, error) {
 	g := group{off: v.StartOffset}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		return g, d.errAt(v.StartOffset, "%s[%d] must be an object", ev, j)
+	}
+	if !shape.Grouped() && v.Find("/hooks") == nil {
+		// A list of handlers (Copilot CLI): the entry is a group of one,
+		// with the handler's own matcher, if it has one.
+		if m := v.Find("/matcher"); m != nil {
+			lit, ok := m.Value.(hujson.Literal)
+			if !ok || lit.Kind() != '"' {
+				return g, d.errAt(m.StartOffset, "%s[%d].matcher must be a string", ev, j)
+			}
+			s := lit.String()
+			g.matcher = &s
+		}
+		rh, err := d.readHandler(v, obj, shape, fmt.Sprintf("%s[%d]", ev, j))
+		if err != nil {
+			return g, err
+		}
+		g.handlers = append(g.handlers, rh)
+		return g, nil
 	}
 	var hooks *hujson.Value
 	for i := range obj.Members {
@@ -386,20 +404,43 @@ func (d *doc) readGroup(ev string, j int, v *hujson.Value) (group, error) {
 		if !ok {
 			return g, d.errAt(h.StartOffset, "%s[%d].hooks[%d] must be an object", ev, j, k)
 		}
-		raw := minimal(h)
-		rh := rawHandler{off: h.StartOffset, raw: raw}
-		for i := range hobj.Members {
-			rh.keys = append(rh.keys, litString(hobj.Members[i].Name.Value.(hujson.Literal)))
-		}
-		if err := json.Unmarshal(raw, &rh.fields); err != nil {
-			return g, d.errAt(h.StartOffset, "%s[%d].hooks[%d]: %v", ev, j, k, err)
-		}
-		if rh.fields.Type == "" {
-			return g, d.errAt(h.StartOffset, "%s[%d].hooks[%d] has no \"type\"", ev, j, k)
+		rh, err := d.readHandler(h, hobj, shape, fmt.Sprintf("%s[%d].hooks[%d]", ev, j, k))
+		if err != nil {
+			return g, err
 		}
 		g.handlers = append(g.handlers, rh)
 	}
 	return g, nil
+}
+
+// readHandler reads one handler; its command and timeout are read from the
+// shape's fields (Copilot CLI's bash and timeoutSec), or else from
+// command and timeout, which the agent also takes.
+func (d *doc) readHandler(h *hujson.Value, hobj *hujson.Object, shape mappings.Shape, where string) (rawHandler, error) {
+	raw := minimal(h)
+	rh := rawHandler{off: h.StartOffset, raw: raw}
+	for i := range hobj.Members {
+		rh.keys = append(rh.keys, litString(hobj.Members[i].Name.Value.(hujson.Literal)))
+	}
+	if err := json.Unmarshal(raw, &rh.fields); err != nil {
+		return rh, d.errAt(h.StartOffset, "%s: %v", where, err)
+	}
+	var own map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &own)
+	if c := own[shape.CommandField]; c != nil && shape.CommandField != "command" {
+		if err := json.Unmarshal(c, &rh.fields.Command); err != nil {
+			return rh, d.errAt(h.StartOffset, "%s.%s: %v", where, shape.CommandField, err)
+		}
+	}
+	if t := own[shape.TimeoutField]; t != nil && shape.TimeoutField != "timeout" {
+		if err := json.Unmarshal(t, &rh.fields.Timeout); err != nil {
+			return rh, d.errAt(h.StartOffset, "%s.%s: %v", where, shape.TimeoutField, err)
+		}
+	}
+	if rh.fields.Type == "" {
+		return rh, d.errAt(h.StartOffset, "%s has no \"type\"", where)
+	}
+	return rh, nil
 }
 
 // litString is Literal.String with a fast path for names without escapes,

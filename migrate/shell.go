@@ -337,7 +337,7 @@ type wrapCall struct {
 // WrapValueFlags are hookx wrap's flags that take a value; a test in
 // cmd/hookx keeps them in step with the command's own.
 var WrapValueFlags = map[string]bool{"--from": true, "--host": true, "--timeout": true, "--env": true,
-	"--ask": true, "--trace": true, "--match": true, "--event": true}
+	"--ask": true, "--trace": true, "--match": true, "--event": true, "--host-event": true}
 
 // parseWrapCall recognizes a command that is exactly one `hookx wrap …`
 // call whose words are all literal, and returns its parts.
@@ -395,7 +395,7 @@ func parseWrapCall(cmd, shell string) (*wrapCall, bool) {
 			wc.from = val
 		case name == "--timeout":
 			wc.timeout = val
-		case name == "--host", name == "--match", name == "--event", a == "-v", a == "--verbose":
+		case name == "--host", name == "--host-event", name == "--match", name == "--event", a == "-v", a == "--verbose":
 			// Derived again from the entry's own group, or diagnostics only.
 		case a == "--fail-closed":
 			wc.failClosed = true

@@ -24,6 +24,17 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	var name string
 	_ = json.Unmarshal(p["hook_event_name"], &name)
+	if name == "" {
+		// A payload that names no event is in its agent's own form
+		// (Copilot CLI's camelCase): its field names tell.
+		for _, d := range t.Dialects {
+			for _, field := range d.Detect.Fields {
+				if _, ok := p[field]; ok && d.Payload.Own() {
+					return d.Name, nil
+				}
+			}
+		}
+	}
 	var owners []*mappings.Dialect
 	for _, d := range t.Dialects {
 		if d.Event(name) != nil {

@@ -37,6 +37,15 @@ const responseField = "tool_response"
 // are derived where they can be. It returns an error naming the problem when
 // the payload is not a JSON object or its event is unknown.
 func (tr *Translator) Event(payload []byte) (*EventResult, error) {
+	if tr.From.Payload.Own() {
+		name, err := HostEvent(tr.From, payload, tr.HostEvent)
+		if err != nil {
+			return nil, err
+		}
+		if payload, err = inbound(tr.From, payload, name); err != nil {
+			return nil, err
+		}
+	}
 	order, raw, err := mappings.SplitObject(payload)
 	if err != nil {
 		return nil, fmt.Errorf("event payload: %w", describeJSONError(payload, err))
@@ -257,6 +266,9 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 
 	out, err := marshalPayload(order, p, respOut, hasResp, len(payload))
 	if err != nil {
+		return nil, err
+	}
+	if out, err = outbound(tr.To, out); err != nil {
 		return nil, err
 	}
 	res.Payload = out

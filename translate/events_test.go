@@ -277,7 +277,8 @@ func FuzzStrayArguments(f *testing.F) {
 				var p struct {
 					ToolInput map[string]any `json:"tool_input"`
 				}
-				_ = json.Unmarshal(res1.Payload, &p)
+				inb, _ := Inbound(tr.To, res1.Payload, res1.Event)
+				_ = json.Unmarshal(inb, &p)
 				for arg, canon := range src.Fields {
 					if src.Convert != "" || m.To.Convert != "" {
 						continue // converted values are checked by the goldens

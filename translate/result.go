@@ -76,6 +76,9 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 		err := fmt.Errorf("unknown event %q/%q", ctx.HookEvent, ctx.HostEvent)
 		return FailureOutput(tr.To, ctx.HostEvent, err), []Finding{{What: "event", Mark: mappings.None, Why: err.Error()}}
 	}
+	if in, err := inbound(tr.To, ctx.HostPayload, ctx.HostEvent); err == nil {
+		ctx.HostPayload = in
+	}
 	v := readOutput(tr.From, hookEv, out, &fs)
 	if v.Failure != "" {
 		// Fail closed only where a block guards something: on Stop a block
@@ -110,8 +113,11 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 			return Verdict{Failure: why}
 		}
 	}
-	if d.Protocol == "gemini" {
+	switch d.Protocol {
+	case "gemini":
 		return readGemini(ev, out, fs)
+	case "copilot":
+		return readCopilot(ev, out, fs)
 	}
 	return readClaude(ev, out, fs)
 }
@@ -126,8 +132,12 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
 	exit := out.ExitCode
 	blockingExit := exit == 2
-	if d.Protocol == "gemini" {
+	switch d.Protocol {
+	case "gemini":
 		blockingExit = exit >= 2
+	case "copilot":
+		// Every non-zero exit denies a tool call; elsewhere none blocks.
+		blockingExit = exit != 0 && ev.Output.Ask
 	}
 	if out.Signaled {
 		blockingExit = false
@@ -135,6 +145,9 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	switch {
 	case ev.Output.Block == "none" || ev.Output.Block == "":
 		return Verdict{Failure: why}
+	case d.Protocol == "copilot" && out.Stdout != nil && exit == 0 && !out.Signaled:
+		// Copilot reads stdout only, which is whole.
+		return readCopilot(ev, Output{Stdout: out.Stdout}, fs)
 	case d.Protocol == "gemini" && out.Stdout != nil && trimJS(out.Stdout) != "":
 		// Gemini reads stdout, which is whole, and only falls back to stderr.
 		return readGemini(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
@@ -642,8 +655,12 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		fs.add(mappings.None, "updatedToolOutput", "%s cannot replace a tool's output; the original output stays", tr.To.Agent)
 	}
 
-	if tr.To.Protocol == "gemini" {
+	switch tr.To.Protocol {
+	case "gemini":
 		return r.gemini()
+	case "copilot":
+		copilotRenderFindings(hostEv, r, fs)
+		return r.copilot(hostEv)
 	}
 	o, dropped := r.claudeObject(hostEv, tr.toolResultReplacement(ctx, r, fs))
 	for _, k := range dropped {
@@ -954,8 +971,18 @@ func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 		r.systemMessage = reason
 	}
 	stderr := []byte("hookx: " + err.Error() + "\n")
-	if host.Protocol == "gemini" {
+	switch host.Protocol {
+	case "gemini":
 		return Output{Stdout: r.gemini(), Stderr: stderr}
+	case "copilot":
+		if ev == nil {
+			// Its payload names no event and hookx could not tell which
+			// it is: a permissionDecision deny blocks a tool call and is
+			// ignored by every other event.
+			r.block, r.reason = true, reason
+			ev, _ = host.EventFor("tool.before")
+		}
+		return Output{Stdout: r.copilot(ev), Stderr: stderr}
 	}
 	return Output{Stdout: r.claude(ev, nil), Stderr: stderr}
 }

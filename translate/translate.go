@@ -47,6 +47,9 @@ type Translator struct {
 	// Exists tells whether a file exists, for resolving paths the way the
 	// host's tools do (some look at the disk); os.Stat when nil.
 	Exists func(path string) bool
+	// HostEvent is From's event, for a payload that names none (Copilot
+	// CLI's): "" tells it from the payload's fields (HostEvent).
+	HostEvent string
 }
 
 // New returns a Translator from dialect from to dialect to.

@@ -72,6 +72,9 @@ type Translation interface {
 	New(host, hook string) (Translator, error)
 	// DetectHost guesses the host dialect from its payload and environment.
 	DetectHost(payload []byte, getenv func(string) string) (string, error)
+	// HostEvent names the host's event, for a host whose payload names
+	// none (Copilot CLI): wrap --host-event, or else its payload's fields.
+	HostEvent(host *mappings.Dialect, payload []byte) (string, error)
 	// Failure is the host's answer when hookx itself failed: a block on
 	// the events where a block keeps something from happening or from the
 	// model (output.guard, output.failClosed), a warning elsewhere.

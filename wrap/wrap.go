@@ -225,6 +225,13 @@ func (r *runner) run() int {
 		return 3
 	}
 	r.host = host
+	if r.hostEvent == "" && readErr == nil && detectErr == nil {
+		// The payload names no event (Copilot CLI's camelCase form).
+		if r.hostEvent, err = r.Translation.HostEvent(host, payload); err != nil {
+			return r.fail(err)
+		}
+		r.trace.HostEvent = r.hostEvent
+	}
 	r.trace.Mode = "translate"
 
 	switch {

@@ -32,6 +32,10 @@ func (f *fakeTranslation) DetectHost(payload []byte, getenv func(string) string)
 	return f.host, nil
 }
 
+func (f *fakeTranslation) HostEvent(host *mappings.Dialect, payload []byte) (string, error) {
+	return eventName(payload), nil
+}
+
 func (f *fakeTranslation) Failure(host *mappings.Dialect, hostEvent string, err error) Output {
 	return Output{Stdout: []byte(`{"failure":"` + hostEvent + `"}`)}
 }

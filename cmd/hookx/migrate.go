@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -202,7 +203,12 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 			}
 			if !opts.user && opts.out == "" && !c.Flags().Changed("dir") {
 				from, _, _ := opts.dialects()
-				opts.dir = findProject(".", mappings.Default().MustDialect(from).Settings.Project)
+				st := mappings.Default().MustDialect(from).Settings
+				marker := st.Project
+				if st.ProjectGlob != "" {
+					marker = path.Dir(st.ProjectGlob) // the folder it reads (.github/hooks)
+				}
+				opts.dir = findProject(".", marker)
 			}
 			if opts.dryRun && opts.check {
 				return withCode(exitBadInput, errors.New("migrate: --dry-run and --check cannot be combined"))
@@ -297,13 +303,26 @@ func migrateRun(opts *migrateOptions) error {
 		names = []string{rel(from.Settings.User)}
 	default:
 		names = []string{rel(from.Settings.Project)}
+		if g := from.Settings.ProjectGlob; g != "" {
+			// Every file the agent reads (Copilot CLI: .github/hooks/*.json).
+			matches, _ := filepath.Glob(filepath.Join(base, rel(g)))
+			names = names[:0]
+			for _, m := range matches {
+				if r, err := filepath.Rel(base, m); err == nil {
+					names = append(names, r)
+				}
+			}
+			if len(names) == 0 {
+				names = []string{rel(g)}
+			}
+		}
 		if from.Settings.Local != "" {
 			names = append(names, rel(from.Settings.Local))
 		}
 	}
 	var sources []migrate.Source
 	var looked []string
-	for i, n := range names {
+	for _, n := range names {
 		data, err := readSettings(filepath.Join(base, n), showPath(n))
 		if err != nil {
 			return err
@@ -315,7 +334,7 @@ func migrateRun(opts *migrateOptions) error {
 		scope := "project"
 		if opts.user {
 			scope = "user"
-		} else if i == 1 {
+		} else if from.Settings.Local != "" && n == rel(from.Settings.Local) {
 			scope = "local"
 		}
 		sources = append(sources, migrate.Source{Path: showPath(n), Scope: scope, Data: data})

@@ -29,6 +29,7 @@ type wrapOptions struct {
 	from       string
 	host       string
 	event      string
+	hostEvent  string
 	timeout    time.Duration
 	failClosed bool
 	ask        string
@@ -134,6 +135,7 @@ BeforeAgent) and warns elsewhere.
 	cmd.Flags().StringVar(&opts.from, "from", "", "the dialect the hook was written for (required): "+strings.Join(mappings.Names(), ", "))
 	cmd.Flags().StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the environment and the event), "+strings.Join(mappings.Names(), ", "))
 	cmd.Flags().StringVar(&opts.event, "event", "", "the event the hook was registered on in its own agent, e.g. PostToolUse; a host event that its own agent would send as another event is answered with no decision and the hook is not run")
+	cmd.Flags().StringVar(&opts.hostEvent, "host-event", "", "the host's event the hook is registered on, for a host whose payload names none (Copilot CLI's camelCase events, e.g. preToolUse); default: told from the payload's fields")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
 	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
 	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
@@ -256,7 +258,7 @@ func wrapRun(opts *wrapOptions, table *mappings.Table) error {
 
 	code := wrap.Run(wrap.Options{
 		Table:       table,
-		Translation: translation{table: table, match: opts.match},
+		Translation: translation{table: table, match: opts.match, hostEvent: opts.hostEvent},
 		From:        opts.from,
 		Host:        opts.host,
 		Command:     opts.command,

@@ -8,8 +8,9 @@ import (
 
 // translation binds wrap's Translation interface to package translate.
 type translation struct {
-	table *mappings.Table
-	match string // the hook's own tool matcher (--match)
+	table     *mappings.Table
+	match     string // the hook's own tool matcher (--match)
+	hostEvent string // the host's event, where its payload names none (--host-event)
 }
 
 func (t translation) New(host, hook string) (wrap.Translator, error) {
@@ -17,6 +18,7 @@ func (t translation) New(host, hook string) (wrap.Translator, error) {
 	if err != nil {
 		return nil, err
 	}
+	in.HostEvent = t.hostEvent
 	if t.match != "" {
 		if in.Match, err = in.To.ToolMatcher(t.match); err != nil {
 			return nil, err
@@ -31,6 +33,10 @@ func (t translation) New(host, hook string) (wrap.Translator, error) {
 
 func (t translation) DetectHost(payload []byte, getenv func(string) string) (string, error) {
 	return translate.DetectHost(t.table, payload, getenv)
+}
+
+func (t translation) HostEvent(host *mappings.Dialect, payload []byte) (string, error) {
+	return translate.HostEvent(host, payload, t.hostEvent)
 }
 
 func (t translation) Failure(host *mappings.Dialect, hostEvent string, err error) wrap.Output {

@@ -1,0 +1,298 @@
+package translate
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// The copilot protocol family: GitHub Copilot CLI's camelCase hooks. This
+// file is the family's reader and renderer of hook output and the two ends
+// of its payload form; the rest of the package dispatches to it on
+// Dialect.Protocol. What Copilot CLI 1.0.102 does, seen live on 2026-11-23:
+//
+//   - The payload is camelCase (sessionId, toolName, toolArgs as an object,
+//     toolResult, a timestamp in milliseconds) and names no event: the event
+//     is the one the handler was registered on.
+//   - preToolUse: a top-level permissionDecision "deny" blocks, with
+//     permissionDecisionReason reaching the model; "ask" in -p denies with
+//     its reason. hookSpecificOutput and a top-level decision are ignored.
+//   - userPromptSubmitted, agentStop: a top-level decision "block" with a
+//     reason refuses the prompt / continues the turn.
+//   - additionalContext reaches the model on preToolUse, postToolUse,
+//     userPromptSubmitted and sessionStart.
+//   - Exit 2 denies a tool call whatever stdout says, and its stderr is
+//     dropped: the model gets "hook exited with code 2". Every other
+//     non-zero exit (1, 3, 127) denies it too ("hook errored"), also over a
+//     JSON deny on stdout. Plain text and invalid JSON at exit 0 are
+//     ignored. A timeout lets the tool run.
+
+// copilotOutputKeys are the output fields Copilot CLI reads on some event
+// (SDK types.d.ts, 1.0.102).
+var copilotOutputKeys = keySet("permissionDecision", "permissionDecisionReason", "modifiedArgs", "updatedInput",
+	"additionalContext", "suppressOutput", "modifiedResult", "decision", "reason", "modifiedPrompt",
+	"modifiedConfig", "cleanupActions", "sessionSummary", "errorHandling", "retryCount", "userNotification",
+	"modifiedResponse", "modifiedTransformedPrompt", "metaToUse")
+
+// readCopilot applies Copilot CLI's rules to a hook's output on ev.
+func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
+	var v Verdict
+	exit := out.ExitCode
+	guardsAction := ev.Output.Block == "deny" && ev.Output.Ask
+	if out.Signaled || exit != 0 {
+		why := fmt.Sprintf("hook exited with code %d", exit)
+		if out.Signaled {
+			why = cmp.Or(out.FailReason, "killed by a signal")
+		}
+		if stderr := trimJS(out.Stderr); stderr != "" {
+			fs.add(mappings.None, "stderr", "Copilot CLI drops a failing hook's stderr; not passed on")
+		}
+		if guardsAction {
+			// Every non-zero exit denies the tool call, whatever stdout
+			// says: Copilot fails closed.
+			v.Block, v.Reason = true, why
+			return v
+		}
+		v.Failure = why
+		return v
+	}
+	obj, ok := singleObject(trimJS(out.Stdout))
+	if !ok {
+		if text := trimJS(out.Stdout); text != "" {
+			fs.add(mappings.None, "plain stdout", "Copilot CLI ignores output that is not one JSON object; not passed on")
+		}
+		return v
+	}
+	o := parseFields(obj)
+	for _, k := range o.unknown(copilotOutputKeys) {
+		fs.add(mappings.None, "output key "+k, "not part of Copilot CLI's output; ignored as Copilot CLI would")
+	}
+	if ev.Output.Ask {
+		reason := cmp.Or(o.str("permissionDecisionReason"), "No reason provided")
+		switch pd := o.str("permissionDecision"); pd {
+		case "":
+		case "deny":
+			v.Block, v.Reason = true, reason
+		case "ask":
+			v.Ask, v.AskReason = true, o.str("permissionDecisionReason")
+		case "allow":
+			v.Allow = true
+		default:
+			fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid in Copilot CLI; ignored")
+		}
+		if ev.Output.RewriteInput {
+			key := "modifiedArgs"
+			if _, ok := o[key]; !ok {
+				key = "updatedInput"
+			}
+			if in, err := o.inputObject(key); err != nil {
+				unreadableRewrite(&v, err, fs)
+			} else if in != nil {
+				v.NewInput = in
+			}
+		}
+	} else if d := o.str("decision"); d != "" {
+		switch {
+		case d == "block" && (ev.Output.Block == "deny" || ev.Output.Block == "continue"):
+			v.Block, v.Reason = true, cmp.Or(o.str("reason"), "Blocked by hook")
+		case d == "allow":
+		default:
+			fs.add(mappings.None, fmt.Sprintf("decision %q", d), "Copilot CLI does not read it on %s; ignored", ev.Name)
+		}
+	}
+	if c := o.str("additionalContext"); c != "" {
+		if ev.Output.Context == "model" {
+			v.Context = append(v.Context, c)
+		} else {
+			fs.add(mappings.None, "additionalContext", "Copilot CLI does not read it on %s; ignored", ev.Name)
+		}
+	}
+	if r := o["modifiedResult"]; r != nil {
+		fs.add(mappings.None, "modifiedResult", "a replaced tool result is not carried to another agent")
+	}
+	for _, k := range []string{"modifiedPrompt", "modifiedConfig", "modifiedResponse", "modifiedTransformedPrompt"} {
+		if o[k] != nil {
+			fs.add(mappings.None, k, "the host cannot take it from a hook")
+		}
+	}
+	return v
+}
+
+// copilot renders a verdict for a Copilot CLI host on ev: one JSON object,
+// or nothing. A tool call is denied with a top-level permissionDecision (the
+// only form it reads); a block elsewhere is a top-level decision "block";
+// where Copilot reads no block (postToolUse), the reason goes to the model
+// as additional context, which it does read. Never "allow": it would skip
+// Copilot's approval prompt.
+func (r rendered) copilot(ev *mappings.Event) []byte {
+	o := newObject()
+	ctx := slices.Clone(r.context)
+	if ev != nil {
+		switch {
+		case ev.Output.Ask:
+			switch {
+			case r.block:
+				o.set("permissionDecision", "deny")
+				o.set("permissionDecisionReason", cmp.Or(r.reason, "Blocked by hook"))
+			case r.ask:
+				o.set("permissionDecision", "ask")
+				o.set("permissionDecisionReason", cmp.Or(r.askReason, "The hook asked for confirmation"))
+			}
+		case r.block && (ev.Output.Block == "deny" || ev.Output.Block == "continue"):
+			o.set("decision", "block")
+			o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
+		case r.block && ev.Output.Block == "feedback":
+			ctx = append([]string{cmp.Or(r.reason, "Blocked by hook")}, ctx...)
+		}
+		if r.replaceOutput && ev.Output.ReplaceOutput {
+			// The model gets the reason instead of the tool's result.
+			o.set("modifiedResult", map[string]any{"resultType": "success", "textResultForLlm": cmp.Or(r.reason, "Blocked by hook")})
+		}
+		if r.newInput != nil && !r.block && ev.Output.RewriteInput {
+			o.set("modifiedArgs", r.newInput)
+		}
+		if len(ctx) > 0 && ev.Output.Context == "model" {
+			o.set("additionalContext", strings.Join(ctx, "\n"))
+		}
+	}
+	if o.len() == 0 {
+		return nil
+	}
+	return o.bytes()
+}
+
+// copilotRenderFindings says what a verdict carries that Copilot CLI has no
+// place for on ev.
+func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
+	if r.systemMessage != "" {
+		fs.add(mappings.None, "systemMessage", "Copilot CLI shows no message from a hook; not passed on")
+	}
+	if r.replaceOutput && (ev == nil || !ev.Output.ReplaceOutput) {
+		fs.add(mappings.None, "hidden output", "Copilot CLI cannot replace the tool's result here; the reason is sent as context, the output stays visible")
+	}
+	if ev != nil && r.block && ev.Output.Block == "feedback" {
+		fs.add(mappings.Approximate, "block", "Copilot CLI cannot block on %s; the reason is sent to the model as additional context", ev.Name)
+	}
+}
+
+// HostEvent names the event of a host payload: its hook_event_name, or,
+// for an agent whose payload names none (Copilot CLI), hint (the event the
+// handler was registered on, wrap --host-event), or else the one event of
+// host whose payload keys (payload.events) the payload has and no other
+// more specific one matches. It returns an error when none or several fit.
+func HostEvent(host *mappings.Dialect, payload []byte, hint string) (string, error) {
+	_, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		return "", fmt.Errorf("event payload: %w", describeJSONError(payload, err))
+	}
+	if name := stringField(raw, "hook_event_name"); name != "" || !host.Payload.Own() {
+		if hint != "" && name != "" && name != hint {
+			return "", fmt.Errorf("the payload's event %q is not --host-event %q", name, hint)
+		}
+		return cmp.Or(name, hint), nil
+	}
+	if hint != "" {
+		if host.Event(hint) == nil {
+			return "", fmt.Errorf("unknown %s event %q%s", host.Agent, hint, mappings.DidYouMean(hint, host.EventNames()))
+		}
+		return hint, nil
+	}
+	best, bestKeys, tie := "", -1, false
+	for _, name := range slices.Sorted(maps.Keys(host.Payload.Events)) {
+		keys := host.Payload.Events[name]
+		if !slices.ContainsFunc(keys, func(k string) bool { _, ok := raw[k]; return !ok }) {
+			switch {
+			case len(keys) > bestKeys:
+				best, bestKeys, tie = name, len(keys), false
+			case len(keys) == bestKeys:
+				tie = true
+			}
+		}
+	}
+	if best == "" || tie {
+		return "", fmt.Errorf("a %s payload names no event and its fields do not tell which it is; pass --host-event", host.Agent)
+	}
+	return best, nil
+}
+
+// Inbound puts a payload of d's own form (Copilot CLI's camelCase, which
+// names no event) into the snake_case form translation and its tests read:
+// fields renamed, hook_event_name set to event, first. A payload of any
+// other dialect, or already in that form, is returned unchanged.
+func Inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) {
+	return inbound(d, payload, event)
+}
+
+func inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) {
+	if !d.Payload.Own() {
+		return payload, nil
+	}
+	order, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		return nil, fmt.Errorf("event payload: %w", describeJSONError(payload, err))
+	}
+	if _, ok := raw["hook_event_name"]; ok {
+		return payload, nil
+	}
+	name, _ := json.Marshal(event)
+	keys := []string{"hook_event_name"}
+	vals := map[string]json.RawMessage{"hook_event_name": name}
+	for _, k := range order {
+		nk := k
+		if to, ok := d.Payload.Fields[k]; ok {
+			if _, clash := raw[to]; clash {
+				return nil, fmt.Errorf("event payload: both %s and %s", k, to)
+			}
+			nk = to
+		}
+		keys = append(keys, nk)
+		vals[nk] = raw[k]
+	}
+	return writeRaw(keys, vals), nil
+}
+
+// outbound puts a translated payload into d's own form: hook_event_name
+// dropped, fields renamed back, a timestamp as d sends it.
+func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
+	if !d.Payload.Own() {
+		return payload, nil
+	}
+	order, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		return nil, err
+	}
+	inv := d.Payload.Inverse()
+	var keys []string
+	vals := map[string]json.RawMessage{}
+	for _, k := range order {
+		if k == "hook_event_name" {
+			continue
+		}
+		nk := cmp.Or(inv[k], k)
+		keys = append(keys, nk)
+		vals[nk] = raw[k]
+	}
+	return writeRaw(keys, vals), nil
+}
+
+func writeRaw(keys []string, vals map[string]json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vals[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
