@@ -501,6 +501,11 @@ var (
 	topDecisionBlock  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']?\bdecision["']?\s*:\s*["']?block\b`) })
 	permissionDeny    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']?permissionDecision["']?\s*:\s*["']?deny\b`) })
 	staticScriptLimit = int64(256 << 10)
+	// exitNonZero finds a non-zero exit in shell, Python or JavaScript.
+	exitNonZero  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bexit\s*\(?\s*[1-9]`) })
+	writesStderr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`>&\s*2|\b2>|sys\.stderr|console\.error|process\.stderr|STDERR`)
+	})
 )
 
 // staticIdioms reports a guard whose text answers with a deny its agent
@@ -530,6 +535,9 @@ func (c *checker) staticIdioms(h *hook, script string) {
 	case d.Protocol == "claude" && pd && topDecisionDeny().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny","permissionDecisionReason":"..."}} or exit 2 with the reason on stderr`)
+	case d.Reading.ByExit() && (topDecisionDeny().MatchString(text) || topDecisionBlock().MatchString(text)) && exitNonZero().MatchString(text) && !writesStderr().MatchString(text):
+		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers a deny on stdout and exits non-zero; %s reads stdout only at exit 0, so it ignores the deny and runs the tool: the guard fails open", where, d.Agent),
+			`exit 0 after printing {"decision":"deny","reason":"..."}, or print the reason on stderr and exit 2`)
 	case d.Protocol == "gemini" && permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"decision":"deny","reason":"..."}`)

@@ -300,8 +300,14 @@ func firstLine(s string) string {
 // hookSpecificOutput for another event, Gemini's permissionDecision.
 func ignoredIdiom(d *mappings.Dialect, event string, out translate.Output) string {
 	text := bytes.TrimSpace(out.Stdout)
-	if d.Protocol == "gemini" && out.ExitCode == 2 && len(text) == 0 && len(bytes.TrimSpace(out.Stderr)) == 0 {
+	stderr := bytes.TrimSpace(out.Stderr)
+	if d.Protocol == "gemini" && out.ExitCode == 2 && len(text) == 0 && len(stderr) == 0 {
 		return "exit 2 with nothing printed does not block in " + d.Agent + "; it runs the tool"
+	}
+	if d.Reading.ByExit() && out.ExitCode != 0 && len(text) > 0 && (len(stderr) == 0 || !d.Reading.Blocks(out.ExitCode)) {
+		if v, _, err := translate.ReadOutput(d, event, translate.Output{Stdout: out.Stdout}); err == nil && v.Block {
+			return fmt.Sprintf("a deny on stdout with exit %d; %s reads stdout only at exit 0 (and stderr at any other), so it runs the tool", out.ExitCode, d.Agent)
+		}
 	}
 	if len(text) == 0 || text[0] != '{' {
 		return ""

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -196,6 +197,9 @@ func (c *checker) walk(f *file) {
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name, _ := str(&m.Name)
+		if slices.Contains(f.d.Settings.Shape.Reserved, name) {
+			continue // no event (TerminaI's hooks.disabled)
+		}
 		if repl, ok := f.d.Settings.LegacyHookKeys[name]; ok {
 			c.addFile(f, m.Name.StartOffset, Warning, prefix+name+" is a legacy key; "+f.d.Agent+" reads the switch from "+repl+" and skips this one", "move it to "+repl+" (hooks are on by default)")
 			continue

@@ -64,6 +64,9 @@ func (c *checker) checkSwitches() {
 				}
 			}
 		}
+		if sw := d.Settings.On; sw != nil {
+			c.checkOnSwitch(d, sw, files, n)
+		}
 		ptr := d.Settings.DisabledList
 		if ptr == "" {
 			continue
@@ -83,6 +86,7 @@ func (c *checker) checkSwitches() {
 					continue
 				}
 				line, _ := f.lineCol(arr.Elements[i].StartOffset)
+				list := strings.ReplaceAll(strings.TrimPrefix(ptr, "/"), "/", ".")
 				for _, g := range c.files {
 					if g.d != d {
 						continue
@@ -90,8 +94,8 @@ func (c *checker) checkSwitches() {
 					for _, h := range g.hooks {
 						// Matched against the name, else the command (GC§8.2).
 						if h.name == s || h.name == "" && h.command == s {
-							c.add(h, h.off, Error, fmt.Sprintf("this hook is switched off by hooksConfig.disabled (%s:%d); %s never runs it", f.shown, line, d.Agent),
-								"remove it from hooksConfig.disabled (or /hooks enable it)")
+							c.add(h, h.off, Error, fmt.Sprintf("this hook is switched off by %s (%s:%d); %s never runs it", list, f.shown, line, d.Agent),
+								"remove it from "+list+" (or /hooks enable it)")
 						}
 					}
 				}
@@ -114,7 +118,7 @@ const (
 func (c *checker) checkTrust() {
 	c.checkProjectTrust()
 	for _, d := range c.tbl.Dialects {
-		if d.Protocol != "gemini" || c.hookCount(d) == 0 {
+		if !d.Settings.FolderTrust || c.hookCount(d) == 0 {
 			continue
 		}
 		var first *file
@@ -297,4 +301,41 @@ func tomlTableValue(text, table, name, key string) (string, bool) {
 		return strings.Trim(v, `"'`), true
 	}
 	return "", false
+}
+
+// checkOnSwitch reports an agent whose hooks run only when a key says so
+// (TerminaI's tools.enableHooks) and whose settings files, project and
+// user, leave it off: none of its n hooks runs, and a guard fails open.
+// The project's value wins over the user's, as its settings merge.
+func (c *checker) checkOnSwitch(d *mappings.Dialect, sw *mappings.Switch, files []*file, n int) {
+	var first *file
+	var at *hujson.Value
+	var on, set bool
+	for _, scope := range []string{"user", "project"} {
+		for _, f := range files {
+			if f.scope != scope {
+				continue
+			}
+			if first == nil && scope == "project" || first == nil && len(f.hooks) > 0 {
+				first = f
+			}
+			if v := f.root.Find(sw.Pointer); v != nil {
+				lit, ok := v.Value.(hujson.Literal)
+				on, set, at = ok && string(lit) == sw.Value, true, v
+				if !on {
+					first = f
+				}
+			}
+		}
+	}
+	if on || first == nil {
+		return
+	}
+	off := -1
+	why := "not set"
+	if set {
+		off, why = at.StartOffset, "not "+sw.Value
+	}
+	c.addFile(first, off, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", sw.Key, why, d.Agent, n),
+		fmt.Sprintf("set %s to %s (hookx migrate --to %s does)", sw.Key, sw.Value, d.Name))
 }

@@ -102,6 +102,13 @@ type Dialect struct {
 	// Detect says what tells this agent apart as a host before the event
 	// name does (NDIALECT §4).
 	Detect Detect `json:"detect"`
+	// Reading is how a gemini-family agent picks what it reads of a hook's
+	// streams and exit code; the zero value is Gemini CLI 0.61.0's.
+	Reading Reading `json:"reading"`
+	// Verification says how the dialect's facts were established, where
+	// they were not seen in the conformance suite's runs of the agent; nil
+	// for a dialect the suite runs.
+	Verification *Verification `json:"verification"`
 	// AbsolutePaths is set when the agent gives its hooks every tool path
 	// absolute: another agent's paths are resolved for them the way that
 	// agent's tool resolves them (the tool's "paths").
@@ -160,9 +167,16 @@ type Settings struct {
 	// to its settings (Codex's trust gates); migrate reports them whenever
 	// the target holds its entries, and does none of it itself.
 	Notices []Notice `json:"notices"`
+	// On is the setting that must hold its Value for any hook of the
+	// agent to run (TerminaI's tools.enableHooks); absent, hooks are off.
+	On *Switch `json:"on"`
+	// FolderTrust is set where the agent runs a workspace's hooks only in
+	// a trusted folder.
+	FolderTrust bool `json:"folderTrust"`
 }
 
-// Switch is a setting that, at Value (a JSON literal), turns hooks off.
+// Switch is a setting whose Value (a JSON literal) turns hooks off (Off)
+// or, for On, is the one that lets them run.
 type Switch struct {
 	Pointer string `json:"pointer"` // a JSON pointer into the settings file
 	Key     string `json:"key"`     // as a person writes it
@@ -226,6 +240,9 @@ type Shape struct {
 	// Unread names handler fields people write that the agent does not
 	// read, with what happens instead (Codex: timeoutSec); doctor warns.
 	Unread map[string]string `json:"unread"`
+	// Reserved are members of the hooks object that hold no event
+	// (TerminaI's hooks.disabled): readers skip them, migrate keeps them.
+	Reserved []string `json:"reserved"`
 }
 
 // Hooks returns the root key holding the events ("" for the root itself).
@@ -260,6 +277,36 @@ type Detect struct {
 	// Fields lists payload fields this agent alone sends, among all the
 	// dialects of the table: one that is present decides.
 	Fields []string `json:"fields"`
+}
+
+// Reading is how an agent of the gemini family reads a hook's result.
+type Reading struct {
+	// Streams is "" or "stdoutFirst" (Gemini CLI 0.61.0: stdout at any
+	// exit code, stderr only when stdout is empty, either parsed as JSON)
+	// or "byExit" (TerminaI: stdout only at exit 0, stderr only at any
+	// other exit or a signal, and then as plain text only).
+	Streams string `json:"streams"`
+	// BlockingExits are the exit codes whose text is a block; empty: every
+	// exit code from 2 up (Gemini CLI 0.61.0).
+	BlockingExits []int `json:"blockingExits"`
+}
+
+// ByExit reports whether the exit code decides which stream is read.
+func (r Reading) ByExit() bool { return r.Streams == "byExit" }
+
+// Blocks reports whether text at a non-zero exit code is a block.
+func (r Reading) Blocks(exit int) bool {
+	if len(r.BlockingExits) == 0 {
+		return exit >= 2
+	}
+	return slices.Contains(r.BlockingExits, exit)
+}
+
+// Verification is how a dialect that the conformance suite cannot run was
+// checked: read from its source, and in at most a few runs outside CI.
+type Verification struct {
+	Source  string `json:"source"`  // the source read: repository@commit
+	LiveRun string `json:"liveRun"` // the runs its "live" rows come from
 }
 
 // Timeout gives a dialect's timeout unit and defaults.
@@ -338,6 +385,8 @@ type Env struct {
 	// Known lists the other variables the agent sets for its hooks, for
 	// doctor; a name ending in * stands for any suffix.
 	Known []string `json:"known"`
+	// Also lists other variables the agent sets to the project directory.
+	Also []string `json:"also"`
 }
 
 // Command is what an agent does to a hook's command before a process runs
@@ -448,6 +497,9 @@ type Event struct {
 	// Live is set when the event's payload and output handling were seen in
 	// a real run of the agent; anything else is a reading of docs or source.
 	Live bool `json:"live"`
+	// Source is where a dialect the conformance suite cannot run has this
+	// event: file:line in its source, or "live" with the run.
+	Source string `json:"source"`
 }
 
 // StopActive says how an agent tells a stop hook that the turn is already a
@@ -566,6 +618,10 @@ type Output struct {
 	// hookSpecificOutput.decision {behavior, message} (the permission
 	// dialog's PermissionRequest, in Claude Code and Codex).
 	BehaviorDecision bool `json:"behaviorDecision"`
+	// StopReplacesOutput is set where continue:false replaces the tool's
+	// result with the stop reason (TerminaI's AfterTool): the one way a hook
+	// there keeps a tool's output from the model.
+	StopReplacesOutput bool `json:"stopReplacesOutput"`
 }
 
 // Accepts reports whether the agent accepts an output key on this event
@@ -611,6 +667,13 @@ type Tool struct {
 	// a rewrite of any other such argument blocks the call.
 	Descriptive []string `json:"descriptive"`
 	Live        bool     `json:"live"` // seen in a real run of the agent
+	// Source is where a dialect the conformance suite cannot run has this
+	// tool: file:line in its source, or "live" with the run.
+	Source string `json:"source"`
+	// ArgsUnverified is set where the tool's argument names were not read
+	// in its agent: on a guard event, an argument the row does not list or
+	// a required one missing fails the guard closed.
+	ArgsUnverified bool `json:"argsUnverified"`
 	// OutputReplace is what the real agent did with a replaced result of
 	// this tool (updatedToolOutput), as seen live: "applied" (Bash, T§15 S2;
 	// Read, conformance suite), "ignored" (Edit: the model still gets the

@@ -17,8 +17,10 @@ type Row struct {
 	To   string `json:"to"` // empty when there is no counterpart
 	Mark Mark   `json:"mark"`
 	Note string `json:"note,omitempty"`
-	// Verified is "live" when both sides were seen in real runs, "unverified"
-	// for a mapping nobody has seen work yet, and empty for no mapping.
+	// Verified is "live" when both sides were seen in real runs, "offline"
+	// when one side was seen only in a run outside CI (a dialect with a
+	// Verification), "unverified" for a mapping nobody has seen work yet,
+	// and empty for no mapping.
 	Verified string `json:"verified,omitempty"`
 }
 
@@ -26,12 +28,22 @@ type Row struct {
 // the table's order, then the transcript and MCP rows.
 func (t *Table) Rows(from, to *Dialect) []Row {
 	var rows []Row
+	offline := from.Verification != nil || to.Verification != nil
+	verified := func(live bool, m Mark) string {
+		v := verified(live, m)
+		if v == "live" && offline {
+			return "offline"
+		}
+		return v
+	}
 	for _, e := range from.Events {
 		m, _ := t.MapEvent(from, to, e.Name)
 		r := Row{Kind: "event", From: e.Name, Mark: m.Mark, Note: m.Note, Verified: verified(m.Live, m.Mark)}
 		if m.To != nil {
 			r.To = m.To.Name
+			r.Note = joinNotes(r.Note, sourceNote(to, m.To.Source))
 		}
+		r.Note = joinNotes(r.Note, sourceNote(from, e.Source))
 		rows = append(rows, r)
 	}
 	for _, tool := range from.Tools {
@@ -47,6 +59,10 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 		if legacy := to.ToolsFor(tool.Canonical); m.Mark == None && tool.Canonical != "" && len(legacy) > 0 {
 			note = joinNotes(note, fmt.Sprintf("hookx wrap shows it to a %s hook as the legacy %s", to.Agent, legacy[0].Name))
 		}
+		note = joinNotes(note, sourceNote(from, tool.Source))
+		if m.To != nil {
+			note = joinNotes(note, sourceNote(to, m.To.Source))
+		}
 		rows = append(rows, Row{Kind: "tool", From: name, To: m.Name, Mark: m.Mark, Note: note, Verified: verified(m.Live, m.Mark)})
 	}
 	if from.Transcript.Format != "" && to.Transcript.Format != "" {
@@ -57,8 +73,21 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 	}
 	mcpFrom, _ := from.MCPName("server", "tool")
 	mcpTo, _ := to.MCPName("server", "tool")
-	rows = append(rows, Row{Kind: "tool", From: mcpFrom, To: mcpTo, Mark: Exact, Note: "MCP tools; exact when the name needs no sanitising", Verified: "live"})
+	mcpSeen := "live"
+	if offline {
+		mcpSeen = "unverified" // read from source only
+	}
+	rows = append(rows, Row{Kind: "tool", From: mcpFrom, To: mcpTo, Mark: Exact, Note: "MCP tools; exact when the name needs no sanitising", Verified: mcpSeen})
 	return rows
+}
+
+// sourceNote cites where a dialect that CI cannot run has a row: its
+// source's file:line, or the offline run that showed it.
+func sourceNote(d *Dialect, source string) string {
+	if d.Verification == nil || source == "" {
+		return ""
+	}
+	return d.Agent + ": " + source
 }
 
 // WriteMarkdown writes the compatibility table between every ordered pair of
@@ -74,6 +103,11 @@ func (t *Table) WriteText(w io.Writer) error { return t.WriteTextOf(w, nil) }
 func (t *Table) WriteMarkdownOf(w io.Writer, keep func(Row) bool) error {
 	for _, p := range t.pairs(keep) {
 		fmt.Fprintf(w, "#### %s %s → %s %s\n\n", p.from.Agent, p.from.Version, p.to.Agent, p.to.Version)
+		for _, d := range []*Dialect{p.from, p.to} {
+			if v := d.Verification; v != nil {
+				fmt.Fprintf(w, "%s is verified from source only (%s, cited file:line), never in CI; it was run once offline, outside CI (%s): *one offline run* marks what that run showed.\n\n", d.Agent, v.Source, v.LiveRun)
+			}
+		}
 		fmt.Fprintf(w, "| | %s | %s | Mark | Seen live | Note |\n|---|---|---|---|---|---|\n", p.from.Agent, p.to.Agent)
 		for _, r := range p.rows {
 			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Kind, r.From, codeOrDash(cmp.Or(r.To, "—")), r.Mark, liveCell(r.Verified), mdEscape(r.Note))
@@ -192,6 +226,8 @@ func liveCell(v string) string {
 	switch v {
 	case "live":
 		return "yes"
+	case "offline":
+		return "one offline run"
 	case "unverified":
 		return "UNVERIFIED"
 	}
@@ -333,6 +369,11 @@ func (t *Table) writePresentedMarkdown(w io.Writer, hook, host *Dialect) {
 func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 	fmt.Fprint(w, "| | Canonical |")
 	for _, d := range t.Dialects {
+		if d.Verification != nil {
+			// Not run in CI: the column says so in its header.
+			fmt.Fprintf(w, " %s %s (from source) |", d.Agent, d.Version)
+			continue
+		}
 		fmt.Fprintf(w, " %s %s |", d.Agent, d.Version)
 	}
 	fmt.Fprint(w, "\n|---|---|")
@@ -340,16 +381,25 @@ func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 		fmt.Fprint(w, "---|")
 	}
 	fmt.Fprintln(w)
-	cell := func(name string, mark Mark, live bool) string {
+	// cellIn is a dialect's name for a concept; for a dialect CI cannot
+	// run (Verification), it cites the source, and "live" is its offline run.
+	cellIn := func(d *Dialect, name string, mark Mark, live bool, source string) string {
 		s := "`" + name + "`"
 		if mark == Approximate {
 			s += " ≈"
 		}
-		if !live {
+		switch {
+		case !live:
 			s += " UNVERIFIED"
+		case d != nil && d.Verification != nil:
+			s += " (offline run)"
+		}
+		if d != nil && d.Verification != nil && source != "" {
+			s += " [" + mdEscape(source) + "]"
 		}
 		return s
 	}
+	cell := func(name string, mark Mark, live bool) string { return cellIn(nil, name, mark, live, "") }
 	for _, c := range t.Canonical.Events {
 		fmt.Fprintf(w, "| event | `%s` |", c.ID)
 		for _, d := range t.Dialects {
@@ -359,9 +409,9 @@ func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 				fmt.Fprint(w, " — |")
 			case e.Canonical != c.ID:
 				// Carried by an event whose primary concept is another.
-				fmt.Fprintf(w, " %s (also) |", cell(e.Name, Approximate, e.Live))
+				fmt.Fprintf(w, " %s (also) |", cellIn(d, e.Name, Approximate, e.Live, e.Source))
 			default:
-				fmt.Fprintf(w, " %s |", cell(e.Name, e.Mark, e.Live))
+				fmt.Fprintf(w, " %s |", cellIn(d, e.Name, e.Mark, e.Live, e.Source))
 			}
 		}
 		fmt.Fprintln(w)
@@ -374,7 +424,7 @@ func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 				fmt.Fprint(w, " — |")
 				continue
 			}
-			s := cell(tool.Name, tool.Mark, tool.Live)
+			s := cellIn(d, tool.Name, tool.Mark, tool.Live, tool.Source)
 			if len(tool.Aliases) > 0 {
 				s += " (" + strings.Join(tool.Aliases, ", ") + ")"
 			}
@@ -413,6 +463,11 @@ func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w)
+	for _, d := range t.Dialects {
+		if v := d.Verification; v != nil {
+			fmt.Fprintf(w, "%s is verified from source only (%s; each name cites its file:line in brackets), never in CI; it was run once offline, outside CI (%s): *(offline run)* marks what that run showed, UNVERIFIED what was read from source only.\n\n", d.Agent, v.Source, v.LiveRun)
+		}
+	}
 	for _, hook := range t.Dialects {
 		for _, host := range t.Dialects {
 			if hook != host {

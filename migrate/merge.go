@@ -297,7 +297,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		m := &hooks.Members[i]
 		name := litString(m.Name.Value.(hujson.Literal))
 		arr, ok := m.Value.Value.(*hujson.Array)
-		if !ok {
+		if !ok || slices.Contains(p.to.Settings.Shape.Reserved, name) {
 			continue
 		}
 		allOwned[name] = len(arr.Elements) > 0

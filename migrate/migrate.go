@@ -255,6 +255,11 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(res.Entries) > 0 {
+		if after, err = p.switchOn(target.Path, after); err != nil {
+			return nil, err
+		}
+	}
 	res.After, res.Removed = after, removed
 	// Validate what would be written exactly as the target agent reads it.
 	check, err := parseDoc(target.Path, after)
@@ -338,7 +343,7 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 			// Migrating hooks that never ran would switch them on.
 			p.add(Item{Level: NotCarried, Source: s.Path, What: "every hook in this file",
 				Reason: fmt.Sprintf("%s is %s: %s runs none of these hooks, and migrating them would switch them on", key, off, p.from.Agent),
-				Fix:    "remove " + key + " if the hooks should run, then migrate again"})
+				Fix:    switchFix(p.from, key) + " if the hooks should run, then migrate again"})
 			continue
 		}
 		evs, others, err := d.readHooks(p.from.Settings.Shape)
@@ -418,7 +423,11 @@ func (p *planner) targetEvent(name string) string {
 }
 
 // hooksSwitchedOff reports the setting that turns every hook of a file of
-// d off (Gemini's hooksConfig.enabled, Claude's disableAllHooks), if set.
+// d off (settings.off: Gemini's hooksConfig.enabled, Claude's
+// disableAllHooks; settings.on: TerminaI's tools.enableHooks when it holds
+// another value), and its value, when the file sets it so. A setting that
+// must be on and is absent from the file is not reported: another scope
+// (the user's file) may turn it on.
 func hooksSwitchedOff(d *mappings.Dialect, root *hujson.Value) (key, value string) {
 	for _, sw := range d.Settings.Off {
 		if v := root.Find(sw.Pointer); v != nil {
@@ -427,7 +436,81 @@ func hooksSwitchedOff(d *mappings.Dialect, root *hujson.Value) (key, value strin
 			}
 		}
 	}
+	if sw := d.Settings.On; sw != nil {
+		if v := root.Find(sw.Pointer); v != nil {
+			if lit, ok := v.Value.(hujson.Literal); !ok || string(lit) != sw.Value {
+				return sw.Key, string(hujson.Value{Value: v.Value}.Pack())
+			}
+		}
+	}
 	return "", ""
+}
+
+// switchFix says how to turn a dialect's hooks back on from the setting
+// key that turned them off.
+func switchFix(d *mappings.Dialect, key string) string {
+	if sw := d.Settings.On; sw != nil && sw.Key == key {
+		return "set " + sw.Key + " to " + sw.Value
+	}
+	return "remove " + key
+}
+
+// pointerKeys splits a JSON pointer into its member names.
+func pointerKeys(ptr string) []string {
+	keys := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, k := range keys {
+		keys[i] = strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
+	}
+	return keys
+}
+
+// switchOn turns the target's hooks on where its agent runs none unless a
+// key says so (settings.switch with "on": TerminaI's tools.enableHooks),
+// editing only that key, and says that it did: the entries just written
+// would protect nothing. It is a no-op when the key is already on.
+func (p *planner) switchOn(path string, b []byte) ([]byte, error) {
+	sw := p.to.Settings.On
+	if sw == nil {
+		return b, nil
+	}
+	d, err := parseDoc(path, b)
+	if err != nil {
+		return nil, err
+	}
+	e := newEditor(d)
+	keys := pointerKeys(sw.Pointer)
+	ptr, was := "", "absent"
+	for i, k := range keys {
+		v := e.root.Find(ptr + "/" + escapePtr(k))
+		last := i == len(keys)-1
+		if v == nil {
+			var val any = json.RawMessage(sw.Value)
+			for j := len(keys) - 1; j > i; j-- {
+				val = map[string]any{keys[j]: val}
+			}
+			if err := e.addMember(ptr, k, val); err != nil {
+				return nil, err
+			}
+			break
+		}
+		if last {
+			if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.Value {
+				return b, nil
+			}
+			was = string(hujson.Value{Value: v.Value}.Pack())
+			if err := e.patch("replace", ptr+"/"+escapePtr(k), []byte(sw.Value)); err != nil {
+				return nil, err
+			}
+			break
+		}
+		if _, ok := v.Value.(*hujson.Object); !ok {
+			return nil, &InputError{Path: path, Msg: fmt.Sprintf("%s is not an object, so hookx cannot set %s, without which %s runs no hooks", strings.Join(keys[:i+1], "."), sw.Key, p.to.Agent)}
+		}
+		ptr += "/" + escapePtr(k)
+	}
+	p.add(Item{Level: Note, Source: path, What: sw.Key + " set to " + sw.Value,
+		Reason: fmt.Sprintf("%s runs no hooks unless %s is %s (it was %s in this file); without it the entries above would protect nothing", p.to.Agent, sw.Key, sw.Value, was)})
+	return e.root.Pack(), nil
 }
 
 // owned reports whether a source handler was written by hookx: its id

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -324,6 +325,9 @@ func (d *doc) readHooks(shape mappings.Shape) (evs []event, others []string, err
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name := litString(m.Name.Value.(hujson.Literal))
+		if slices.Contains(shape.Reserved, name) {
+			continue
+		}
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok && prefix == "" {
 			others = append(others, name)

@@ -190,6 +190,13 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			mcpServer, mcpTool = tm.mcpServer, tm.mcpTool
 		}
 		dstTool := tm.To
+		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && srcTool.ArgsUnverified && (src.Output.Guard || dst.Output.Guard) {
+			if why := unverifiedArgs(input, srcTool); why != "" {
+				// The table guessed this tool's arguments: the hook would
+				// check something other than what the tool uses.
+				return nil, fmt.Errorf("%s's %s %s, and its arguments were not read in %s's source, so a %s guard cannot check the call", tr.From.Agent, toolName, why, tr.From.Agent, tr.To.Agent)
+			}
+		}
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil {
 			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
 				// The hook's own agent would give it absolute paths: give
@@ -424,6 +431,31 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, fs
 		}
 	}
 	return final
+}
+
+// unverifiedArgs says how a call's arguments differ from what the table
+// lists for a tool whose arguments it guessed (ArgsUnverified), or "".
+func unverifiedArgs(input map[string]any, t *mappings.Tool) string {
+	conv := converter(t)
+	var unknown, missing []string
+	for k := range input {
+		if _, ok := t.Fields[k]; !ok && !slices.Contains(conv.Args, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	for _, k := range t.Required {
+		if _, ok := input[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	slices.Sort(unknown)
+	switch {
+	case len(unknown) > 0:
+		return "has an argument the table does not know (" + strings.Join(unknown, ", ") + ")"
+	case len(missing) > 0:
+		return "lacks the argument the table expects (" + strings.Join(missing, ", ") + ")"
+	}
+	return ""
 }
 
 // resolvePaths resolves a tool's path arguments, in place, the way its

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzEvent: no payload makes Event panic, and every translation it returns
@@ -26,6 +27,22 @@ func FuzzEvent(f *testing.F) {
 			f.Add(ar.Files[0].Data, pairOf("claude", "gemini"))
 		} else {
 			f.Add(ar.Files[0].Data, pairOf("gemini", "claude"))
+		}
+	}
+	// The TerminaI goldens, built from its reference (it cannot run here).
+	terminai, _ := filepath.Glob(filepath.Join("testdata", "terminai", "*.txtar"))
+	for _, file := range terminai {
+		read := parseGolden
+		if strings.HasPrefix(filepath.Base(file), "terminai.") {
+			read = txtar.ParseFile
+		}
+		ar, err := read(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		src := strings.TrimSuffix(ar.Files[0].Name, ".json")
+		for _, dst := range ar.Files[1:] {
+			f.Add(ar.Files[0].Data, pairOf(src, strings.TrimSuffix(dst.Name, ".json")))
 		}
 	}
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), pairOf("claude", "gemini"))
@@ -90,6 +107,9 @@ func FuzzResult(f *testing.F) {
 		}
 		f.Add(pairOf(c.hook, other), c.event, c.stdout, c.stderr, c.exit)
 	}
+	for _, c := range terminaiResultCases {
+		f.Add(pairOf(c.hook, c.host), c.event, c.stdout, c.stderr, c.exit)
+	}
 	// Each pair of the table, with a hook that blocks by exit 2.
 	for _, pair := range dialectPairs() {
 		from, _ := dialectPair(pair)
@@ -126,11 +146,23 @@ func FuzzResult(f *testing.F) {
 		if (v.Ask || v.Defer) && hookEv.Output.Ask && m.To.Output.Ask && !hostV.Block && !hostV.Ask {
 			t.Fatalf("hook asked, host got neither ask nor deny: %s", out.Stdout)
 		}
+		if (v.Ask || v.Defer) && !v.Block && hookEv.Output.Guard && !m.To.Output.Ask && m.To.Output.Guard && !hostV.Block {
+			t.Fatalf("hook asked, host that cannot ask did not deny: %s", out.Stdout)
+		}
 		if mustBlock && !hostV.Block && !(tb == "feedback" && slices.ContainsFunc(hostV.Context, func(c string) bool { return strings.Contains(c, v.Reason) })) {
 			// A feedback block sends the reason to the model and lets the
 			// action stand: where the host reads no block there (Copilot's
 			// postToolUse), its additional context does just that.
 			t.Fatalf("deny in, no deny out: hook %s %s exit %d stdout %q stderr %q → host %s", hook, event, exit, stdout, stderr, out.Stdout)
+		}
+		if v.Block && hb == "hide_output" && m.To.Output.StopReplacesOutput && !hostV.Stop {
+			t.Fatalf("hidden output in, output shown out: hook %s %s → host %s %s", hook, event, host, out.Stdout)
+		}
+		// A guard that decided nothing in its own agent (TerminaI's exit 2
+		// with JSON on stdout) blocks nothing at the host.
+		decidedNothing := !v.Block && !v.Ask && !v.Defer && v.NewInput == nil && v.Failure == "" && !v.Stop
+		if decidedNothing && hookEv.Output.Guard && hostV.Block {
+			t.Fatalf("no block in, block out: hook %s %s exit %d stdout %q stderr %q → host %s", hook, event, exit, stdout, stderr, out.Stdout)
 		}
 		if hostV.Allow {
 			t.Fatalf("host output grants: %s", out.Stdout)

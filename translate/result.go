@@ -115,7 +115,7 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	}
 	switch d.Protocol {
 	case "gemini":
-		return readGemini(ev, out, fs)
+		return readGemini(d, ev, out, fs)
 	case "copilot":
 		return readCopilot(ev, out, fs)
 	}
@@ -125,7 +125,8 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 // overflowVerdict reads a result whose output was over hookx's bound, so
 // cannot be read whole. Where the hook's own agent would block whatever the
 // output says (Claude's exit 2; a Gemini exit status of 2 or more, which
-// blocks unless JSON on stdout says otherwise), it blocks, as it does on
+// blocks unless JSON on stdout says otherwise; TerminaI's exit 2 with its
+// stderr, which is not empty when it overflowed), it blocks, as it does on
 // an event where a failure blocks (BlocksOnFailure). Elsewhere it is a
 // failure that fails open.
 func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
@@ -134,7 +135,7 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	blockingExit := exit == 2
 	switch d.Protocol {
 	case "gemini":
-		blockingExit = exit >= 2
+		blockingExit = exit != 0 && d.Reading.Blocks(exit)
 	case "copilot":
 		// Every non-zero exit denies a tool call; elsewhere none blocks.
 		blockingExit = exit != 0 && ev.Output.Ask
@@ -142,15 +143,24 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	if out.Signaled {
 		blockingExit = false
 	}
+	byExit := d.Protocol == "gemini" && d.Reading.ByExit()
 	switch {
 	case ev.Output.Block == "none" || ev.Output.Block == "":
 		return Verdict{Failure: why}
 	case d.Protocol == "copilot" && out.Stdout != nil && exit == 0 && !out.Signaled:
 		// Copilot reads stdout only, which is whole.
 		return readCopilot(ev, Output{Stdout: out.Stdout}, fs)
-	case d.Protocol == "gemini" && out.Stdout != nil && trimJS(out.Stdout) != "":
+	case byExit && (exit == 0 && !out.Signaled && out.Stdout != nil || (exit != 0 || out.Signaled) && out.Stderr != nil):
+		// The one stream the exit code says is read is whole.
+		return readGemini(d, ev, out, fs)
+	case byExit && blockingExit:
+		fs.add(mappings.Approximate, "output bound", "%s; exit %d with text on stderr is a block in %s: blocked", why, exit, d.Agent)
+		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d with text on stderr, a block in %s, so hookx blocks", why, exit, d.Agent)}
+	case byExit && (exit != 0 || out.Signaled):
+		return Verdict{Failure: why} // a warning in its own agent, whatever the text
+	case d.Protocol == "gemini" && !byExit && out.Stdout != nil && trimJS(out.Stdout) != "":
 		// Gemini reads stdout, which is whole, and only falls back to stderr.
-		return readGemini(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
+		return readGemini(d, ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
 	case d.Protocol == "claude" && out.Stdout != nil && !blockingExit:
 		// Stdout, whole, decides; stderr would only be shown.
 		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
@@ -443,10 +453,21 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 
 var geminiKnownKeys = keySet("decision", "reason", "continue", "stopReason", "systemMessage", "suppressOutput", "hookSpecificOutput")
 
-// readGemini applies Gemini CLI's rules (GC§2, T§9.2).
-func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
+// readGemini applies Gemini CLI's rules (GC§2, T§9.2), and those of the
+// forks that read the exit code first (d.Reading).
+func readGemini(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	if d.Reading.ByExit() && (out.ExitCode != 0 || out.Signaled) {
+		return readNonZeroByExit(d, ev, out, fs)
+	}
 	var v Verdict
 	exit := out.ExitCode
+	if d.Reading.ByExit() {
+		// Exit 0: stdout alone is read; stderr is not even a fallback.
+		if stderr := trimJS(out.Stderr); stderr != "" {
+			fs.add(mappings.None, "stderr", "%s reads no stderr at exit 0; not passed on", d.Agent)
+		}
+		out.Stderr = nil
+	}
 	if out.Signaled {
 		// The exit code is null and read as 0; the output still decides.
 		exit = 0
@@ -467,22 +488,22 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		return v // JSON but no object: Gemini CLI reads no output
 	}
 	if !ok {
-		switch exit {
-		case 0:
+		switch {
+		case exit == 0:
 			v.SystemMessage = text
-		case 1:
-			v.SystemMessage = "Warning: " + text
-		default:
+		case d.Reading.Blocks(exit):
 			v.Block, v.Reason = true, text
+		default:
+			v.SystemMessage = "Warning: " + text
 		}
 		return v
 	}
 	o := parseFields(obj)
 	for _, k := range o.unknown(geminiKnownKeys) {
-		fs.add(mappings.None, "output key "+k, "not part of Gemini CLI's output; ignored as Gemini CLI would")
+		fs.add(mappings.None, "output key "+k, "not part of %s's output; ignored as %s would", d.Agent, d.Agent)
 	}
 	reason := o.str("reason")
-	switch d := o.str("decision"); d {
+	switch dec := o.str("decision"); dec {
 	case "", "allow", "approve":
 		// Gemini's allow never skips confirmation: it grants nothing.
 	case "deny", "block":
@@ -490,9 +511,11 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 	case "ask":
 		if ev.Output.Ask {
 			v.Ask, v.AskReason = true, cmp.Or(o.str("systemMessage"), reason)
+		} else if ev.Output.Guard {
+			fs.add(mappings.None, `decision "ask"`, "%s does not ask on %s: it goes ahead, and so does hookx", d.Agent, ev.Name)
 		}
 	default:
-		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "unknown to Gemini CLI; ignored")
+		fs.add(mappings.None, fmt.Sprintf("decision %q", dec), "unknown to %s; ignored", d.Agent)
 	}
 	if v.Block || v.Ask {
 		v.Failure = "" // the hook decided; a signal after it does not matter
@@ -517,6 +540,8 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		} else if in != nil {
 			v.NewInput = in
 		}
+	} else if hs["tool_input"] != nil && ev.Output.Guard {
+		fs.add(mappings.None, "tool_input", "%s does not rewrite tool input on %s: the original input runs, as it would there", d.Agent, ev.Name)
 	}
 	if hs.isTrue("clearContext") {
 		fs.add(mappings.None, "clearContext", "the host cannot clear the conversation from a hook")
@@ -528,6 +553,46 @@ func readGemini(ev *mappings.Event, out Output, fs *findings) Verdict {
 		if hs[name] != nil {
 			fs.add(mappings.None, name, "the host has no model-level hooks")
 		}
+	}
+	return v
+}
+
+// readNonZeroByExit reads a result with a non-zero exit (or a signal, which
+// such an agent reads as exit 1) by the rules of an agent that reads the
+// exit code first (TerminaI, hookRunner.ts:300-323, 374-396): stdout is
+// ignored, stderr is plain text, never JSON; it is a block at a blocking
+// exit and a warning at any other.
+func readNonZeroByExit(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	var v Verdict
+	exit := out.ExitCode
+	if out.Signaled {
+		exit = 1 // no exit code: `exitCode || 1`
+		v.Failure = cmp.Or(out.FailReason, "killed by a signal")
+	}
+	text := trimJS(out.Stderr)
+	if stdout := trimJS(out.Stdout); stdout != "" {
+		what := "its stdout"
+		if obj, ok := geminiObject(stdout); ok && obj != nil && parseFields(obj).str("decision") != "" {
+			what = fmt.Sprintf("its decision %q on stdout", parseFields(obj).str("decision"))
+		}
+		fs.add(mappings.None, "stdout", "exited %d: %s reads stdout only at exit 0, so %s counts for nothing, and hookx does the same", exit, d.Agent, what)
+	}
+	switch {
+	case text == "":
+		if exit == 126 || exit == 127 {
+			v.Failure = fmt.Sprintf("exited %d without output", exit)
+		}
+	case !out.Signaled && d.Reading.Blocks(exit):
+		v.Block, v.Reason = true, text
+	default:
+		v.SystemMessage = "Warning: " + text
+		if exit == 126 || exit == 127 {
+			first, _, _ := strings.Cut(text, "\n")
+			v.Failure = fmt.Sprintf("exited %d: %s", exit, first)
+		}
+	}
+	if v.Block {
+		v.Failure = ""
 	}
 	return v
 }
@@ -627,6 +692,11 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		switch {
 		case r.block:
 			// A deny wins; the rewrite does not matter.
+		case !out.RewriteInput && out.Block == "deny" && hostEv.Output.Guard:
+			// The host would run the original input, which the hook did
+			// not approve: block instead.
+			r.block, r.reason = true, fmt.Sprintf("%s cannot rewrite tool input on %s, and this hook allowed the call only rewritten", tr.To.Agent, hostEv.Name)
+			fs.add(mappings.None, "input rewrite", "%s cannot rewrite tool input on %s; blocked rather than running the original input", tr.To.Agent, hostEv.Name)
 		case !out.RewriteInput:
 			fs.add(mappings.None, "input rewrite", "%s cannot rewrite tool input on %s", tr.To.Agent, hostEv.Name)
 		default:
@@ -697,6 +767,16 @@ func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Even
 		} else {
 			fs.add(mappings.None, "block", "%s cannot hide the tool's output on %s; the reason is sent, the output stays visible", tr.To.Agent, hostEv.Name)
 		}
+	case ho.Block == "hide_output" && out.StopReplacesOutput:
+		// The host ignores a block here, but continue:false replaces the
+		// tool's result: the output stays hidden from the model.
+		r.stop, r.stopReason = true, v.Reason
+		fs.add(mappings.Approximate, "block", "%s ignores a block on %s: sent as continue:false, which replaces the tool's output with the reason and may also end the turn", tr.To.Agent, hostEv.Name)
+	case ho.Block == "feedback" && (out.Block == "none" || out.Block == "") && out.Context == "model":
+		// The reason reaches the model beside the output, as the hook's
+		// agent would send it.
+		r.context = append(r.context, v.Reason)
+		fs.add(mappings.Approximate, "block", "%s ignores a block on %s: the reason is sent as additional context", tr.To.Agent, hostEv.Name)
 	case out.Block == "none" || out.Block == "":
 		r.systemMessage = joinText(r.systemMessage, v.Reason)
 		fs.add(mappings.None, "block", "%s cannot block on %s; the reason is shown as a message only", tr.To.Agent, hostEv.Name)

@@ -32,6 +32,7 @@ type resultCase struct {
 	stdout     string
 	stderr     string
 	timedOut   bool
+	signaled   bool
 	failed     bool
 	overflow   bool // stdout (or, with overStderr, stderr) over the bound: left out
 	overStderr bool
@@ -288,7 +289,7 @@ var resultCases = []resultCase{
 }
 
 func (c resultCase) output() Output {
-	out := Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Failed: c.failed || c.overflow || c.overStderr, Held: c.held}
+	out := Output{Stdout: []byte(c.stdout), Stderr: []byte(c.stderr), ExitCode: c.exit, TimedOut: c.timedOut, Signaled: c.signaled, Failed: c.failed || c.overflow || c.overStderr, Held: c.held}
 	switch {
 	case c.overStderr:
 		out.Overflow, out.Stderr, out.FailReason = true, nil, "hook stderr over the 16777216-byte limit"
@@ -301,8 +302,10 @@ func (c resultCase) output() Output {
 // deepArray is n nested empty arrays.
 func deepArray(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 
-func TestResult(t *testing.T) {
-	for _, c := range resultCases {
+func TestResult(t *testing.T) { runResultCases(t, resultCases) }
+
+func runResultCases(t *testing.T, cases []resultCase) {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tr := newTr(t, c.hook, c.host)
 			host := c.hostEvent

@@ -34,7 +34,7 @@ func TestQuoteLikeShellQuote(t *testing.T) {
 // Gemini's substitutions are chained in order, so a project dir whose name
 // holds $GEMINI_CWD is substituted again; a Claude command is left as is.
 func TestPrepareCommand(t *testing.T) {
-	env := []string{"GEMINI_PROJECT_DIR=/p/$GEMINI_CWD", "GEMINI_SESSION_ID=s 1", "CLAUDE_PROJECT_DIR=/c d"}
+	env := []string{"GEMINI_PROJECT_DIR=/p/$GEMINI_CWD", "GEMINI_SESSION_ID=s 1", "CLAUDE_PROJECT_DIR=/c d", "TERMINAI_PROJECT_DIR=/t p"}
 	tests := []struct {
 		dialect string
 		command []string
@@ -46,6 +46,10 @@ func TestPrepareCommand(t *testing.T) {
 		{"gemini", []string{`x $GEMINI_PLANS_DIR`}, []string{"bash", "-c", "x "}, []string{"GEMINI_PLANS_DIR"}},
 		{"claude", []string{`"$CLAUDE_PROJECT_DIR"/h.sh ${CLAUDE_PROJECT_DIR}`}, []string{"/bin/sh", "-c", `"$CLAUDE_PROJECT_DIR"/h.sh ${CLAUDE_PROJECT_DIR}`}, nil},
 		{"claude", []string{"p", "${CLAUDE_PROJECT_DIR}/x", "$CLAUDE_PROJECT_DIR"}, []string{"p", "/c d/x", "$CLAUDE_PROJECT_DIR"}, nil},
+		// TerminaI replaces three bare names with its project dir, quoted,
+		// and nothing else (terminai.md:24).
+		{"terminai", []string{`$TERMINAI_PROJECT_DIR/h.sh $GEMINI_PROJECT_DIR $CLAUDE_PROJECT_DIR ${TERMINAI_PROJECT_DIR} $GEMINI_CWD`},
+			[]string{"bash", "-c", `'/t p'/h.sh '/t p' '/t p' ${TERMINAI_PROJECT_DIR} $GEMINI_CWD`}, nil},
 	}
 	for _, tt := range tests {
 		argv, _, missing := prepareCommand(tt.dialect, tt.command, env, nil)

@@ -575,6 +575,9 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	for k := range hook.Env.Set {
 		adds[k] = true
 	}
+	for _, k := range hook.Env.Also {
+		adds[k] = true
+	}
 	// The host's own hook variables are not the hook's agent's: drop them,
 	// unless that agent sets the same name (Gemini exports
 	// CLAUDE_PROJECT_DIR too).
@@ -612,6 +615,9 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 		project, _ = os.Getwd()
 	}
 	add(hook.Env.ProjectDir, project)
+	for _, k := range hook.Env.Also {
+		add(k, project)
+	}
 	add(hook.Env.Cwd, project)
 	add(hook.Env.SessionID, stringField(payload, "session_id"))
 	keys := make([]string, 0, len(hook.Env.Set))

@@ -125,6 +125,7 @@ func TestHookEnv(t *testing.T) {
 	table := mappings.Default()
 	claude, _ := table.Dialect("claude")
 	gemini, _ := table.Dialect("gemini")
+	terminai, _ := table.Dialect("terminai")
 	tests := []struct {
 		name       string
 		environ    []string
@@ -138,6 +139,13 @@ func TestHookEnv(t *testing.T) {
 			[]string{"CLAUDE_PROJECT_DIR=/p", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
 		{"gemini hook on claude", []string{"CLAUDE_PROJECT_DIR=/c"}, claude, gemini,
 			[]string{"CLAUDE_PROJECT_DIR=/c", "GEMINI_PROJECT_DIR=/c", "GEMINI_CWD=/c", "GEMINI_SESSION_ID=s1"}},
+		// TerminaI sets its project dir under three names (terminai.md:23).
+		{"terminai hook on claude", []string{"CLAUDE_PROJECT_DIR=/c"}, claude, terminai,
+			[]string{"CLAUDE_PROJECT_DIR=/c", "TERMINAI_PROJECT_DIR=/c", "GEMINI_PROJECT_DIR=/c"}},
+		{"terminai hook on gemini", []string{"GEMINI_PROJECT_DIR=/g", "GEMINI_SESSION_ID=s0"}, gemini, terminai,
+			[]string{"GEMINI_PROJECT_DIR=/g", "TERMINAI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/g"}},
+		{"claude hook on terminai", []string{"TERMINAI_PROJECT_DIR=/t", "GEMINI_PROJECT_DIR=/t", "CLAUDE_PROJECT_DIR=/t"}, terminai, claude,
+			[]string{"CLAUDE_PROJECT_DIR=/t", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
