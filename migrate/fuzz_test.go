@@ -75,6 +75,9 @@ func FuzzMigrate(f *testing.F) {
 		"", false, pairOf("claude", "gemini"))
 	f.Add(`{"hooks":{"AfterTool":[{"matcher":"write_file","hooks":[{"name":"hookx:AfterTool:1:0badc0de","type":"command","command":"./mine.sh"}]}]}}`,
 		"{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x # hookx:PostToolUse:0:0badc0de\"}]}]}}", true, pairOf("gemini", "claude"))
+	// TerminaI runs no hooks unless tools.enableHooks is true: migrate sets it.
+	f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`,
+		"{\n  // mine\n  \"tools\": {\"sandbox\": false},\n  \"hooks\": {\n    \"disabled\": [\"x\"]\n  }\n}\n", true, pairOf("claude", "terminai"))
 	for _, pair := range dialectPairs() {
 		f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":5000}]}],"BeforeTool":[{"hooks":[{"type":"command","command":"./b.sh"}]}]}}`,
 			"", true, pair)
@@ -122,7 +125,16 @@ func FuzzMigrate(f *testing.F) {
 		}
 		// The user's content is kept byte for byte.
 		if tdata != nil {
-			bo, bg, bc := userParts(t, to, tdata)
+			before := tdata
+			if len(res.Entries) > 0 && mappings.Default().MustDialect(to).Settings.On != nil {
+				// The one key outside the hooks migrate may set: the
+				// setting without which the target runs no hooks.
+				p := &planner{to: mappings.Default().MustDialect(to)}
+				if b, err := p.switchOn("t", tdata); err == nil {
+					before = b
+				}
+			}
+			bo, bg, bc := userParts(t, to, before)
 			ao, ag, ac := userParts(t, to, res.After)
 			if strings.Contains(bo, "<hooks>") && bo != ao {
 				t.Fatalf("the text outside the hooks object changed:\n%s", UnifiedDiff("before", "after", []byte(bo), []byte(ao)))
