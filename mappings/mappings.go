@@ -294,6 +294,25 @@ type Reading struct {
 // ByExit reports whether the exit code decides which stream is read.
 func (r Reading) ByExit() bool { return r.Streams == "byExit" }
 
+// String says how the agent reads a hook's result, for a report:
+// "reads stdout only at exit 0 and stderr otherwise, and blocks only at
+// exit 2", or "reads JSON on stdout at any exit code, and blocks with text
+// at exit 2 and up".
+func (r Reading) String() string {
+	how := "reads JSON on stdout at any exit code"
+	if r.ByExit() {
+		how = "reads stdout only at exit 0 and stderr otherwise"
+	}
+	if len(r.BlockingExits) == 0 {
+		return how + ", and blocks with text at exit 2 and up"
+	}
+	codes := make([]string, len(r.BlockingExits))
+	for i, c := range r.BlockingExits {
+		codes[i] = fmt.Sprint(c)
+	}
+	return how + ", and blocks only at exit " + strings.Join(codes, " or ")
+}
+
 // Blocks reports whether text at a non-zero exit code is a block.
 func (r Reading) Blocks(exit int) bool {
 	if len(r.BlockingExits) == 0 {

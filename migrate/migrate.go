@@ -979,6 +979,9 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 	var diffs []string
 	if p.from.Protocol != p.to.Protocol {
 		diffs = append(diffs, fmt.Sprintf("exit codes and JSON decisions are read by %s's rules, not %s's", p.to.Agent, p.from.Agent))
+	} else if p.from.Reading.ByExit() != p.to.Reading.ByExit() || !slices.Equal(p.from.Reading.BlockingExits, p.to.Reading.BlockingExits) {
+		// One family, read differently (TerminaI: the exit code first).
+		diffs = append(diffs, fmt.Sprintf("%s %s, where %s %s", p.to.Agent, p.to.Reading, p.from.Agent, p.from.Reading))
 	}
 	so, do := em.From.Output, em.To.Output
 	if so.PlainText != do.PlainText && so.PlainText != "" && do.PlainText != "" {
