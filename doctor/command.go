@@ -465,6 +465,9 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 			fix := "use " + d.Agent + "'s own variable"
 			if r := sameRole(o, d, name); r != "" {
 				fix = fmt.Sprintf("write ${%s}", r)
+			} else if name == o.Env.SessionID {
+				// TerminaI sets no session variable (terminai.md:23).
+				fix = fmt.Sprintf("%s sets no session variable: read session_id from the JSON on stdin (jq -r .session_id)", d.Agent)
 			}
 			c.add(h, h.cmdOff, sev, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
 			return true
