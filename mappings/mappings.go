@@ -114,6 +114,10 @@ type Dialect struct {
 	Events          []*Event `json:"events"`
 	Tools           []*Tool  `json:"tools"`
 	Lacks           Lacks    `json:"lacks"`
+	// StderrAsOutput is set where the agent, finding nothing on a hook's
+	// stdout, reads its stderr as the output instead, JSON and all, at any
+	// exit but 2 (Qwen Code's hook runner: stdout || stderr).
+	StderrAsOutput bool `json:"stderrAsOutput"`
 	// Transcript is the session transcript the agent writes and names in
 	// transcript_path.
 	Transcript Transcript `json:"transcript"`
@@ -552,6 +556,12 @@ type Output struct {
 	// hookSpecificOutput.decision {behavior, message} (the permission
 	// dialog's PermissionRequest, in Claude Code and Codex).
 	BehaviorDecision bool `json:"behaviorDecision"`
+	// DecisionIgnored is set where the agent does not read a top-level
+	// decision (Droid's PreToolUse, UserPromptSubmit and PostToolUse): a
+	// hook's decision there blocks nothing, and a block for such a host is
+	// written as permissionDecision where the event has it, else as exit 2
+	// with the reason on stderr.
+	DecisionIgnored bool `json:"decisionIgnored"`
 }
 
 // Accepts reports whether the agent accepts an output key on this event

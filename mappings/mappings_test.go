@@ -183,7 +183,7 @@ func TestGuardEvents(t *testing.T) {
 			}
 		}
 	}
-	want := "claude.PreToolUse claude.UserPromptSubmit codex.PreToolUse codex.UserPromptSubmit gemini.BeforeTool gemini.BeforeAgent"
+	want := "claude.PreToolUse claude.UserPromptSubmit codex.PreToolUse codex.UserPromptSubmit droid.PreToolUse droid.UserPromptSubmit gemini.BeforeTool gemini.BeforeAgent qwen.PreToolUse qwen.UserPromptSubmit"
 	if strings.Join(got, " ") != want {
 		t.Errorf("guard events %v, want %s", got, want)
 	}

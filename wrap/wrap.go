@@ -106,7 +106,7 @@ type Supervisor struct {
 
 // Run runs the hook once and answers the host. It returns hookx's exit
 // status: 0 whenever it answered the host in translation mode (the decision
-// travels in the JSON), the hook's own status in pass-through mode, and
+// travels in the JSON; 2 on a host that reads a block only from exit 2), the hook's own status in pass-through mode, and
 // 128+n when hookx was stopped by signal n before it could answer.
 func Run(opts Options) (code int) {
 	r := &runner{Options: opts, start: time.Now()}
@@ -513,7 +513,9 @@ func (r *runner) answer(out Output) int {
 	r.trace.Returned = traceOutput(out)
 	r.Stdout.Write(out.Stdout)
 	r.Stderr.Write(out.Stderr)
-	return 0
+	// 0, or 2 where the host reads a block only from exit 2 (the table's
+	// decisionIgnored): the translation chose it.
+	return out.ExitCode
 }
 
 // nothing is the host's answer when there is nothing to say: {} for a
