@@ -312,10 +312,7 @@ func (c *checker) checkTimeout(h *hook) {
 		return
 	}
 	d, t := h.f.d, *h.timeout
-	secs := t
-	if d.Timeout.Unit == "ms" {
-		secs = t / 1000
-	}
+	secs := d.Timeout.Seconds(t)
 	show := strconv.FormatFloat(t, 'f', -1, 64)
 	switch {
 	case d.Timeout.Whole && (t < 0 || t != math.Trunc(t)):
@@ -323,6 +320,9 @@ func (c *checker) checkTimeout(h *hook) {
 			fmt.Sprintf("write %s", strconv.FormatFloat(math.Max(1, math.Ceil(t)), 'f', -1, 64)))
 	case t <= 0:
 		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is not positive; %s uses its default", show, d.Agent), "delete it or write a positive number")
+	case d.Timeout.MsFrom > 0 && t >= d.Timeout.MsFrom:
+		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is read as milliseconds by %s (%gs), though its timeouts are seconds: from %g on, a value is milliseconds", show, d.Agent, secs, d.Timeout.MsFrom),
+			fmt.Sprintf("write %s for the same %gs; if you meant %s seconds, write %s (milliseconds)", strconv.FormatFloat(math.Ceil(secs), 'f', -1, 64), secs, show, strconv.FormatFloat(t*1000, 'f', -1, 64)))
 	case d.Timeout.Unit == "ms" && t < 1000:
 		c.add(h, h.timeoutOff, Error, fmt.Sprintf("timeout %s is milliseconds in %s (%gs); the hook is killed before it can answer and fails open", show, d.Agent, secs),
 			fmt.Sprintf("write %s if you meant %s seconds", strconv.FormatFloat(t*1000, 'f', -1, 64), show))
