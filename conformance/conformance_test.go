@@ -85,6 +85,9 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		t.Fatal(err)
 	}
 	var setup strings.Builder
+	if sc.needsHookx {
+		sb.PathDirs = []string{filepath.Dir(requireHookx(t))}
+	}
 	switch path {
 	case pathHookx:
 		bin := requireHookx(t)

@@ -47,6 +47,9 @@ type scenario struct {
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
 	noPeer    bool
+	// needsHookx puts hookx on the agent's PATH on every path, the native
+	// one too: the scenario's own configuration calls hookx wrap.
+	needsHookx bool
 	// projectName names the project directory (default "project").
 	projectName string
 	// maxMain caps main-model requests (default 20); past it the run is
@@ -431,6 +434,7 @@ func scenarios() []*scenario {
 	list = append(list, wrapsemScenarios()...)
 	list = append(list, commandScenarios()...)
 	list = append(list, agentScenarios()...)
+	list = append(list, ndialectScenarios()...)
 	return list
 }
 
