@@ -325,6 +325,10 @@ type Env struct {
 	SessionID  string            `json:"sessionID"`
 	Cwd        string            `json:"cwd"`
 	Set        map[string]string `json:"set"`
+	// ProjectDirs are other variables the agent sets to the project
+	// directory for its hooks (Qwen: CLAUDE_PROJECT_DIR and
+	// GEMINI_PROJECT_DIR beside QWEN_PROJECT_DIR); wrap sets them too.
+	ProjectDirs []string `json:"projectDirs"`
 	// Known lists the other variables the agent sets for its hooks, for
 	// doctor; a name ending in * stands for any suffix.
 	Known []string `json:"known"`

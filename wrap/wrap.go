@@ -559,6 +559,9 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	// A variable hookx adds counts as unset when the host left it empty: it
 	// is dropped and may be set. Every other host variable stays as it is.
 	adds := map[string]bool{hook.Env.ProjectDir: true, hook.Env.Cwd: true, hook.Env.SessionID: true}
+	for _, k := range hook.Env.ProjectDirs {
+		adds[k] = true
+	}
 	for k := range hook.Env.Set {
 		adds[k] = true
 	}
@@ -599,6 +602,9 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 		project, _ = os.Getwd()
 	}
 	add(hook.Env.ProjectDir, project)
+	for _, k := range hook.Env.ProjectDirs {
+		add(k, project)
+	}
 	add(hook.Env.Cwd, project)
 	add(hook.Env.SessionID, stringField(payload, "session_id"))
 	keys := make([]string, 0, len(hook.Env.Set))
