@@ -290,7 +290,11 @@ func (c *checker) checkHandler(h *hook) {
 		c.add(h, h.off, Error, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
 		return
 	}
-	if types, ok := handlerTypes[d.Protocol]; ok && !slices.Contains(types, h.typ) {
+	types, ok := handlerTypes[d.Protocol]
+	if t := d.Settings.Shape.HandlerTypes; len(t) > 0 {
+		types, ok = t, true
+	}
+	if ok && !slices.Contains(types, h.typ) {
 		c.add(h, h.off, Error, fmt.Sprintf("%s has no %q handler type; it discards the handler", d.Agent, h.typ), "use one of "+strings.Join(types, ", "))
 		return
 	}
@@ -335,8 +339,9 @@ func (c *checker) checkTimeout(h *hook) {
 	}
 }
 
-// handlerTypes are the handler types each protocol runs (CC§4.3, GC§8.2);
-// any other is discarded.
+// handlerTypes are the handler types each protocol runs (CC§4.3, GC§8.2),
+// where the dialect's settings.shape.handlerTypes does not say; any other
+// is discarded.
 var handlerTypes = map[string][]string{
 	"claude": {"command", "prompt", "agent", "http", "mcp_tool"},
 	"gemini": {"command", "plugin", "runtime"},
@@ -353,7 +358,7 @@ func (c *checker) checkCondition(h *hook) {
 	}
 	d := h.f.d
 	switch {
-	case !conditionField[d.Protocol]:
+	case !conditionField[d.Protocol] || len(d.Settings.Shape.HandlerKeys) > 0 && !slices.Contains(d.Settings.Shape.HandlerKeys, "if"):
 		c.add(h, h.condOff, Warning, fmt.Sprintf("%s has no \"if\" on handlers and ignores it; the hook runs on every %s", d.Agent, h.event),
 			"narrow it with the matcher, or test the input in the hook")
 	case h.ev.Matcher != "tool":

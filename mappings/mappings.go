@@ -213,6 +213,9 @@ type Shape struct {
 	// HandlerKeys are the handler fields the agent accepts; migrate writes
 	// no other and reports what it cannot write.
 	HandlerKeys []string `json:"handlerKeys"`
+	// HandlerTypes are the handler types the agent runs; it discards a
+	// handler of another (doctor). Unset: not known.
+	HandlerTypes []string `json:"handlerTypes"`
 	// Unread names handler fields people write that the agent does not
 	// read, with what happens instead (Codex: timeoutSec); doctor warns.
 	Unread map[string]string `json:"unread"`
