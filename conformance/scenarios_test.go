@@ -441,6 +441,7 @@ func scenarios() []*scenario {
 	list = append(list, codexScenarios()...)
 	alsoToCodex(list)
 	list = append(list, copilotScenarios()...)
+	list = append(list, ndialectScenarios()...)
 	return list
 }
 

@@ -336,7 +336,11 @@ func (c *checker) checkHandler(h *hook) {
 		c.add(h, h.off, Error, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
 		return
 	}
-	if types, ok := handlerTypes[d.Protocol]; ok && !slices.Contains(types, h.typ) {
+	types, ok := handlerTypes[d.Protocol]
+	if t := d.Settings.Shape.HandlerTypes; len(t) > 0 {
+		types, ok = t, true
+	}
+	if ok && !slices.Contains(types, h.typ) {
 		c.add(h, h.off, Error, fmt.Sprintf("%s has no %q handler type; it discards the handler", d.Agent, h.typ), "use one of "+strings.Join(types, ", "))
 		return
 	}
@@ -358,10 +362,7 @@ func (c *checker) checkTimeout(h *hook) {
 		return
 	}
 	d, t := h.f.d, *h.timeout
-	secs := t
-	if d.Timeout.Unit == "ms" {
-		secs = t / 1000
-	}
+	secs := d.Timeout.Seconds(t)
 	show := strconv.FormatFloat(t, 'f', -1, 64)
 	switch {
 	case d.Timeout.Whole && (t < 0 || t != math.Trunc(t)):
@@ -369,6 +370,9 @@ func (c *checker) checkTimeout(h *hook) {
 			fmt.Sprintf("write %s", strconv.FormatFloat(math.Max(1, math.Ceil(t)), 'f', -1, 64)))
 	case t <= 0:
 		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is not positive; %s uses its default", show, d.Agent), "delete it or write a positive number")
+	case d.Timeout.MsFrom > 0 && t >= d.Timeout.MsFrom:
+		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is read as milliseconds by %s (%gs), though its timeouts are seconds: from %g on, a value is milliseconds", show, d.Agent, secs, d.Timeout.MsFrom),
+			fmt.Sprintf("write %s for the same %gs; if you meant %s seconds, write %s (milliseconds)", strconv.FormatFloat(math.Ceil(secs), 'f', -1, 64), secs, show, strconv.FormatFloat(t*1000, 'f', -1, 64)))
 	case d.Timeout.Unit == "ms" && t < 1000:
 		c.add(h, h.timeoutOff, Error, fmt.Sprintf("timeout %s is milliseconds in %s (%gs); the hook is killed before it can answer and fails open", show, d.Agent, secs),
 			fmt.Sprintf("write %s if you meant %s seconds", strconv.FormatFloat(t*1000, 'f', -1, 64), show))
@@ -381,8 +385,9 @@ func (c *checker) checkTimeout(h *hook) {
 	}
 }
 
-// handlerTypes are the handler types each protocol runs (CC§4.3, GC§8.2);
-// any other is discarded.
+// handlerTypes are the handler types each protocol runs (CC§4.3, GC§8.2),
+// where the dialect's settings.shape.handlerTypes does not say; any other
+// is discarded.
 var handlerTypes = map[string][]string{
 	"claude": {"command", "prompt", "agent", "http", "mcp_tool"},
 	"gemini": {"command", "plugin", "runtime"},
@@ -399,7 +404,7 @@ func (c *checker) checkCondition(h *hook) {
 	}
 	d := h.f.d
 	switch {
-	case !conditionField[d.Protocol]:
+	case !conditionField[d.Protocol] || len(d.Settings.Shape.HandlerKeys) > 0 && !slices.Contains(d.Settings.Shape.HandlerKeys, "if"):
 		c.add(h, h.condOff, Warning, fmt.Sprintf("%s has no \"if\" on handlers and ignores it; the hook runs on every %s", d.Agent, h.event),
 			"narrow it with the matcher, or test the input in the hook")
 	case h.ev.Matcher != "tool":

@@ -92,10 +92,7 @@ func (c *checker) probe(h *hook, proj string, pc probeCase) {
 	if h.timeout != nil && *h.timeout > 0 {
 		agentLimit = *h.timeout
 	}
-	if d.Timeout.Unit == "ms" {
-		agentLimit /= 1000
-	}
-	agentDur := time.Duration(agentLimit * float64(time.Second))
+	agentDur := d.Timeout.Duration(agentLimit)
 	if agentDur < limit {
 		limit = agentDur
 	}

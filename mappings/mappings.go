@@ -127,6 +127,10 @@ type Dialect struct {
 	Events          []*Event `json:"events"`
 	Tools           []*Tool  `json:"tools"`
 	Lacks           Lacks    `json:"lacks"`
+	// StderrAsOutput is set where the agent, finding nothing on a hook's
+	// stdout, reads its stderr as the output instead, JSON and all, at any
+	// exit but 2 (Qwen Code's hook runner: stdout || stderr).
+	StderrAsOutput bool `json:"stderrAsOutput"`
 	// Transcript is the session transcript the agent writes and names in
 	// transcript_path.
 	Transcript Transcript `json:"transcript"`
@@ -237,6 +241,9 @@ type Shape struct {
 	// background, not waited for, its answer deciding nothing (Claude's
 	// and Codex's "async"); "": the agent waits for every hook.
 	AsyncField string `json:"asyncField"`
+	// HandlerTypes are the handler types the agent runs; it discards a
+	// handler of another (doctor). Unset: not known.
+	HandlerTypes []string `json:"handlerTypes"`
 	// Unread names handler fields people write that the agent does not
 	// read, with what happens instead (Codex: timeoutSec); doctor warns.
 	Unread map[string]string `json:"unread"`
@@ -401,11 +408,13 @@ type Env struct {
 	SessionID  string            `json:"sessionID"`
 	Cwd        string            `json:"cwd"`
 	Set        map[string]string `json:"set"`
+	// ProjectDirs are other variables the agent sets to the project
+	// directory for its hooks (Qwen: CLAUDE_PROJECT_DIR and
+	// GEMINI_PROJECT_DIR beside QWEN_PROJECT_DIR); wrap sets them too.
+	ProjectDirs []string `json:"projectDirs"`
 	// Known lists the other variables the agent sets for its hooks, for
 	// doctor; a name ending in * stands for any suffix.
 	Known []string `json:"known"`
-	// Also lists other variables the agent sets to the project directory.
-	Also []string `json:"also"`
 }
 
 // Command is what an agent does to a hook's command before a process runs
@@ -641,6 +650,12 @@ type Output struct {
 	// result with the stop reason (TerminaI's AfterTool): the one way a hook
 	// there keeps a tool's output from the model.
 	StopReplacesOutput bool `json:"stopReplacesOutput"`
+	// DecisionIgnored is set where the agent does not read a top-level
+	// decision (Droid's PreToolUse, UserPromptSubmit and PostToolUse): a
+	// hook's decision there blocks nothing, and a block for such a host is
+	// written as permissionDecision where the event has it, else as exit 2
+	// with the reason on stderr.
+	DecisionIgnored bool `json:"decisionIgnored"`
 }
 
 // Accepts reports whether the agent accepts an output key on this event

@@ -11,7 +11,9 @@ import (
 
 // DetectHost names the dialect of the agent that sent payload, from what
 // the table says tells each agent apart (NDIALECT §4), among the dialects
-// that have the payload's event: an environment variable only that agent
+// that have the payload's event (less those whose detect.env variables,
+// which their agent sets for every hook, are all unset): an environment
+// variable only that agent
 // sets for its hooks (detect.env), then a payload field only it sends
 // (detect.fields); then an event name only one dialect has; then fields
 // only one of those sharing the name sends (signature); then the session
@@ -43,6 +45,14 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	if len(owners) == 0 {
 		return "", fmt.Errorf("unknown event %q", name)
+	}
+	// An agent that sets one of its detect.env variables for every hook is
+	// not the host when none is set.
+	owners = slices.DeleteFunc(owners, func(d *mappings.Dialect) bool {
+		return len(d.Detect.Env) > 0 && !slices.ContainsFunc(d.Detect.Env, func(v string) bool { return getenv(v) != "" })
+	})
+	if len(owners) == 0 {
+		return "", fmt.Errorf("cannot tell which agent sent %s: the agents that have it set their own variables, and none is set; pass --host", name)
 	}
 	// one decides when exactly one owner passes test; two passing is an
 	// ambiguity, none passing goes on to the next rule.

@@ -90,8 +90,7 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 			fs.add(mappings.Approximate, "hook failure", "%s; %s fails open, so nothing is blocked", v.Failure, tr.From.Agent)
 		}
 	}
-	stdout := tr.render(ctx, hookEv, hostEv, v, &fs)
-	return Output{Stdout: stdout}, fs
+	return tr.render(ctx, hookEv, hostEv, v, &fs), fs
 }
 
 // readOutput reads a hook's output with the rules of its own dialect.
@@ -118,6 +117,10 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 		return readGemini(d, ev, out, fs)
 	case "copilot":
 		return readCopilot(ev, out, fs)
+	}
+	if d.StderrAsOutput && trimJS(out.Stdout) == "" && out.ExitCode != 2 {
+		// The agent reads stderr as the output when stdout is empty.
+		out.Stdout, out.Stderr = out.Stderr, nil
 	}
 	return readClaude(ev, out, fs)
 }
@@ -370,6 +373,11 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		fs.add(mappings.None, "output key "+k, "not part of Claude Code's output; ignored as Claude Code would")
 	}
 	reason := o.str("reason")
+	if d := o.str("decision"); d != "" && ev.Output.DecisionIgnored {
+		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "not read on %s by the hook's own agent; it blocks nothing", ev.Name)
+		o = maps.Clone(o)
+		delete(o, "decision")
+	}
 	switch d := o.str("decision"); d {
 	case "":
 	case "block":
@@ -598,7 +606,7 @@ func readNonZeroByExit(d *mappings.Dialect, ev *mappings.Event, out Output, fs *
 }
 
 // render writes the verdict in the host's dialect.
-func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, v Verdict, fs *findings) []byte {
+func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, v Verdict, fs *findings) Output {
 	ho, out := hookEv.Output, hostEv.Output
 	var r rendered
 
@@ -727,19 +735,16 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 
 	switch tr.To.Protocol {
 	case "gemini":
-		return r.gemini()
+		return Output{Stdout: r.gemini()}
 	case "copilot":
 		copilotRenderFindings(hostEv, r, fs)
-		return r.copilot(hostEv)
+		return Output{Stdout: r.copilot(hostEv)}
 	}
-	o, dropped := r.claudeObject(hostEv, tr.toolResultReplacement(ctx, r, fs))
-	for _, k := range dropped {
-		fs.add(mappings.None, k, "%s fails a hook that answers with it on %s; left out", tr.To.Agent, hostEv.Name)
-	}
-	if o == nil {
-		return nil
-	}
-	return o.bytes()
+	return r.claudeOutput(hostEv, tr.toolResultReplacement(ctx, r, fs), func(dropped []string) {
+		for _, k := range dropped {
+			fs.add(mappings.None, k, "%s fails a hook that answers with it on %s; left out", tr.To.Agent, hostEv.Name)
+		}
+	})
 }
 
 // renderBlock carries a block across, by what a block does on each side.
@@ -828,6 +833,26 @@ func (r rendered) gemini() []byte {
 		o.set("hookSpecificOutput", hs)
 	}
 	return o.bytes()
+}
+
+// claudeOutput is the Claude-family answer: the JSON of claudeObject (the
+// keys the host does not accept are passed to dropped), and where the
+// event's agent reads no top-level decision and the block cannot be a
+// permissionDecision, exit 2 with the reason on stderr.
+func (r rendered) claudeOutput(ev *mappings.Event, repl *replacement, dropped func([]string)) Output {
+	var out Output
+	if r.block && ev != nil && ev.Output.DecisionIgnored && !ev.Output.PermissionDecision {
+		out.Stderr, out.ExitCode = []byte(nonBlank(r.reason, "Blocked by hook")+"\n"), 2
+		r.block = false
+	}
+	o, left := r.claudeObject(ev, repl)
+	if dropped != nil {
+		dropped(left)
+	}
+	if o != nil {
+		out.Stdout = o.bytes()
+	}
+	return out
 }
 
 // claude renders for a Claude-family host; ev is nil for an event the host
@@ -1064,7 +1089,9 @@ func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 		}
 		return Output{Stdout: r.copilot(ev), Stderr: stderr}
 	}
-	return Output{Stdout: r.claude(ev, nil), Stderr: stderr}
+	out := r.claudeOutput(ev, nil, nil)
+	out.Stderr = append(out.Stderr, stderr...)
+	return out
 }
 
 // singleObject reports whether Claude Code reads text (already trimmed) as

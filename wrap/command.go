@@ -174,7 +174,7 @@ func loadExpand(s string, env []string) string {
 // hookVars are the variables an agent sets for its hooks (and not for
 // itself).
 func hookVars(d *mappings.Dialect) []string {
-	vars := append([]string{d.Env.ProjectDir, d.Env.Cwd, d.Env.SessionID}, d.Env.Also...)
+	vars := append([]string{d.Env.ProjectDir, d.Env.Cwd, d.Env.SessionID}, d.Env.ProjectDirs...)
 	for k := range d.Env.Set {
 		vars = append(vars, k)
 	}

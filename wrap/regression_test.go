@@ -174,3 +174,35 @@ func TestStringFieldReadsAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// A hook gets every project-directory variable its own agent sets (Qwen
+// sets QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR; Droid
+// FACTORY_PROJECT_DIR, CLAUDE_PROJECT_DIR and DROID_PROJECT_DIR), whatever
+// the host, and none of the host's own that its agent does not set.
+func TestHookEnvHasEveryProjectVariableOfTheHooksAgent(t *testing.T) {
+	table := mappings.Default()
+	payload := []byte(`{"hook_event_name":"PreToolUse","cwd":"/p","session_id":"s"}`)
+	for _, tt := range []struct {
+		host, hook string
+		environ    []string
+		want, not  []string
+	}{
+		{"claude", "qwen", []string{"CLAUDE_PROJECT_DIR=/p", "CLAUDECODE=1"},
+			[]string{"QWEN_PROJECT_DIR=/p", "CLAUDE_PROJECT_DIR=/p", "GEMINI_PROJECT_DIR=/p"}, []string{"CLAUDECODE"}},
+		{"qwen", "droid", []string{"QWEN_PROJECT_DIR=/p", "CLAUDE_PROJECT_DIR=/p", "GEMINI_PROJECT_DIR=/p"},
+			[]string{"FACTORY_PROJECT_DIR=/p", "CLAUDE_PROJECT_DIR=/p", "DROID_PROJECT_DIR=/p"}, []string{"QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"}},
+	} {
+		host, hook := table.MustDialect(tt.host), table.MustDialect(tt.hook)
+		got := hookEnv(tt.environ, host, hook, payload)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s hook on %s: env %q lacks %s", tt.hook, tt.host, got, w)
+			}
+		}
+		for _, n := range tt.not {
+			if slices.ContainsFunc(got, func(kv string) bool { return strings.HasPrefix(kv, n+"=") }) {
+				t.Errorf("%s hook on %s: env %q holds the host's own %s", tt.hook, tt.host, got, n)
+			}
+		}
+	}
+}

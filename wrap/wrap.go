@@ -106,7 +106,7 @@ type Supervisor struct {
 
 // Run runs the hook once and answers the host. It returns hookx's exit
 // status: 0 whenever it answered the host in translation mode (the decision
-// travels in the JSON), the hook's own status in pass-through mode, and
+// travels in the JSON; 2 on a host that reads a block only from exit 2), the hook's own status in pass-through mode, and
 // 128+n when hookx was stopped by signal n before it could answer.
 func Run(opts Options) (code int) {
 	r := &runner{Options: opts, start: time.Now()}
@@ -528,7 +528,9 @@ func (r *runner) answer(out Output) int {
 	}
 	r.Stdout.Write(out.Stdout)
 	r.Stderr.Write(out.Stderr)
-	return 0
+	// 0, or 2 where the host reads a block only from exit 2 (the table's
+	// decisionIgnored): the translation chose it.
+	return out.ExitCode
 }
 
 // nothing is the host's answer when there is nothing to say: {} for a
@@ -572,10 +574,10 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	// A variable hookx adds counts as unset when the host left it empty: it
 	// is dropped and may be set. Every other host variable stays as it is.
 	adds := map[string]bool{hook.Env.ProjectDir: true, hook.Env.Cwd: true, hook.Env.SessionID: true}
-	for k := range hook.Env.Set {
+	for _, k := range hook.Env.ProjectDirs {
 		adds[k] = true
 	}
-	for _, k := range hook.Env.Also {
+	for k := range hook.Env.Set {
 		adds[k] = true
 	}
 	// The host's own hook variables are not the hook's agent's: drop them,
@@ -615,7 +617,7 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 		project, _ = os.Getwd()
 	}
 	add(hook.Env.ProjectDir, project)
-	for _, k := range hook.Env.Also {
+	for _, k := range hook.Env.ProjectDirs {
 		add(k, project)
 	}
 	add(hook.Env.Cwd, project)

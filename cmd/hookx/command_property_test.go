@@ -270,18 +270,45 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 			cmd = geminiExpandCommand(geminiLoad(cmd, base), D, plans, session)
 			return agentRun{[]string{"bash", "-c", cmd}, geminiEnv, D, geminiIn}
 		}
+		// Qwen Code 0.24.4: bash -c on the text unchanged (expandCommand
+		// substitutes nothing under bash), its three project variables.
+		qwenEnv := append(slices.Clone(base), "QWEN_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "GEMINI_PROJECT_DIR="+D)
+		qwenIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"hook_event_name":"PreToolUse","timestamp":"2026-11-23T00:00:00Z","permission_mode":"yolo","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_call_id":"c1"}`,
+			session, jsonString(D))
+		qwenHost := func(cmd string) agentRun { return agentRun{[]string{"bash", "-c", cmd}, qwenEnv, D, qwenIn} }
+		// Factory Droid 0.225.2: /bin/sh -c, its project variables and the
+		// plugin-root sentinel.
+		droidEnv := append(slices.Clone(base), "FACTORY_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "DROID_PROJECT_DIR="+D,
+			"CLAUDE_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR")
+		droidIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`,
+			session, jsonString(D))
+		droidHost := func(cmd string) agentRun { return agentRun{[]string{"/bin/sh", "-c", cmd}, droidEnv, D, droidIn} }
 
-		for _, dir := range []struct {
+		type direction struct {
 			from, to   string
 			native     func(string) agentRun
 			host       func(string) agentRun
 			hostOwnEnv []string
-		}{
+		}
+		dirs := []direction{
 			{"claude", "gemini", claudeHost, geminiHost, []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR"}},
 			{"gemini", "claude", geminiHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_PLANS_DIR"}},
-		} {
-			src, _ := json.Marshal(map[string]any{"hooks": map[string]any{map[string]string{"claude": "PreToolUse", "gemini": "BeforeTool"}[dir.from]: []any{
+		}
+		// One of the data-file dialects' directions per command, in turn,
+		// to keep the test's time.
+		dirs = append(dirs, []direction{
+			{"claude", "qwen", claudeHost, qwenHost, []string{"QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"}},
+			{"qwen", "claude", qwenHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
+			{"claude", "droid", claudeHost, droidHost, []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}},
+			{"droid", "claude", droidHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
+		}[i%4])
+		for _, dir := range dirs {
+			src, _ := json.Marshal(map[string]any{"hooks": map[string]any{map[string]string{"claude": "PreToolUse", "gemini": "BeforeTool", "qwen": "PreToolUse"}[dir.from]: []any{
 				map[string]any{"hooks": []any{map[string]any{"type": "command", "command": S}}}}}})
+			if dir.from == "droid" {
+				src, _ = json.Marshal(map[string]any{"PreToolUse": []any{
+					map[string]any{"hooks": []any{map[string]any{"type": "command", "command": S}}}}})
+			}
 			res, err := migrate.Plan(migrate.Options{From: dir.from, To: dir.to, Wrap: true, Hookx: hookx},
 				[]migrate.Source{{Path: "s.json", Data: src}}, migrate.Source{Path: "t.json"})
 			if err != nil {
@@ -307,9 +334,9 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 	}
 	// Not vacuous: most commands reach the probe.
 	if ran < n {
-		t.Errorf("the probe ran in only %d of %d native runs", ran, 2*n)
+		t.Errorf("the probe ran in only %d of %d native runs", ran, 3*n)
 	}
-	t.Logf("seed %d: %d pairs, both ways; the probe ran in %d of %d native runs", seed, n, ran, 2*n)
+	t.Logf("seed %d: %d commands, Claude and Gemini both ways and one Qwen or Droid direction each; the probe ran in %d of %d native runs", seed, n, ran, 3*n)
 }
 
 func jsonString(s string) string {

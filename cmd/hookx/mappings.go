@@ -19,10 +19,11 @@ func newMappingsCmd(s streams, runF func(*mappingsOptions) error) *cobra.Command
 	cmd := &cobra.Command{
 		Use:   "mappings [NAME] [--format table|markdown|json]",
 		Short: "Print the mapping table",
-		Long: `mappings prints how every event and tool of each agent maps to the other,
-with its mark: exact (same effect), approximate (close, with the stated
-difference) or none (cannot be expressed). The README's compatibility table
-is this command's markdown output.
+		Long: `mappings prints how every event and tool of each agent maps to every
+other agent of the table, pair by pair, with its mark: exact (same effect),
+approximate (close, with the stated difference) or none (cannot be
+expressed). The README's compatibility table, one column per agent, is
+generated from the same table (go run ./scripts/readme-table).
 
 With NAME, only the rows naming that event or tool (on either side, aliases
 included) are printed; an unknown name is an error (exit 2) with the closest

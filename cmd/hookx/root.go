@@ -44,10 +44,10 @@ func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
 func newRootCmd(s streams, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hookx",
-		Short: "Make agent hooks portable between Claude Code and Gemini CLI",
-		Long: `hookx runs a hook written for one agent under the other (wrap), migrates
-hook settings between .claude and .gemini (migrate), and translates single
-payloads (translate), all driven by one mapping table (mappings).
+		Short: "Make agent hooks portable between AI coding agents",
+		Long: `hookx runs a hook written for one agent under another (wrap), migrates
+hook settings between agents (migrate), checks them (doctor), and translates
+single payloads (translate), all driven by one mapping table (mappings).
 
 ` + exitCodesHelp,
 		SilenceErrors: true,

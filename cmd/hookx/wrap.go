@@ -238,8 +238,11 @@ func wrapUsageError(opts *wrapOptions, err error) error {
 	}
 	out := translate.FailureOutput(host, ev.Name, fmt.Errorf("hookx wrap: %w", err))
 	opts.s.Out.Write(append(out.Stdout, '\n'))
+	if out.ExitCode != 0 {
+		opts.s.Err.Write(out.Stderr) // the host reads the block from exit 2 and stderr
+	}
 	fmt.Fprintf(opts.s.Err, "hookx: wrap: %v\n", err)
-	return silentExit(exitOK)
+	return silentExit(out.ExitCode)
 }
 
 // loadTable loads the mapping table with the collector paused: wrap is on
