@@ -268,6 +268,7 @@ type row struct {
 	result         string
 	took           time.Duration
 	detail         string
+	proves         []string // the host's events a pass shows working (provenEvents)
 }
 
 func (r *report) add(x row) {
@@ -281,6 +282,8 @@ func (r *report) newRow(sc *scenario, path string, host driver.Agent, res runRes
 	if len(res.problems) > 0 {
 		x.result = "FAIL"
 		x.detail = strings.Join(res.problems, "; ")
+	} else {
+		x.proves = provenEvents(sc, path, host)
 	}
 	return x
 }
@@ -348,6 +351,9 @@ func (r *report) flush(t *testing.T) {
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", h, n, sum.Round(100*time.Millisecond), lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond))
 		}
 	}
+	results := resultsTable(rows)
+	b.WriteString("\nEvents seen live (a scenario with a hook on the event passed in the agent, natively or through hookx):\n\n" + results)
+	writeResults(t, results)
 	t.Log("\n" + b.String())
 	if f := os.Getenv("HOOKX_CONFORMANCE_REPORT"); f != "" {
 		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
