@@ -1,21 +1,18 @@
 package translate
 
 import (
-	"bufio"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookx-dev/hookx/internal/nodeoracle"
 )
 
 // The oracle for reading hook output is node itself: JSON.parse with each
@@ -87,77 +84,33 @@ type projection struct {
 	Hook   map[string]string `json:"hook,omitempty"`
 }
 
-type nodeOracle struct {
-	mu  sync.Mutex
-	in  io.Writer
-	out *bufio.Reader
-}
+// nodeOracle is node running oracleJS.
+type nodeOracle struct{ *nodeoracle.Oracle }
 
-var (
-	oracleOnce sync.Once
-	oracle     *nodeOracle
-	oracleErr  error
-)
+const oracleName = "the JSON.parse oracle"
 
 // startOracle starts the shared node process once.
 func startOracle() (*nodeOracle, error) {
-	oracleOnce.Do(func() {
-		node, err := exec.LookPath("node")
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		cmd := exec.Command(node, "-e", oracleJS)
-		cmd.Stderr = os.Stderr
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		if err := cmd.Start(); err != nil {
-			oracleErr = err
-			return
-		}
-		// The process ends when the test binary exits and its stdin closes.
-		oracle = &nodeOracle{in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	})
-	return oracle, oracleErr
+	o, err := nodeoracle.Start(oracleJS)
+	if err != nil {
+		return nil, err
+	}
+	return &nodeOracle{o}, nil
 }
 
 // jsOracle returns the shared node process. Without node the test is
 // skipped, except in CI (CI=true), where .ci/run installs node.
 func jsOracle(tb testing.TB) *nodeOracle {
 	tb.Helper()
-	if _, err := startOracle(); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("node, the JSON.parse oracle, is required in CI: %v", oracleErr)
-		}
-		tb.Skipf("node, the JSON.parse oracle, is not available: %v", oracleErr)
-	}
-	return oracle
+	return &nodeOracle{nodeoracle.Require(tb, oracleName, oracleJS)}
 }
 
 // read returns how the agent speaking protocol reads stdout.
 func (o *nodeOracle) read(tb testing.TB, protocol string, stdout []byte) projection {
 	tb.Helper()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	q, _ := json.Marshal(map[string]string{"p": protocol, "b": base64.StdEncoding.EncodeToString(stdout)})
-	if _, err := o.in.Write(append(q, '\n')); err != nil {
-		tb.Fatalf("writing to node: %v", err)
-	}
-	line, err := o.out.ReadBytes('\n')
-	if err != nil {
-		tb.Fatalf("reading from node: %v", err)
-	}
 	var p projection
-	if err := json.Unmarshal(line, &p); err != nil {
-		tb.Fatalf("node answered %q: %v", line, err)
+	if err := o.Ask(map[string]string{"p": protocol, "b": base64.StdEncoding.EncodeToString(stdout)}, &p); err != nil {
+		tb.Fatal(err)
 	}
 	return p
 }

@@ -1,19 +1,15 @@
 package jsregex
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
-	"io"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/hookx-dev/hookx/internal/nodeoracle"
 )
 
 // The oracle is node: new RegExp(pattern) with no flags and .test(subject),
@@ -44,71 +40,20 @@ type verdict struct {
 	Trim string `json:"trim"`
 }
 
-type nodeOracle struct {
-	mu  sync.Mutex
-	in  io.Writer
-	out *bufio.Reader
-}
-
-var (
-	oracleOnce sync.Once
-	oracle     *nodeOracle
-	oracleErr  error
-)
+// nodeOracle is node running oracleJS.
+type nodeOracle struct{ *nodeoracle.Oracle }
 
 // jsOracle returns one long-lived node process for the whole test binary.
-// Without node the test is skipped, except in CI (CI=true), where .ci/run
-// installs node.
-func jsOracle(tb testing.TB) *nodeOracle {
+func jsOracle(tb testing.TB) nodeOracle {
 	tb.Helper()
-	oracleOnce.Do(func() {
-		node, err := exec.LookPath("node")
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		cmd := exec.Command(node, "-e", oracleJS)
-		cmd.Stderr = os.Stderr
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			oracleErr = err
-			return
-		}
-		if oracleErr = cmd.Start(); oracleErr != nil {
-			return
-		}
-		// The process ends when the test binary exits and its stdin closes.
-		oracle = &nodeOracle{in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	})
-	if oracleErr != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("node, the RegExp oracle, is required in CI: %v", oracleErr)
-		}
-		tb.Skipf("node, the RegExp oracle, is not available: %v", oracleErr)
-	}
-	return oracle
+	return nodeOracle{nodeoracle.Require(tb, "the RegExp oracle", oracleJS)}
 }
 
-func (o *nodeOracle) test(tb testing.TB, pattern string, subjects []string) verdict {
+func (o nodeOracle) test(tb testing.TB, pattern string, subjects []string) verdict {
 	tb.Helper()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	q, _ := json.Marshal(map[string]any{"p": pattern, "s": subjects})
-	if _, err := o.in.Write(append(q, '\n')); err != nil {
-		tb.Fatalf("writing to node: %v", err)
-	}
-	line, err := o.out.ReadBytes('\n')
-	if err != nil {
-		tb.Fatalf("reading from node: %v", err)
-	}
 	var v verdict
-	if err := json.Unmarshal(line, &v); err != nil {
-		tb.Fatalf("node answered %q: %v", line, err)
+	if err := o.Ask(map[string]any{"p": pattern, "s": subjects}, &v); err != nil {
+		tb.Fatal(err)
 	}
 	return v
 }
