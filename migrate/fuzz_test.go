@@ -68,22 +68,22 @@ func userParts(t *testing.T, to string, data []byte) (outside string, groups, co
 // and that the result parses by the target agent's rules.
 func FuzzMigrate(f *testing.F) {
 	f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":5}]}]}}`,
-		"{\n  // mine\n  \"ui\": {\"theme\": \"dark\"},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]} // keep\n    ]\n  }\n}\n", true, pairOf("claude", "gemini"))
+		"{\n  // mine\n  \"ui\": {\"theme\": \"dark\"},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]} // keep\n    ]\n  }\n}\n", true, mappings.PairOf("claude", "gemini"))
 	f.Add(`{"hooks":{"BeforeTool":[{"matcher":"run_shell_command","hooks":[{"name":"g","type":"command","command":"./g.sh"}]}],"AfterAgent":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`,
-		"{\r\n  \"permissions\": {\"allow\": []},\r\n  \"hooks\": {\r\n    \"PreToolUse\": []\r\n  }\r\n}\r\n", true, pairOf("gemini", "claude"))
+		"{\r\n  \"permissions\": {\"allow\": []},\r\n  \"hooks\": {\r\n    \"PreToolUse\": []\r\n  }\r\n}\r\n", true, mappings.PairOf("gemini", "claude"))
 	f.Add(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./s.sh"}]}],"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"cat <<EOF\nhi\nEOF"}]}]}}`,
-		"", false, pairOf("claude", "gemini"))
+		"", false, mappings.PairOf("claude", "gemini"))
 	f.Add(`{"hooks":{"AfterTool":[{"matcher":"write_file","hooks":[{"name":"hookx:AfterTool:1:0badc0de","type":"command","command":"./mine.sh"}]}]}}`,
-		"{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x # hookx:PostToolUse:0:0badc0de\"}]}]}}", true, pairOf("gemini", "claude"))
+		"{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x # hookx:PostToolUse:0:0badc0de\"}]}]}}", true, mappings.PairOf("gemini", "claude"))
 	// TerminaI runs no hooks unless tools.enableHooks is true: migrate sets it.
 	f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]}}`,
-		"{\n  // mine\n  \"tools\": {\"sandbox\": false},\n  \"hooks\": {\n    \"disabled\": [\"x\"]\n  }\n}\n", true, pairOf("claude", "terminai"))
-	for _, pair := range dialectPairs() {
+		"{\n  // mine\n  \"tools\": {\"sandbox\": false},\n  \"hooks\": {\n    \"disabled\": [\"x\"]\n  }\n}\n", true, mappings.PairOf("claude", "terminai"))
+	for _, pair := range mappings.DialectPairs() {
 		f.Add(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":5000}]}],"BeforeTool":[{"hooks":[{"type":"command","command":"./b.sh"}]}]}}`,
 			"", true, pair)
 	}
 	f.Fuzz(func(t *testing.T, src, target string, wrap bool, pair uint8) {
-		from, to := dialectPair(pair)
+		from, to := mappings.DialectPair(pair)
 		var tdata []byte
 		if target != "" {
 			tdata = []byte(target)
@@ -147,40 +147,4 @@ func FuzzMigrate(f *testing.F) {
 			}
 		}
 	})
-}
-
-// dialectPair names the ordered pair of distinct dialects of the table
-// that n picks (every pair for some n < len²).
-func dialectPair(n uint8) (from, to string) {
-	ds := mappings.Default().Dialects
-	k := len(ds)
-	i, j := int(n)%k, int(n)/k%k
-	if i == j {
-		j = (j + 1) % k
-	}
-	return ds[i].Name, ds[j].Name
-}
-
-// dialectPairs returns a value of dialectPair for each ordered pair.
-func dialectPairs() []uint8 {
-	k := len(mappings.Default().Dialects)
-	var out []uint8
-	for j := range k {
-		for i := range k {
-			if i != j {
-				out = append(out, uint8(j*k+i))
-			}
-		}
-	}
-	return out
-}
-
-// pairOf is the value of dialectPair for from and to.
-func pairOf(from, to string) uint8 {
-	for _, n := range dialectPairs() {
-		if f, t := dialectPair(n); f == from && t == to {
-			return n
-		}
-	}
-	panic("no pair " + from + " → " + to)
 }

@@ -252,8 +252,8 @@ func FuzzStrayArguments(f *testing.F) {
 	f.Add("dir", "file_path", "start_line")
 	f.Add("instruction", "limit", "replace_all")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
-		for _, n := range dialectPairs() {
-			from, to := dialectPair(n)
+		for _, n := range mappings.DialectPairs() {
+			from, to := mappings.DialectPair(n)
 			tr := newTr(t, from, to)
 			tr.Exists = existing()
 			for _, src := range tr.From.Tools {

@@ -24,9 +24,9 @@ func FuzzEvent(f *testing.F) {
 			f.Fatal(err)
 		}
 		if ar.Files[0].Name == "claude.json" {
-			f.Add(ar.Files[0].Data, pairOf("claude", "gemini"))
+			f.Add(ar.Files[0].Data, mappings.PairOf("claude", "gemini"))
 		} else {
-			f.Add(ar.Files[0].Data, pairOf("gemini", "claude"))
+			f.Add(ar.Files[0].Data, mappings.PairOf("gemini", "claude"))
 		}
 	}
 	// The TerminaI goldens, built from its reference (it cannot run here).
@@ -42,15 +42,15 @@ func FuzzEvent(f *testing.F) {
 		}
 		src := strings.TrimSuffix(ar.Files[0].Name, ".json")
 		for _, dst := range ar.Files[1:] {
-			f.Add(ar.Files[0].Data, pairOf(src, strings.TrimSuffix(dst.Name, ".json")))
+			f.Add(ar.Files[0].Data, mappings.PairOf(src, strings.TrimSuffix(dst.Name, ".json")))
 		}
 	}
-	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), pairOf("claude", "gemini"))
-	f.Add([]byte(`{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_response":{"llmContent":[{"text":"Exit Code: 3"}]}}`), pairOf("gemini", "claude"))
-	f.Add([]byte(`{"hook_event_name":"BeforeTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"@a/%2E%2E%2Fb\u0000","path":"/decoy"}}`), pairOf("gemini", "claude"))
-	f.Add([]byte(`{"hook_event_name":"AfterTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"a"},"tool_response":{"llmContent":"\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 9-2 of 1 total lines.\nAction: x\n\n--- FILE CONTENT (truncated) ---\n","returnDisplay":"Read lines 9-2"}}`), pairOf("gemini", "claude"))
-	for _, pair := range dialectPairs() {
-		from, _ := dialectPair(pair)
+	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_name":"mcp__a_b__c_d","tool_input":{}}`), mappings.PairOf("claude", "gemini"))
+	f.Add([]byte(`{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_response":{"llmContent":[{"text":"Exit Code: 3"}]}}`), mappings.PairOf("gemini", "claude"))
+	f.Add([]byte(`{"hook_event_name":"BeforeTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"@a/%2E%2E%2Fb\u0000","path":"/decoy"}}`), mappings.PairOf("gemini", "claude"))
+	f.Add([]byte(`{"hook_event_name":"AfterTool","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"a"},"tool_response":{"llmContent":"\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines 9-2 of 1 total lines.\nAction: x\n\n--- FILE CONTENT (truncated) ---\n","returnDisplay":"Read lines 9-2"}}`), mappings.PairOf("gemini", "claude"))
+	for _, pair := range mappings.DialectPairs() {
+		from, _ := mappings.DialectPair(pair)
 		d := mappings.Default().MustDialect(from)
 		f.Add([]byte(`{"hook_event_name":"`+d.Events[0].Name+`","cwd":"/w","tool_name":"`+d.Tools[0].Name+`","tool_input":{}}`), pair)
 	}
@@ -62,15 +62,15 @@ func FuzzEvent(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, pair := range dialectPairs() {
-			if from, _ := dialectPair(pair); from == "copilot" {
+		for _, pair := range mappings.DialectPairs() {
+			if from, _ := mappings.DialectPair(pair); from == "copilot" {
 				f.Add(b, pair)
 			}
 		}
 	}
-	f.Add([]byte(`{"sessionId":"s","cwd":"w","toolName":"view","toolArgs":{"path":"~/a"}}`), pairOf("copilot", "claude"))
+	f.Add([]byte(`{"sessionId":"s","cwd":"w","toolName":"view","toolArgs":{"path":"~/a"}}`), mappings.PairOf("copilot", "claude"))
 	f.Fuzz(func(t *testing.T, payload []byte, pair uint8) {
-		from, to := dialectPair(pair)
+		from, to := mappings.DialectPair(pair)
 		tr := newTr(t, from, to)
 		res, err := tr.Event(payload)
 		if err != nil || res.Skip {
@@ -105,14 +105,14 @@ func FuzzResult(f *testing.F) {
 		if c.hook == "claude" {
 			other = "gemini"
 		}
-		f.Add(pairOf(c.hook, other), c.event, c.stdout, c.stderr, c.exit)
+		f.Add(mappings.PairOf(c.hook, other), c.event, c.stdout, c.stderr, c.exit)
 	}
 	for _, c := range terminaiResultCases {
-		f.Add(pairOf(c.hook, c.host), c.event, c.stdout, c.stderr, c.exit)
+		f.Add(mappings.PairOf(c.hook, c.host), c.event, c.stdout, c.stderr, c.exit)
 	}
 	// Each pair of the table, with a hook that blocks by exit 2.
-	for _, pair := range dialectPairs() {
-		from, _ := dialectPair(pair)
+	for _, pair := range mappings.DialectPairs() {
+		from, _ := mappings.DialectPair(pair)
 		for _, e := range mappings.Default().MustDialect(from).Events {
 			if e.Output.Guard {
 				f.Add(pair, e.Name, "", "blocked by policy", 2)
@@ -120,11 +120,11 @@ func FuzzResult(f *testing.F) {
 		}
 	}
 	// A rewrite and an ask, which Codex carries with an allow and as a deny.
-	f.Add(pairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe"}}}`, "", 0)
-	f.Add(pairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", 0)
-	f.Add(pairOf("codex", "claude"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"x"}}}`, "", 0)
+	f.Add(mappings.PairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe"}}}`, "", 0)
+	f.Add(mappings.PairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", 0)
+	f.Add(mappings.PairOf("codex", "claude"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"x"}}}`, "", 0)
 	f.Fuzz(func(t *testing.T, pair uint8, event, stdout, stderr string, exit int) {
-		hook, host := dialectPair(pair)
+		hook, host := mappings.DialectPair(pair)
 		tr := newTr(t, hook, host)
 		hookEv := tr.From.Event(event)
 		if hookEv == nil {
@@ -197,40 +197,4 @@ func optionalOracle(t *testing.T) *nodeOracle {
 		return o
 	}
 	return jsOracle(t) // fails in CI; skips otherwise
-}
-
-// dialectPair names the ordered pair of distinct dialects of the table
-// that n picks (every pair for some n < len²).
-func dialectPair(n uint8) (from, to string) {
-	ds := mappings.Default().Dialects
-	k := len(ds)
-	i, j := int(n)%k, int(n)/k%k
-	if i == j {
-		j = (j + 1) % k
-	}
-	return ds[i].Name, ds[j].Name
-}
-
-// dialectPairs returns a value of dialectPair for each ordered pair.
-func dialectPairs() []uint8 {
-	k := len(mappings.Default().Dialects)
-	var out []uint8
-	for j := range k {
-		for i := range k {
-			if i != j {
-				out = append(out, uint8(j*k+i))
-			}
-		}
-	}
-	return out
-}
-
-// pairOf is the value of dialectPair for from and to.
-func pairOf(from, to string) uint8 {
-	for _, n := range dialectPairs() {
-		if f, t := dialectPair(n); f == from && t == to {
-			return n
-		}
-	}
-	panic("no pair " + from + " → " + to)
 }
