@@ -20,6 +20,28 @@ import (
 // the splitter still checks that its strings and brackets are balanced.
 const bigValue = 1 << 20
 
+// JoinObject is SplitObject's inverse: the object with keys in order, each
+// with its raw value from vals.
+func JoinObject(keys []string, vals map[string]json.RawMessage) []byte {
+	n := 2
+	for _, k := range keys {
+		n += len(k) + len(vals[k]) + 4
+	}
+	b := bytes.NewBuffer(make([]byte, 0, n))
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vals[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
 // SplitObject splits a JSON object one level deep, keeping its key order.
 // Values are sub-slices of data. Values under 1 MB are validated as JSON; a
 // duplicate key is an error. Errors name the byte offset.

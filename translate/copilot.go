@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -254,7 +253,7 @@ func inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) 
 		keys = append(keys, nk)
 		vals[nk] = raw[k]
 	}
-	return writeRaw(keys, vals), nil
+	return mappings.JoinObject(keys, vals), nil
 }
 
 // outbound puts a translated payload into d's own form: hook_event_name
@@ -278,21 +277,5 @@ func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
 		keys = append(keys, nk)
 		vals[nk] = raw[k]
 	}
-	return writeRaw(keys, vals), nil
-}
-
-func writeRaw(keys []string, vals map[string]json.RawMessage) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(vals[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return mappings.JoinObject(keys, vals), nil
 }

@@ -158,19 +158,7 @@ func setBool(payload []byte, field string, v bool) ([]byte, error) {
 		order = append(order, field)
 	}
 	raw[field] = json.RawMessage(strconv.FormatBool(v))
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range order {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kq, _ := json.Marshal(k)
-		b.Write(kq)
-		b.WriteByte(':')
-		b.Write(raw[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return mappings.JoinObject(order, raw), nil
 }
 
 // stopFile names the counter of one hook command in one session.
