@@ -274,7 +274,9 @@ func (r *runner) run() int {
 		r.trace.Passed = jsonOrString(ev.Payload)
 	}
 
-	env := r.withExtraEnv(hookEnv(r.Environ, host, hook, payload), ev.Name)
+	// The hook's own event, not the host's: its cwd and session_id are
+	// where the hook's agent puts them (Copilot's payload says sessionId).
+	env := r.withExtraEnv(hookEnv(r.Environ, host, hook, ev.Payload), ev.Name)
 	argv, shell := r.prepare(env)
 	stdout := &sink{limit: r.MaxOutput}
 	stderr := &sink{limit: r.MaxOutput}

@@ -283,6 +283,21 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 		droidIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`,
 			session, jsonString(D))
 		droidHost := func(cmd string) agentRun { return agentRun{[]string{"/bin/sh", "-c", cmd}, droidEnv, D, droidIn} }
+		// Codex 0.169.0: bash -c, no project variable at all; the hook runs
+		// in the project.
+		codexIn := fmt.Sprintf(`{"session_id":%q,"turn_id":"t1","transcript_path":"/tmp/t.jsonl","cwd":%s,"hook_event_name":"PreToolUse","model":"m","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c1"}`,
+			session, jsonString(D))
+		codexHost := func(cmd string) agentRun {
+			return agentRun{[]string{"bash", "-c", cmd}, slices.Clone(base), D, codexIn}
+		}
+		// Copilot CLI 1.0.102: bash --norc --noprofile -c, its project
+		// variables, a camelCase payload that names no event.
+		copilotEnv := append(slices.Clone(base), "COPILOT_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "COPILOT_CLI=1")
+		copilotIn := fmt.Sprintf(`{"sessionId":%q,"timestamp":1795460046637,"cwd":%s,"toolName":"bash","toolArgs":{"command":"ls","description":"x"}}`,
+			session, jsonString(D))
+		copilotHost := func(cmd string) agentRun {
+			return agentRun{[]string{"/bin/bash", "--norc", "--noprofile", "-c", cmd}, copilotEnv, D, copilotIn}
+		}
 
 		type direction struct {
 			from, to   string
@@ -301,10 +316,22 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 			{"qwen", "claude", qwenHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
 			{"claude", "droid", claudeHost, droidHost, []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}},
 			{"droid", "claude", droidHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
-		}[i%4])
+			{"claude", "codex", claudeHost, codexHost, nil},
+			{"codex", "claude", codexHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PROJECT_DIR"}},
+			{"claude", "copilot", claudeHost, copilotHost, []string{"COPILOT_PROJECT_DIR", "COPILOT_CLI"}},
+			{"copilot", "claude", copilotHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
+		}[i%8])
 		for _, dir := range dirs {
 			src, _ := json.Marshal(map[string]any{"hooks": map[string]any{map[string]string{"claude": "PreToolUse", "gemini": "BeforeTool", "qwen": "PreToolUse"}[dir.from]: []any{
 				map[string]any{"hooks": []any{map[string]any{"type": "command", "command": S}}}}}})
+			switch dir.from {
+			case "codex":
+				src, _ = json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
+					map[string]any{"hooks": []any{map[string]any{"type": "command", "command": S}}}}}})
+			case "copilot":
+				src, _ = json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"preToolUse": []any{
+					map[string]any{"type": "command", "bash": S}}}})
+			}
 			if dir.from == "droid" {
 				src, _ = json.Marshal(map[string]any{"PreToolUse": []any{
 					map[string]any{"hooks": []any{map[string]any{"type": "command", "command": S}}}}})
