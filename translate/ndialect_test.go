@@ -141,3 +141,38 @@ func TestBlockOnAHostThatReadsNoDecisionIsExit2(t *testing.T) {
 		t.Fatal("no guard event of the table reads no decision and has no permissionDecision")
 	}
 }
+
+// An agent that reads stderr as the output when stdout is empty (Qwen)
+// would have decided by the stderr hookx could not read in full: on a
+// guard event that is a block, whatever the host.
+func TestStderrAsOutputOverflowBlocksAGuard(t *testing.T) {
+	tbl := mappings.Default()
+	n := 0
+	for _, hook := range tbl.Dialects {
+		if !hook.StderrAsOutput {
+			continue
+		}
+		for _, ev := range hook.Events {
+			if !ev.Output.Guard {
+				continue
+			}
+			for _, host := range tbl.Dialects {
+				m, _ := tbl.MapEvent(hook, host, ev.Name)
+				if host == hook || m.To == nil || !m.To.Output.Guard {
+					continue
+				}
+				n++
+				tr := newTr(t, hook.Name, host.Name)
+				in := Output{Stdout: []byte("\n"), ExitCode: 0, Failed: true, Overflow: true, FailReason: "hook stderr over the limit"}
+				out, _ := tr.Result(ResultContext{HookEvent: ev.Name, HostEvent: m.To.Name}, in)
+				var fs findings
+				if v := readOutput(host, m.To, out, &fs); !v.Block {
+					t.Errorf("%s %s hook, blank stdout and stderr over the bound, on %s %s: host reads %+v; want a block", hook.Name, ev.Name, host.Name, m.To.Name, v)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no dialect reads stderr as its output")
+	}
+}

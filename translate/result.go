@@ -164,8 +164,10 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	case d.Protocol == "gemini" && !byExit && out.Stdout != nil && trimJS(out.Stdout) != "":
 		// Gemini reads stdout, which is whole, and only falls back to stderr.
 		return readGemini(d, ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
-	case d.Protocol == "claude" && out.Stdout != nil && !blockingExit:
-		// Stdout, whole, decides; stderr would only be shown.
+	case d.Protocol == "claude" && out.Stdout != nil && !blockingExit && !(d.StderrAsOutput && trimJS(out.Stdout) == ""):
+		// Stdout, whole, decides; stderr would only be shown (an agent
+		// that reads stderr as the output when stdout is empty would have
+		// read the stderr that is lost: that falls through).
 		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
 		return readClaude(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
 	case blockingExit && d.Protocol == "claude" && out.Stderr != nil:
