@@ -98,9 +98,7 @@ func newSandbox(t *testing.T, p agents.Paths, projectName string) *driver.Sandbo
 }
 
 // action is one neutral model step; toStep renders it as the host's tool
-// call (shell: hosts[host].shell; Claude ↔ Gemini also Write ↔ write_file,
-// Read ↔ read_file, Edit ↔ replace, LS ↔ list_directory; the file tools of
-// the other agents are not mapped yet).
+// call (hosts[host].shell for the shell, hosts[host].tools for the others).
 type action struct {
 	kind                    string // shell, write, read, edit, ls, say
 	text                    string // shell command or say text
@@ -131,39 +129,18 @@ func toStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 }
 
 func callStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
-	g := host == driver.Gemini
-	if a.kind != "shell" && a.kind != "say" && host != driver.Claude && !g {
-		panic(fmt.Sprintf("conformance: no %s tool call mapped for %s yet (harness_test.go callStep)", a.kind, host))
-	}
+	hs := hosts[host]
 	switch a.kind {
 	case "shell":
-		c := hosts[host].shell(a.text)
-		return fakemodel.Step{Calls: []fakemodel.Call{c}}
-	case "write":
-		name := "Write"
-		if g {
-			name = "write_file"
-		}
-		return fakemodel.Tool(name, map[string]any{"file_path": a.abs(sb), "content": a.content})
-	case "read":
-		name := "Read"
-		if g {
-			name = "read_file"
-		}
-		return fakemodel.Tool(name, map[string]any{"file_path": a.abs(sb)})
-	case "edit":
-		if g {
-			return fakemodel.Tool("replace", map[string]any{"file_path": a.abs(sb), "instruction": "fake edit", "old_string": a.old, "new_string": a.new})
-		}
-		return fakemodel.Tool("Edit", map[string]any{"file_path": a.abs(sb), "old_string": a.old, "new_string": a.new})
-	case "ls":
-		if g {
-			return fakemodel.Tool("list_directory", map[string]any{"dir_path": a.abs(sb)})
-		}
-		return fakemodel.Tool("LS", map[string]any{"path": a.abs(sb)})
-	default:
+		return fakemodel.Step{Calls: []fakemodel.Call{hs.shell(a.text)}}
+	case "say", "":
 		return fakemodel.Say(a.text)
 	}
+	tool, ok := hs.tools[a.kind]
+	if !ok {
+		panic(fmt.Sprintf("conformance: no %s tool call mapped for %s yet (hosts_test.go, hostSpec.tools)", a.kind, host))
+	}
+	return fakemodel.Step{Calls: []fakemodel.Call{tool(a, a.abs(sb))}}
 }
 
 // outcome is what one agent run produced, for a scenario's checks.

@@ -37,6 +37,10 @@ type hostSpec struct {
 	preTool, shellMatcher string
 	// shell is the model's call of the agent's shell tool.
 	shell func(cmd string) fakemodel.Call
+	// tools are the model's calls of the agent's other built-in tools, by
+	// action kind (write, read, edit, ls), given the action and its absolute
+	// path. A scenario that needs a kind an agent lacks here panics, naming it.
+	tools map[string]func(a action, abs string) fakemodel.Call
 	// errorFlag says tool results carry an error flag (fakemodel.ToolResult
 	// IsError): the Anthropic and Gemini APIs do, the OpenAI APIs do not.
 	errorFlag bool
@@ -53,6 +57,16 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "Bash", Args: map[string]any{"command": cmd, "description": "fake call"}}
 		},
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("Write", map[string]any{"file_path": abs, "content": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("Read", map[string]any{"file_path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("Edit", map[string]any{"file_path": abs, "old_string": a.old, "new_string": a.new})
+			},
+			"ls": func(a action, abs string) fakemodel.Call { return call("LS", map[string]any{"path": abs}) },
+		},
 		errorFlag: true, exe: func(p agents.Paths) string { return p.Claude },
 	},
 	driver.Gemini: {
@@ -60,6 +74,18 @@ var hosts = map[driver.Agent]hostSpec{
 		render: groupsUnder("hooks"), preTool: "BeforeTool", shellMatcher: "run_shell_command",
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call"}}
+		},
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("write_file", map[string]any{"file_path": abs, "content": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("read_file", map[string]any{"file_path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("replace", map[string]any{"file_path": abs, "instruction": "fake edit", "old_string": a.old, "new_string": a.new})
+			},
+			"ls": func(a action, abs string) fakemodel.Call {
+				return call("list_directory", map[string]any{"dir_path": abs})
+			},
 		},
 		errorFlag: true, exe: func(p agents.Paths) string { return p.Gemini },
 	},
@@ -108,6 +134,11 @@ var hosts = map[driver.Agent]hostSpec{
 		},
 		exe: func(p agents.Paths) string { return p.Droid },
 	},
+}
+
+// call is one tool call of the model.
+func call(name string, args map[string]any) fakemodel.Call {
+	return fakemodel.Call{Name: name, Args: args}
 }
 
 // groupsUnder renders Claude-shaped matcher groups, under key ("" = at the
