@@ -35,17 +35,29 @@ type stopState struct {
 // told false when the host's transcript shows tool use since its block. It
 // returns the host payload to translate instead, or nil to keep it; it also
 // loads the state stopCap updates.
+//
+// The loop count is kept wherever either agent caps its stop loop, whether
+// or not the table knows how both tell a hook about it: a host whose stop
+// event has no stop-active data must still end a Claude hook's loop after
+// Claude's 8 blocks (a Claude Stop hook on Droid looped without end).
 func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []byte {
-	if r.StateDir == "" || hookEv == nil || hostEv == nil || hookEv.StopActive == nil || hostEv.StopActive == nil {
+	if r.StateDir == "" || hookEv == nil || hostEv == nil {
 		return nil
 	}
-	hs, ks := hostEv.StopActive, hookEv.StopActive
+	flags := hookEv.StopActive != nil && hostEv.StopActive != nil
+	if !flags && hookEv.Output.BlockCap == 0 && hostEv.Output.BlockCap == 0 {
+		return nil
+	}
 	r.stopPath = r.stopFile(payload)
 	st := readState(r.stopPath)
-	if st.count == 0 || st.chain != chainID(payload, hs.Chain) {
+	if st.count == 0 || st.chain != chainID(payload, stopChain(hostEv)) {
 		st = stopState{} // a new chain: the user's next prompt
 	}
 	r.stop = st
+	if !flags {
+		return nil
+	}
+	hs, ks := hostEv.StopActive, hookEv.StopActive
 	hostFlag := boolField(payload, hs.Field)
 	want := hostFlag
 	switch {
@@ -106,7 +118,7 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 			r.host.Agent, hostCap, hostEv.Name, count+1, r.hook.Agent)
 		r.trace.StopCapped = true
 	}
-	st := stopState{count: count + 1, chain: chainID(payload, hostEv.StopActive.Chain)}
+	st := stopState{count: count + 1, chain: chainID(payload, stopChain(hostEv))}
 	if fi, err := os.Stat(stringField(payload, "transcript_path")); err == nil {
 		st.offset = fi.Size()
 	}
@@ -115,6 +127,16 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 	}
 	r.trace.StopCount = count + 1
 	return out
+}
+
+// stopChain is the host event's chain field, or "" where the table names
+// none: every stop of the session is then one chain, reset when the hook
+// does not block.
+func stopChain(ev *mappings.Event) string {
+	if ev.StopActive == nil {
+		return ""
+	}
+	return ev.StopActive.Chain
 }
 
 // chainID identifies one chain of continuations by the host's chain field.
