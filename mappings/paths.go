@@ -75,6 +75,15 @@ var pathResolvers = map[string]PathResolver{
 		}
 		return nodeResolve(c.Cwd, p)
 	},
+	// Factory Droid's Read, Create, Edit and LS: taken against the
+	// session's cwd as Node's path.resolve would (read in its binary, not
+	// seen live with a relative path); whether it expands ~ is not known.
+	"droidPath": func(p string, c PathContext) (string, string) {
+		if strings.HasPrefix(p, "~") {
+			return p, "whether Factory Droid expands ~ is not known"
+		}
+		return nodeResolve(c.Cwd, p)
+	},
 }
 
 // PathResolverByName returns a named path resolver, or nil.
