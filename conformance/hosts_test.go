@@ -116,6 +116,18 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call", "is_background": false}}
 		},
+		// Offered to the model as seen live (2026-11-27): Gemini's names
+		// except edit (Gemini's replace), Claude's argument names, no
+		// list_directory in a -p run.
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("write_file", map[string]any{"file_path": abs, "content": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("read_file", map[string]any{"file_path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("edit", map[string]any{"file_path": abs, "old_string": a.old, "new_string": a.new})
+			},
+		},
 		exe: func(p agents.Paths) string { return p.Qwen },
 		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
 		// under a load of 25 on 2 cores two runs went past 2 minutes
@@ -131,6 +143,21 @@ var hosts = map[driver.Agent]hostSpec{
 			return fakemodel.Call{Name: "Execute", Args: map[string]any{
 				"command": cmd, "summary": "fake call", "riskLevel": "low", "riskLevelReason": "fake call",
 			}}
+		},
+		// Offered to the model as seen live (2026-11-27): Claude's Read,
+		// Create for Write, Edit with old_str/new_str, LS with
+		// directory_path.
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("Create", map[string]any{"file_path": abs, "content": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("Read", map[string]any{"file_path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("Edit", map[string]any{"file_path": abs, "old_str": a.old, "new_str": a.new})
+			},
+			"ls": func(a action, abs string) fakemodel.Call {
+				return call("LS", map[string]any{"directory_path": abs})
+			},
 		},
 		exe: func(p agents.Paths) string { return p.Droid },
 	},

@@ -1,0 +1,369 @@
+//go:build unix
+
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// qwenDroidScenarios are issue 15's scenario families beyond the pre-tool
+// guard for Qwen Code 0.24.4 and Factory Droid 0.225.2. Both speak Claude
+// Code's protocol (its event names, its configuration shape), so each family
+// is one hook written three times, in Claude's, Qwen's and Droid's idiom:
+//
+//   - <family>/qwen and <family>/droid run the agent's own hook natively:
+//     the oracle of what the agent does;
+//   - <family>/claude runs a Claude hook natively on Claude Code and, through
+//     `hookx migrate --from claude --to qwen|droid`, on Qwen and Droid, where
+//     it must behave as the oracle did.
+//
+// The families: context after a tool (PostToolUse additionalContext), a
+// block after a tool (the reason reaches the model), a blocked prompt
+// (UserPromptSubmit), session and prompt context (SessionStart,
+// UserPromptSubmit), a Stop hook that asks for one more turn and one that
+// always asks, SessionEnd, and guards on the file tools (a write to .env and
+// an edit of it denied, another write let through), the last also from a
+// Gemini hook migrated to Qwen.
+//
+// What the agents do differently, seen here (2026-11-27) and recorded in
+// the mapping table, where hookx migrate and wrap report it:
+//
+//   - Qwen reads no block on PostToolUse (a decision, or exit 2, which it
+//     turns into one): hookx sends a Claude hook's reason as
+//     additionalContext. Droid reads exit 2 there, not the decision.
+//   - Droid does not fire UserPromptSubmit in droid exec, and Qwen does not
+//     fire SessionEnd in qwen -p: those runs show the hook never ran.
+//   - Qwen honours 7 Stop blocks in a row (its cap of 8 counts the one it
+//     ignores), Claude 8; Droid has no cap, and hookx wrap keeps Claude's 8
+//     there.
+func qwenDroidScenarios() []*scenario {
+	both := []driver.Agent{driver.Qwen, driver.Droid}
+	var list []*scenario
+	// family writes the scenario once per dialect: Claude's migrated to
+	// Qwen and Droid, Qwen's and Droid's natively. mk fills one in for its
+	// dialect.
+	family := func(name string, mk func(d driver.Agent) *scenario) {
+		for _, d := range []driver.Agent{driver.Claude, driver.Qwen, driver.Droid} {
+			sc := mk(d)
+			if sc == nil {
+				continue
+			}
+			sc.name = name + "/" + string(d)
+			sc.noPeer = true
+			if d == driver.Claude {
+				sc.to = both
+			} else {
+				sc.to = []driver.Agent{}
+			}
+			list = append(list, sc)
+		}
+	}
+
+	// PostToolUse: additionalContext after the shell tool reaches the model
+	// with the tool's output.
+	family("posttool-context", func(d driver.Agent) *scenario {
+		return &scenario{
+			dialect: d, steps: []action{shell("printf POST%s -OUT; sleep 0.3")},
+			hooks: []hookDef{{event: "PostToolUse", matcher: hosts[d].shellMatcher, script: "post"}},
+			scripts: map[string]string{"post": "cat >/dev/null\n" +
+				emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"POST-CTX-MARKER"}}`)},
+			check: afterTool("POST-CTX-MARKER"),
+		}
+	})
+	// PostToolUse: a block after the tool ran gives the model the reason.
+	// Droid reads no decision on PostToolUse (droid.jsonc decisionIgnored):
+	// its own hook blocks with exit 2; hookx writes Claude's decision so.
+	family("posttool-block", func(d driver.Agent) *scenario {
+		if d == driver.Qwen {
+			return nil // Qwen has no block here: see posttool-block/qwen-decision-ignored
+		}
+		body := emit(`{"decision":"block","reason":"POST-BLOCK-MARKER: look again"}`)
+		if d == driver.Droid {
+			body = "echo 'POST-BLOCK-MARKER: look again' >&2; exit 2\n"
+		}
+		return &scenario{
+			dialect: d, steps: []action{shell("printf POST%s -OUT; sleep 0.3")},
+			hooks:   []hookDef{{event: "PostToolUse", matcher: hosts[d].shellMatcher, script: "post"}},
+			scripts: map[string]string{"post": "cat >/dev/null\n" + body},
+			check:   afterTool("POST-BLOCK-MARKER"),
+		}
+	})
+	// Droid's and Qwen's own PostToolUse hook answering decision "block":
+	// both ignore it, the reason never reaches the model (Qwen reads no
+	// decision there at all, and turns exit 2 into one). Through hookx a
+	// Claude block becomes exit 2 on Droid and additionalContext on Qwen.
+	for _, d := range both {
+		list = append(list, &scenario{
+			name: "posttool-block/" + string(d) + "-decision-ignored", dialect: d, to: []driver.Agent{}, noPeer: true,
+			steps:   []action{shell("printf POST%s -OUT; sleep 0.3")},
+			hooks:   []hookDef{{event: "PostToolUse", matcher: hosts[d].shellMatcher, script: "post"}},
+			scripts: map[string]string{"post": "cat >/dev/null\n" + emit(`{"decision":"block","reason":"POST-IGNORED-MARKER: look again"}`)},
+			check: func(o *outcome) []string {
+				p := reasonAbsent(o, "POST-IGNORED-MARKER")
+				if last := o.srv.LastMain(); last == nil || !strings.Contains(last.AllText(), "POST-OUT") {
+					p = append(p, "the tool's output POST-OUT did not reach the model")
+				}
+				return p
+			},
+		})
+	}
+
+	// UserPromptSubmit: exit 2 blocks the prompt; the model never sees it.
+	family("prompt-block", func(d driver.Agent) *scenario {
+		return &scenario{
+			dialect: d, prompt: "PROMPT-SECRET-91 do the task", steps: []action{say("answered")},
+			hooks: []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
+			scripts: map[string]string{"prompt": readInput + "LABEL=prompt\n" + logInput +
+				"case \"$input\" in *PROMPT-SECRET*) echo 'PROMPT-BLOCKED: no secrets in prompts' >&2; exit 2;; esac\n"},
+			check: func(o *outcome) []string {
+				var p []string
+				reached := slices.ContainsFunc(o.srv.Requests(), func(r fakemodel.Request) bool {
+					return strings.Contains(string(r.Body), "PROMPT-SECRET-91")
+				})
+				n := len(o.hookLogs("prompt."))
+				if silent(o.host, "UserPromptSubmit") {
+					if n != 0 || !reached {
+						p = append(p, fmt.Sprintf("the prompt hook ran %d times and the prompt reached the model: %v; %s fires no UserPromptSubmit headless", n, reached, o.host))
+					}
+					return p
+				}
+				if n != 1 {
+					p = append(p, fmt.Sprintf("the prompt hook ran %d times, want 1", n))
+				}
+				if reached {
+					p = append(p, "the blocked prompt reached the model")
+				}
+				return p
+			},
+		}
+	})
+
+	// SessionStart (plain stdout) and UserPromptSubmit (JSON) context in
+	// the first model request.
+	family("context", func(d driver.Agent) *scenario {
+		return &scenario{
+			dialect: d, steps: []action{say("hello")},
+			hooks: []hookDef{{event: "SessionStart", script: "session-start"}, {event: "UserPromptSubmit", script: "prompt"}},
+			scripts: map[string]string{
+				"session-start": "cat >/dev/null\necho 'SS-PLAIN-MARKER'\n",
+				"prompt":        "cat >/dev/null\n" + emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"UPS-JSON-MARKER"}}`),
+			},
+			check: func(o *outcome) []string {
+				if silent(o.host, "UserPromptSubmit") {
+					return append(inFirstRequest("SS-PLAIN-MARKER")(o), reasonAbsent(o, "UPS-JSON-MARKER")...)
+				}
+				return inFirstRequest("SS-PLAIN-MARKER", "UPS-JSON-MARKER")(o)
+			},
+		}
+	})
+
+	// Stop asking for one more turn, once (the hook keeps its own count:
+	// whether an agent sets stop_hook_active is not what is checked here).
+	family("stop-once", func(d driver.Agent) *scenario {
+		return &scenario{
+			dialect: d, steps: []action{say("first answer")},
+			hooks: []hookDef{{event: "Stop", script: "stop"}},
+			scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
+				"[ -e \"$HOME/stop.once\" ] && exit 0\ntouch \"$HOME/stop.once\"\n" +
+				emit(`{"decision":"block","reason":"ONE-MORE-QD: add a summary"}`)},
+			check: func(o *outcome) []string {
+				m := o.srv.Main()
+				var p []string
+				if len(m) != 2 {
+					p = append(p, fmt.Sprintf("the model was called %d times, want 2 (one extra turn)", len(m)))
+				}
+				if len(m) >= 2 && !strings.Contains(m[1].Conversation(), "ONE-MORE-QD") {
+					p = append(p, "the second model request lacks the hook's reason ONE-MORE-QD")
+				}
+				return p
+			},
+		}
+	})
+	// A Stop hook that always blocks: Claude Code and Qwen Code honour 8
+	// blocks (9 model calls). Droid has no cap of its own (its native run
+	// shows it); through hookx, wrap keeps Claude's 8.
+	family("stop-always", func(d driver.Agent) *scenario {
+		sc := &scenario{
+			dialect: d, steps: []action{say("answer")}, maxMain: 15,
+			hooks:   []hookDef{{event: "Stop", script: "stop"}},
+			scripts: map[string]string{"stop": "cat >/dev/null\n" + emit(`{"decision":"block","reason":"ALWAYS-BLOCK-QD: keep going"}`)},
+			check: func(o *outcome) []string {
+				// Claude honours 8 blocks, Qwen 7; through hookx the lower
+				// cap of the two holds (wrap keeps Claude's on Droid).
+				honoured := stopCap(d)
+				if c := stopCap(o.host); c > 0 && (honoured == 0 || c < honoured) {
+					honoured = c
+				}
+				return modelCalls(honoured+1, fmt.Sprintf("%d honoured blocks", honoured))(o)
+			},
+		}
+		if d == driver.Droid {
+			// Droid would loop until killed: its own hook stops after 10
+			// blocks, and all 10 are honoured.
+			sc.scripts["stop"] = "cat >/dev/null\nn=$(cat \"$HOME/stop.count\" 2>/dev/null || echo 0)\n" +
+				"[ \"$n\" -ge 10 ] && exit 0\necho $((n+1)) > \"$HOME/stop.count\"\n" +
+				emit(`{"decision":"block","reason":"ALWAYS-BLOCK-QD: keep going"}`)
+			sc.check = modelCalls(11, "Droid has no cap: all 10 blocks honoured")
+		}
+		return sc
+	})
+
+	// SessionEnd fires at the end of a headless run, with its event name.
+	family("session-end", func(d driver.Agent) *scenario {
+		return &scenario{
+			dialect: d, steps: []action{say("bye")},
+			hooks:   []hookDef{{event: "SessionEnd", script: "end"}},
+			scripts: map[string]string{"end": readInput + "LABEL=end\n" + logInput},
+			check: func(o *outcome) []string {
+				logs := o.hookLogs("end.")
+				if silent(o.host, "SessionEnd") {
+					if len(logs) != 0 {
+						return []string{fmt.Sprintf("the SessionEnd hook ran %d times; %s fires none headless", len(logs), o.host)}
+					}
+					return nil
+				}
+				if len(logs) != 1 {
+					return []string{fmt.Sprintf("the SessionEnd hook ran %d times, want 1", len(logs))}
+				}
+				b, _ := os.ReadFile(logs[0])
+				var in map[string]any
+				if err := json.Unmarshal(b, &in); err != nil {
+					return []string{fmt.Sprintf("hook stdin is not JSON: %v: %q", err, b)}
+				}
+				if in["hook_event_name"] != "SessionEnd" {
+					return []string{fmt.Sprintf("hook_event_name = %v, want SessionEnd", in["hook_event_name"])}
+				}
+				return nil
+			},
+		}
+	})
+
+	// File-tool guards: a write to .env and an edit of it are denied through
+	// the agent's own file tools, a write elsewhere goes through and is read
+	// back.
+	fileMatcher := map[driver.Agent]string{
+		driver.Claude: "Write|Edit", driver.Qwen: "write_file|edit", driver.Droid: "Create|Edit", driver.Gemini: "write_file|replace",
+	}
+	fileGuard := func(d driver.Agent, event, deny, file string) *scenario {
+		return &scenario{
+			dialect: d,
+			steps:   []action{write(file, "SECRET=stolen\n"), edit(file, "SECRET=kept", "SECRET=edited"), write("ok.txt", "fine\n"), read("ok.txt")},
+			files:   map[string]string{file: "SECRET=kept\n"},
+			hooks:   []hookDef{{event: event, matcher: fileMatcher[d], script: "guard"}},
+			scripts: map[string]string{"guard": readInput + "LABEL=guard\n" + logInput + "case \"$input\" in *'.env\"'*)\n" + emit(deny) + ";;\nesac\nexit 0\n"},
+			check:   fileGuardCheck(file, "FILE-GUARD"),
+		}
+	}
+	denyPre := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"FILE-GUARD: .env is off limits"}}`
+	family("file-guard", func(d driver.Agent) *scenario { return fileGuard(d, "PreToolUse", denyPre, ".env") })
+	// Gemini CLI refuses a path with a .env (or .git, node_modules) segment
+	// in its file tools itself, before any hook (hasBlockedPathSegment): its
+	// guard protects prod.env, which it would let through.
+	g := fileGuard(driver.Gemini, "BeforeTool", `{"decision":"deny","reason":"FILE-GUARD: .env is off limits"}`, "prod.env")
+	g.name, g.to, g.noPeer = "file-guard/gemini", []driver.Agent{driver.Qwen}, true
+	list = append(list, g)
+	return list
+}
+
+// silent names the events an agent has but does not fire in a headless run
+// (seen live 2026-11-27; the mapping table marks them, so that hookx
+// migrate reports them): Droid's UserPromptSubmit in droid exec, Qwen's
+// SessionEnd in qwen -p.
+func silent(a driver.Agent, event string) bool {
+	return a == driver.Droid && event == "UserPromptSubmit" || a == driver.Qwen && event == "SessionEnd"
+}
+
+// stopCap is the number of consecutive Stop blocks the agent honours, by
+// the mapping table (0: no cap).
+func stopCap(a driver.Agent) int {
+	ev, _ := mappings.Default().MustDialect(string(a)).EventFor("agent.stop")
+	if ev == nil {
+		return 0
+	}
+	return ev.Output.BlockCap
+}
+
+// modelCalls checks the number of main-model requests.
+func modelCalls(want int, why string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		if n := len(o.srv.Main()); n != want {
+			return []string{fmt.Sprintf("the model was called %d times, want %d (%s)", n, want, why)}
+		}
+		return nil
+	}
+}
+
+// afterTool checks that the shell's output POST-OUT and the post-tool
+// hook's marker both reached the model after the tool ran.
+func afterTool(marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		last := o.srv.LastMain()
+		if len(o.srv.Main()) < 2 || last == nil {
+			return []string{fmt.Sprintf("the model was called %d times, want 2", len(o.srv.Main()))}
+		}
+		var p []string
+		if !strings.Contains(last.AllText(), "POST-OUT") {
+			p = append(p, "the tool's output POST-OUT did not reach the model")
+		}
+		if !strings.Contains(last.AllText(), marker) {
+			p = append(p, fmt.Sprintf("the post-tool hook's %s did not reach the model", marker))
+		}
+		return p
+	}
+}
+
+// inFirstRequest checks that markers are in the first main-model request.
+func inFirstRequest(markers ...string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		m := o.srv.Main()
+		if len(m) == 0 {
+			return []string{"no main-model request"}
+		}
+		var p []string
+		for _, mk := range markers {
+			if !strings.Contains(m[0].AllText(), mk) {
+				p = append(p, fmt.Sprintf("context %s did not reach the model", mk))
+			}
+		}
+		return p
+	}
+}
+
+// fileGuardCheck: the protected file is unchanged, both calls on it were refused with the
+// guard's reason, ok.txt was written and read back (the read tool, which the
+// guard's matcher leaves out), and the guard ran for the three others.
+func fileGuardCheck(file, marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		var p []string
+		if b, _ := os.ReadFile(o.sb.Path(file)); string(b) != "SECRET=kept\n" {
+			p = append(p, fmt.Sprintf("%s = %q: the guard did not hold", file, b))
+		}
+		if b, _ := os.ReadFile(o.sb.Path("ok.txt")); string(b) != "fine\n" {
+			p = append(p, fmt.Sprintf("ok.txt = %q, want the harmless write to go through", b))
+		}
+		rs := lastResults(o)
+		if len(rs) != 4 {
+			return append(p, fmt.Sprintf("the model got %d tool results, want 4", len(rs)))
+		}
+		if !strings.Contains(rs[3].Text, "fine") {
+			p = append(p, fmt.Sprintf("reading ok.txt gave the model %q, want its content", rs[3].Text))
+		}
+		for i := range 2 {
+			if !strings.Contains(rs[i].Text, marker) || (hosts[o.host].errorFlag && !rs[i].IsError) {
+				p = append(p, fmt.Sprintf("refused call %d's result (error=%v) %q lacks the guard's reason %s", i, rs[i].IsError, rs[i].Text, marker))
+			}
+		}
+		if n := len(o.hookLogs("guard.")); n != 3 {
+			p = append(p, fmt.Sprintf("the guard ran %d times, want 3", n))
+		}
+		return p
+	}
+}
