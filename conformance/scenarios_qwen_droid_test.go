@@ -116,6 +116,46 @@ func qwenDroidScenarios() []*scenario {
 		})
 	}
 
+	// Which post-tool event fires for a shell command that fails (exit 3):
+	// as in Claude (posttool-kind/claude-success-and-failure, which also
+	// runs through hookx on Qwen), Qwen fires PostToolUse for the success
+	// and PostToolUseFailure for the failure; Droid, which has no
+	// PostToolUseFailure (migrate reports a hook on it as not carried),
+	// fires PostToolUse for the success only.
+	kindSteps := []action{shell("printf OK%s -RAN; sleep 0.3"), shell("printf FAIL%s -RAN; sleep 0.3; exit 3")}
+	for _, d := range both {
+		sc := &scenario{
+			name: "posttool-kind/" + string(d) + "-success-and-failure", dialect: d, to: []driver.Agent{}, noPeer: true,
+			steps:   kindSteps,
+			hooks:   []hookDef{{event: "PostToolUse", matcher: hosts[d].shellMatcher, script: "ok"}},
+			scripts: map[string]string{"ok": readInput + "LABEL=ok\n" + logInput, "failed": readInput + "LABEL=failed\n" + logInput},
+			check:   func(o *outcome) []string { return firedFor(o, "ok", kindSteps[0].text) },
+		}
+		if d == driver.Qwen {
+			sc.hooks = append(sc.hooks, hookDef{event: "PostToolUseFailure", matcher: hosts[d].shellMatcher, script: "failed"})
+			sc.check = func(o *outcome) []string {
+				return append(firedFor(o, "ok", kindSteps[0].text), firedFor(o, "failed", kindSteps[1].text)...)
+			}
+		}
+		list = append(list, sc)
+	}
+
+	// stop_hook_active after a continuation that used a tool: a Stop hook
+	// that blocks unless it is set blocks once, as in Claude
+	// (stop-tools/claude-block-unless-active: 3 model calls), where Gemini
+	// says false again and the hook blocks twice.
+	for _, d := range both {
+		list = append(list, &scenario{
+			name: "stop-tools/" + string(d) + "-block-unless-active", dialect: d, to: []driver.Agent{}, noPeer: true,
+			steps: []action{say("first answer"), shell("printf CONT%s -RAN; sleep 0.3"), say("second answer")},
+			hooks: []hookDef{{event: "Stop", script: "stop"}},
+			scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
+				"case \"$input\" in *'\"stop_hook_active\":true'*|*'\"stop_hook_active\": true'*) exit 0;; esac\n" +
+				emit(`{"decision":"block","reason":"STOP-TOOLS-QD: run the check"}`)},
+			maxMain: 15, check: modelCalls(3, "one block: the flag stays true after a tool-using continuation"),
+		})
+	}
+
 	// UserPromptSubmit: exit 2 blocks the prompt; the model never sees it.
 	family("prompt-block", func(d driver.Agent) *scenario {
 		return &scenario{
@@ -291,6 +331,29 @@ func stopCap(a driver.Agent) int {
 	return ev.Output.BlockCap
 }
 
+// firedFor checks that the hook logged under label ran for exactly the
+// shell commands cmds.
+func firedFor(o *outcome, label string, cmds ...string) []string {
+	var got []string
+	for _, f := range o.hookLogs(label + ".") {
+		var in struct {
+			ToolInput struct {
+				Command string `json:"command"`
+			} `json:"tool_input"`
+		}
+		b, _ := os.ReadFile(f)
+		if err := json.Unmarshal(b, &in); err != nil {
+			return []string{fmt.Sprintf("hook stdin is not JSON: %v: %q", err, b)}
+		}
+		got = append(got, in.ToolInput.Command)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, cmds) {
+		return []string{fmt.Sprintf("the %s hook fired for %q, want %q", label, got, cmds)}
+	}
+	return nil
+}
+
 // modelCalls checks the number of main-model requests.
 func modelCalls(want int, why string) func(o *outcome) []string {
 	return func(o *outcome) []string {
@@ -365,5 +428,22 @@ func fileGuardCheck(file, marker string) func(o *outcome) []string {
 			p = append(p, fmt.Sprintf("the guard ran %d times, want 3", n))
 		}
 		return p
+	}
+}
+
+// alsoToQwenDroid runs Claude scenarios of the other families through
+// hookx on Qwen and Droid too, where they have the events: which post-tool
+// event fires for a failed command (Qwen only: Droid has no
+// PostToolUseFailure), and a Stop hook that blocks unless stop_hook_active,
+// after a continuation that used a tool.
+func alsoToQwenDroid(list []*scenario) {
+	to := map[string][]driver.Agent{
+		"posttool-kind/claude-success-and-failure": {driver.Qwen},
+		"stop-tools/claude-block-unless-active":    {driver.Qwen, driver.Droid},
+	}
+	for _, sc := range list {
+		if hs, ok := to[sc.name]; ok {
+			sc.to = append(sc.targets(), hs...)
+		}
 	}
 }

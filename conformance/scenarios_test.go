@@ -443,6 +443,7 @@ func scenarios() []*scenario {
 	list = append(list, copilotScenarios()...)
 	list = append(list, ndialectScenarios()...)
 	list = append(list, qwenDroidScenarios()...)
+	alsoToQwenDroid(list)
 	list = append(list, observeScenarios()...)
 	return list
 }

@@ -2915,6 +2915,7 @@ func generatedTable() *Table {
 							Stop:       true,
 							FailClosed: true,
 						},
+						Live: true,
 					},
 					{Name: "UserPromptSubmit",
 						Canonical: "prompt.submit",
