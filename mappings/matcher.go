@@ -93,7 +93,8 @@ func (d *Dialect) Regex(m string) (Regexp, error) {
 // relative, on printable-ASCII names only. compileRust refuses whatever the
 // two read differently (rustDiffers): what is left is checked against Rust
 // itself by TestRustMatchersLikeRust (Debian's regex 1.7.1, so the syntax
-// 1.7 and 1.12 read differently is refused too).
+// 1.7 and 1.12 read differently is refused too), and against Codex's own
+// validation by conformance.TestCodexKeepsTheMatchersHookxEvaluates.
 type rustRegexp struct {
 	re         *regexp.Regexp
 	assertions bool

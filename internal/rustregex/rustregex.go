@@ -77,6 +77,9 @@ var start = sync.OnceValues(func() (*Oracle, error) {
 	return &Oracle{in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 })
 
+// Start returns the oracle, built and started on first use.
+func Start() (*Oracle, error) { return start() }
+
 // Require returns the oracle, built and started on first use. Without cargo
 // or Debian's regex crate the test is skipped, except in CI (CI=true), where
 // .ci/run installs them and it fails.
