@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
@@ -445,5 +446,33 @@ func alsoToQwenDroid(list []*scenario) {
 		if hs, ok := to[sc.name]; ok {
 			sc.to = append(sc.targets(), hs...)
 		}
+	}
+}
+
+// A passing run of a scenario whose hook's event its host does not fire
+// headless shows the event silent, not working: it must not mark it seen
+// live in the README's results.
+func TestSilentEventsAreNotProven(t *testing.T) {
+	n := 0
+	for _, sc := range scenarios() {
+		for _, h := range sc.hooks {
+			for _, host := range append([]driver.Agent{sc.dialect}, sc.targets()...) {
+				path := pathHookx
+				if host == sc.dialect {
+					path = pathNative
+				}
+				for _, ev := range provenEvents(sc, path, host) {
+					if silent(host, ev) {
+						t.Errorf("%s on %s (%s): proves %s, which %s never fires headless", sc.name, host, path, ev, host)
+					}
+				}
+				if silent(host, h.event) {
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no scenario has a hook on an event its host does not fire headless: the test checks nothing")
 	}
 }
