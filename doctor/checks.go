@@ -53,7 +53,12 @@ func (c *checker) checkForeignReaders(f *file) {
 				continue
 			}
 			fix := "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy of a guard that blocks as " + f.d.Agent + " would"
-			c.add(h, h.off, Note, fmt.Sprintf("%s runs this hook too, its own way: %s", other.Agent, r.Differs), fix)
+			why := fmt.Sprintf("%s runs this hook too, its own way: %s", other.Agent, r.Differs)
+			if lost, ok := r.Loses[h.event]; ok {
+				fix = "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy that delivers it as " + f.d.Agent + " would (the hook then runs twice)"
+				why = fmt.Sprintf("%s runs this hook too, but there %s", other.Agent, lost)
+			}
+			c.add(h, h.off, Note, why, fix)
 		}
 	}
 }
