@@ -107,6 +107,19 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "bash", Args: map[string]any{"command": cmd, "description": "fake call"}}
 		},
+		// Its file tools (mappings/data/copilot.jsonc "tools", seen live in
+		// the file-guard/copilot-* and file-matcher/*-to-copilot scenarios):
+		// view, create, edit, with Copilot's own argument names. It has no
+		// directory-listing tool (lacks.tools "ls"), so no "ls".
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("create", map[string]any{"path": abs, "file_text": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("view", map[string]any{"path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("edit", map[string]any{"path": abs, "old_str": a.old, "new_str": a.new})
+			},
+		},
 		exe: func(p agents.Paths) string { return p.Copilot },
 	},
 	// Qwen Code 0.24.4: Claude's shape and event names, Gemini's tool names.

@@ -56,6 +56,10 @@ type scenario struct {
 	needsHookx bool
 	// projectName names the project directory (default "project").
 	projectName string
+	// exitNonZero accepts a non-zero exit of the agent: Copilot CLI's -p
+	// exits 1 when a hook refuses the prompt or the model call fails (seen
+	// live, 2026-11-27).
+	exitNonZero bool
 	// maxMain caps main-model requests (default 20); past it the run is
 	// killed and fails.
 	maxMain int
@@ -255,17 +259,7 @@ func scenarios() []*scenario {
 			hooks: []hookDef{{event: event, script: "stop"}},
 			scripts: map[string]string{"stop": readInput +
 				"case \"$input\" in *'\"stop_hook_active\":true'*|*'\"stop_hook_active\": true'*) exit 0;; esac\n" + emit(out)},
-			check: func(o *outcome) []string {
-				m := o.srv.Main()
-				var p []string
-				if len(m) != 2 {
-					p = append(p, fmt.Sprintf("the model was called %d times, want 2 (one extra turn)", len(m)))
-				}
-				if len(m) >= 2 && !strings.Contains(m[1].Conversation(), marker) {
-					p = append(p, fmt.Sprintf("the second model request lacks the hook's reason %s", marker))
-				}
-				return p
-			},
+			check: oneMoreTurn(marker),
 		}
 	}
 	list = append(list,
@@ -441,8 +435,26 @@ func scenarios() []*scenario {
 	list = append(list, codexScenarios()...)
 	alsoToCodex(list)
 	list = append(list, copilotScenarios()...)
+	list = append(list, copilotFamilies()...)
+	alsoToCopilot(list)
 	list = append(list, ndialectScenarios()...)
 	return list
+}
+
+// oneMoreTurn: the model was called twice, the second time with the stop
+// hook's reason.
+func oneMoreTurn(marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		m := o.srv.Main()
+		var p []string
+		if len(m) != 2 {
+			p = append(p, fmt.Sprintf("the model was called %d times, want 2 (one extra turn)", len(m)))
+		}
+		if len(m) >= 2 && !strings.Contains(m[1].Conversation(), marker) {
+			p = append(p, fmt.Sprintf("the second model request lacks the hook's reason %s", marker))
+		}
+		return p
+	}
 }
 
 // lastResults are the tool results in the last main-model request.
