@@ -438,6 +438,7 @@ func scenarios() []*scenario {
 	list = append(list, copilotFamilies()...)
 	alsoToCopilot(list)
 	list = append(list, ndialectScenarios()...)
+	list = append(list, observeScenarios()...)
 	return list
 }
 
