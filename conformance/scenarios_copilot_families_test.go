@@ -137,7 +137,7 @@ func copilotFamilies() []*scenario {
 		{
 			name: "prompt/copilot-decision-block", dialect: cp, steps: []action{say("PROMPT-ANSWERED")}, to: toClaude,
 			hooks:   []hookDef{{event: "userPromptSubmitted", script: "prompt"}},
-			scripts: map[string]string{"prompt": "cat >/dev/null\n" + emit(`{"decision":"block","reason":"PROMPT-BLOCK-P: not this prompt"}`)},
+			scripts: map[string]string{"prompt": logAs("prompt") + emit(`{"decision":"block","reason":"PROMPT-BLOCK-P: not this prompt"}`)},
 			check:   promptBlocked, exitNonZero: true,
 		},
 		{
@@ -145,7 +145,7 @@ func copilotFamilies() []*scenario {
 			// Claude hook ignores a top-level decision "block".
 			name: "prompt/claude-decision-block-to-copilot", dialect: driver.Claude, steps: []action{say("PROMPT-ANSWERED")}, to: toCopilot, noPeer: true,
 			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
-			scripts: map[string]string{"prompt": "cat >/dev/null\n" + emit(`{"decision":"block","reason":"PROMPT-BLOCK-C: not this prompt"}`)},
+			scripts: map[string]string{"prompt": logAs("prompt") + emit(`{"decision":"block","reason":"PROMPT-BLOCK-C: not this prompt"}`)},
 			check:   promptBlocked, exitNonZero: true,
 		},
 		{
@@ -154,7 +154,7 @@ func copilotFamilies() []*scenario {
 			// driver counts as a settings warning: only hookx's copy runs.
 			name: "prompt/claude-exit2-to-copilot", dialect: driver.Claude, steps: []action{say("PROMPT-ANSWERED")}, to: toCopilot, noPeer: true, removeSource: true,
 			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
-			scripts: map[string]string{"prompt": "cat >/dev/null\necho 'PROMPT-EXIT2-C: not this prompt' >&2; exit 2\n"},
+			scripts: map[string]string{"prompt": logAs("prompt") + "echo 'PROMPT-EXIT2-C: not this prompt' >&2; exit 2\n"},
 			check:   promptBlocked, exitNonZero: true,
 		},
 
@@ -330,10 +330,14 @@ func failureContextCheck(marker string) func(o *outcome) []string {
 	}
 }
 
-// promptBlocked: the prompt never reached the model, and the scripted
-// answer was never printed.
+// promptBlocked: the prompt hook ran (so a run that died before it cannot
+// pass), the prompt never reached the model, and the scripted answer was
+// never printed.
 func promptBlocked(o *outcome) []string {
 	var p []string
+	if len(o.hookLogs("prompt.")) == 0 {
+		p = append(p, "the prompt hook never ran")
+	}
 	if n := len(o.srv.Main()); n != 0 {
 		p = append(p, fmt.Sprintf("the model was called %d times, want 0 (the prompt refused)", n))
 	}
