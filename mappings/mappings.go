@@ -738,6 +738,7 @@ type Table struct {
 	Dialects  []*Dialect
 
 	byName map[string]*Dialect
+	lazy   *lazy // set when the dialects are built on first use (Lazy)
 }
 
 var (
@@ -1176,6 +1177,9 @@ func (o Output) validate(where string) error {
 
 // DialectNames lists the table's dialects, in its order.
 func (t *Table) DialectNames() []string {
+	if t.lazy != nil {
+		return slices.Clone(t.lazy.names)
+	}
 	names := make([]string, 0, len(t.Dialects))
 	for _, d := range t.Dialects {
 		names = append(names, d.Name)
@@ -1185,7 +1189,7 @@ func (t *Table) DialectNames() []string {
 
 // Dialect returns the named dialect.
 func (t *Table) Dialect(name string) (*Dialect, error) {
-	d, ok := t.byName[name]
+	d, ok := t.lookup(name)
 	if !ok {
 		names := t.DialectNames()
 		return nil, fmt.Errorf("unknown dialect %q (known: %s)%s", name, strings.Join(names, ", "), DidYouMean(name, names))
@@ -1399,7 +1403,7 @@ func joinNotes(a, b string) string {
 // a host whose dialect is not known otherwise.
 func (t *Table) EventOwner(name string) *Dialect {
 	var owner *Dialect
-	for _, d := range t.Dialects {
+	for _, d := range t.all() {
 		if e := d.Event(name); e != nil {
 			if e.Output.Guard {
 				return d
@@ -1419,7 +1423,7 @@ func (t *Table) EventOwner(name string) *Dialect {
 // dialect. Nil only for a table with no dialect.
 func (t *Table) LikelyHost(event, hook string) *Dialect {
 	var guard, has, other *Dialect
-	for _, d := range t.Dialects {
+	for _, d := range t.all() {
 		if d.Name == hook {
 			continue
 		}
@@ -1434,8 +1438,8 @@ func (t *Table) LikelyHost(event, hook string) *Dialect {
 	if d := cmp.Or(guard, has, t.EventOwner(event), other); d != nil {
 		return d
 	}
-	if len(t.Dialects) > 0 {
-		return t.Dialects[0]
+	if ds := t.all(); len(ds) > 0 {
+		return ds[0]
 	}
 	return nil
 }

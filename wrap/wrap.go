@@ -117,7 +117,7 @@ func Run(opts Options) (code int) {
 		// Gemini's AfterAgent as "go on", without end). Answer instead.
 		if p := recover(); p != nil {
 			if r.Table == nil {
-				r.Table = mappings.Default()
+				r.Table = mappings.Lazy()
 			}
 			if r.host == nil {
 				r.host, _ = r.Table.Dialect(r.otherDialect())
@@ -173,7 +173,7 @@ func (r *runner) run() int {
 		r.Listen()
 	}
 	if r.Table == nil {
-		r.Table = mappings.Default()
+		r.Table = mappings.Lazy()
 	}
 	hook, err := r.Table.Dialect(r.From)
 	if err != nil {

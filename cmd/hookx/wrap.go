@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -172,25 +170,30 @@ func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 			return fmt.Errorf("--env: %q is not NAME=VALUE", kv)
 		}
 	}
+	if table == nil {
+		// Built only should a question below need it (Lazy builds no
+		// dialect until asked).
+		table = mappings.Lazy()
+	}
 	known := func(name string) error {
 		if _, ok := mappings.HookShell(name); ok {
 			return nil
 		}
-		_, err := cmp.Or(table, mappings.Default()).Dialect(name)
+		_, err := table.Dialect(name)
 		return err
 	}
 	if err := known(opts.from); err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
-	if table != nil && opts.match != "" {
-		// A pass-through run (no table) never reads the matcher.
+	if !opts.execInPlace() && opts.match != "" {
+		// A run that becomes the hook never reads the matcher.
 		hook, _ := table.Dialect(opts.from)
 		if _, err := hook.ToolMatcher(opts.match); err != nil {
 			return fmt.Errorf("--match: %w", err)
 		}
 	}
 	if opts.event != "" {
-		if d, _ := cmp.Or(table, mappings.Default()).Dialect(opts.from); d != nil && d.Event(opts.event) == nil {
+		if d, _ := table.Dialect(opts.from); d != nil && d.Event(opts.event) == nil {
 			return fmt.Errorf("--event: %q is not a %s event%s", opts.event, d.Agent, mappings.DidYouMean(opts.event, d.EventNames()))
 		}
 	}
@@ -245,13 +248,10 @@ func wrapUsageError(opts *wrapOptions, err error) error {
 	return silentExit(out.ExitCode)
 }
 
-// loadTable loads the mapping table with the collector paused: wrap is on
-// the host's critical path for every hook call, the load makes only
-// short-lived garbage, and collecting it mid-load cost about 1 ms.
+// loadTable returns the mapping table a hook call uses: its dialects are
+// built on first use, and a call builds the (at most two) it speaks.
 func loadTable() *mappings.Table {
-	old := debug.SetGCPercent(-1)
-	defer debug.SetGCPercent(old)
-	return mappings.Default()
+	return mappings.Lazy()
 }
 
 // wrapRun runs the hook. table is nil when the run replaces itself with
