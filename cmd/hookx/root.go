@@ -83,13 +83,15 @@ single payloads (translate), all driven by one mapping table (mappings).
 // developed side by side do not edit one list.
 var extraCommands []func(streams) *cobra.Command
 
-// run executes hookx with args and returns the process exit code.
+// run executes hookx with args and returns the process exit code; main
+// exits with it at once.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &countingWriter{w: stdout}
 	s := streams{In: stdin, Out: out, Err: stderr}
 	if opts, command, ok := parseWrapDirect(args, s); ok {
-		// A hook call: no command tree (see parseWrapDirect). wrap has
-		// no --json.
+		// A hook call: no command tree (see parseWrapDirect), and the
+		// process exits once it returns (main). wrap has no --json.
+		opts.exits = true
 		return exitCode(opts.execute(command, nil), false, out, stdout, stderr)
 	}
 	root := newRootCmd(s, args)
