@@ -144,3 +144,27 @@ func TestLazyTableAnswersForEveryDialect(t *testing.T) {
 		}
 	}
 }
+
+// What wrap asks without building a dialect (HookShell, CommandOf, Names)
+// is what the dialects say.
+func TestGeneratedLookupsAreTheDialects(t *testing.T) {
+	full := Default()
+	if diff := cmp.Diff(full.DialectNames(), Names()); diff != "" {
+		t.Errorf("Names (-dialects +generated):\n%s", diff)
+	}
+	for _, d := range full.Dialects {
+		if sh, ok := HookShell(d.Name); sh != d.Shell || !ok {
+			t.Errorf("HookShell(%s) = %q, %v; want %q", d.Name, sh, ok, d.Shell)
+		}
+		c, ok := CommandOf(d.Name)
+		if diff := cmp.Diff(d.Command, c); diff != "" || !ok {
+			t.Errorf("CommandOf(%s) (-dialect +generated), found %v:\n%s", d.Name, ok, diff)
+		}
+	}
+	if sh, ok := HookShell("nosuch"); ok || sh != "" {
+		t.Errorf("HookShell(nosuch) = %q, %v", sh, ok)
+	}
+	if _, ok := CommandOf("nosuch"); ok {
+		t.Error("CommandOf(nosuch) found")
+	}
+}

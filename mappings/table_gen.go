@@ -12,7 +12,8 @@ func init() {
 	generatedDialect = generatedDialectNamed
 	generatedCanonical = generatedCanonicalVocabulary
 	generatedClues = generatedHostClues
-	generatedShells = map[string]string{"claude": "sh", "codex": "bash", "copilot": "bash", "droid": "sh", "gemini": "bash", "qwen": "bash", "terminai": "bash"}
+	generatedNames = generatedNameList
+	generatedShell = generatedShellOf
 	generatedCommands = sync.OnceValue(func() map[string]Command {
 		return map[string]Command{"claude": Command{Argv: []string{"/bin/sh",
 			"-c",
@@ -100,6 +101,28 @@ func generatedTable() *Table {
 		dialectQwen(),
 		dialectTerminai(),
 	}}
+}
+
+var generatedNameList = []string{"claude", "codex", "copilot", "droid", "gemini", "qwen", "terminai"}
+
+func generatedShellOf(name string) (string, bool) {
+	switch name {
+	case "claude":
+		return "sh", true
+	case "codex":
+		return "bash", true
+	case "copilot":
+		return "bash", true
+	case "droid":
+		return "sh", true
+	case "gemini":
+		return "bash", true
+	case "qwen":
+		return "bash", true
+	case "terminai":
+		return "bash", true
+	}
+	return "", false
 }
 
 func generatedDialectNamed(name string) *Dialect {

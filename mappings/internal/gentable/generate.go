@@ -28,11 +28,8 @@ func Generate() ([]byte, error) {
 	// The literal is built on first use, not at init: package
 	// initialisation runs on every hook call, and a pass-through wrap needs
 	// only each dialect's shell.
-	b.WriteString("func init() {\n\tgenerated = generatedTable\n\tgeneratedDialect = generatedDialectNamed\n\tgeneratedCanonical = generatedCanonicalVocabulary\n\tgeneratedClues = generatedHostClues\n\tgeneratedShells = map[string]string{")
-	for _, d := range t.Dialects {
-		fmt.Fprintf(&b, "%q: %q, ", d.Name, d.Shell)
-	}
-	b.WriteString("}\n\tgeneratedCommands = sync.OnceValue(func() map[string]Command {\n\t\treturn map[string]Command{")
+	b.WriteString("func init() {\n\tgenerated = generatedTable\n\tgeneratedDialect = generatedDialectNamed\n\tgeneratedCanonical = generatedCanonicalVocabulary\n\tgeneratedClues = generatedHostClues\n\tgeneratedNames = generatedNameList\n\tgeneratedShell = generatedShellOf")
+	b.WriteString("\n\tgeneratedCommands = sync.OnceValue(func() map[string]Command {\n\t\treturn map[string]Command{")
 	for _, d := range t.Dialects {
 		fmt.Fprintf(&b, "%q: ", d.Name)
 		writeLiteral(&b, reflect.ValueOf(d.Command))
@@ -53,6 +50,18 @@ func Generate() ([]byte, error) {
 		b.WriteString(f + "(),\n")
 	}
 	b.WriteString("}}\n}\n\n")
+	// Static data and switches: package initialisation runs on every hook
+	// call, and a map literal would be built there.
+	b.WriteString("var generatedNameList = []string{")
+	for _, name := range slices.Sorted(slices.Values(t.DialectNames())) {
+		fmt.Fprintf(&b, "%q, ", name)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("func generatedShellOf(name string) (string, bool) {\n\tswitch name {\n")
+	for _, d := range t.Dialects {
+		fmt.Fprintf(&b, "case %q:\n\treturn %q, true\n", d.Name, d.Shell)
+	}
+	b.WriteString("}\n\treturn \"\", false\n}\n\n")
 	b.WriteString("func generatedDialectNamed(name string) *Dialect {\n\tswitch name {\n")
 	for _, d := range t.Dialects {
 		fmt.Fprintf(&b, "case %q:\n\treturn %s()\n", d.Name, funcName(d.Name))
