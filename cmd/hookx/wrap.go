@@ -152,10 +152,9 @@ func (opts *wrapOptions) execute(command []string, runF func(*wrapOptions) error
 	var table *mappings.Table
 	if !opts.execInPlace() {
 		// Neither is needed for a run that replaces itself with
-		// the hook. Signals start now, while the table loads, and
+		// the hook. Signals start in wrap.Run, in the background, and
 		// stop once started whatever the outcome.
-		go opts.listen()
-		defer func() { opts.listen(); opts.stopSignals() }()
+		defer opts.stopSignals()
 		table = loadTable()
 	}
 	if err := validateWrap(table, opts); err != nil {
@@ -167,12 +166,13 @@ func (opts *wrapOptions) execute(command []string, runF func(*wrapOptions) error
 	return wrapRun(opts, table)
 }
 
-// stopSignals stops the delivery of signals to opts.signals, unless the
-// process exits once wrap returns (run's way for a hook call): Stop waits for
-// the signal goroutine to be idle, about 0.1 ms on the host's path, for
-// nothing.
+// stopSignals stops the delivery of signals to opts.signals, once started,
+// unless the process exits once wrap returns (run's way for a hook call):
+// Stop waits for the signal goroutine to be idle, about 0.1 ms on the
+// host's path, for nothing.
 func (opts *wrapOptions) stopSignals() {
 	if !opts.exits {
+		opts.listen()
 		signal.Stop(opts.signals)
 	}
 }
