@@ -442,6 +442,7 @@ func scenarios() []*scenario {
 	alsoToCodex(list)
 	list = append(list, copilotScenarios()...)
 	list = append(list, ndialectScenarios()...)
+	list = append(list, copilotSafetyScenarios()...)
 	return list
 }
 

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,5 +208,26 @@ func TestCopilotHandledPromptIsABlock(t *testing.T) {
 		Output{Stdout: []byte(`{"handled":true,"responseContent":"HANDLED-X"}`)})
 	if ok, reason := blocks(t, "claude", "UserPromptSubmit", string(res.Stdout)); !ok || reason != "HANDLED-X" {
 		t.Errorf("handled prompt under Claude: %s, want a block with the response as its reason", res.Stdout)
+	}
+}
+
+// Copilot CLI never reads a hook's stderr: when only stderr was over
+// hookx's bound, the whole stdout and the exit code decide exactly as in
+// Copilot, on every event and exit.
+func TestCopilotStderrOverflowReadsStdout(t *testing.T) {
+	d := mappings.Default().MustDialect("copilot")
+	for _, ev := range d.Events {
+		for _, exit := range []int{0, 1, 2, 3} {
+			for _, stdout := range []string{`{"decision":"block","reason":"R"}`, `{"permissionDecision":"deny","permissionDecisionReason":"R"}`, ``, `{"additionalContext":"C"}`} {
+				in := Output{Stdout: []byte(stdout), ExitCode: exit}
+				want, _, _ := ReadOutput(d, ev.Name, in)
+				over := in
+				over.Overflow, over.Failed, over.FailReason = true, true, "hook stderr over the limit"
+				got, _, _ := ReadOutput(d, ev.Name, over)
+				if got.Block != want.Block || got.Reason != want.Reason || !slices.Equal(got.Context, want.Context) {
+					t.Errorf("%s exit %d stdout %s, stderr over the bound: %+v; Copilot reads the whole stdout: %+v", ev.Name, exit, stdout, got, want)
+				}
+			}
+		}
 	}
 }
