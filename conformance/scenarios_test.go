@@ -47,6 +47,9 @@ type scenario struct {
 	// wantWarning, when set, is a settings warning the native run must
 	// report (driver.Sandbox.SettingsWarnings), for a negative control.
 	wantWarning string
+	// anyExit accepts a non-zero exit of the agent: Copilot CLI ends a -p
+	// run whose prompt a hook refused with exit 1.
+	anyExit bool
 	// wrapFlags are inserted after every "hookx wrap" in the migrated
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
