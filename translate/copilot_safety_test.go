@@ -231,3 +231,70 @@ func TestCopilotStderrOverflowReadsStdout(t *testing.T) {
 		}
 	}
 }
+
+// hookx's own failure on a Copilot event where a block keeps something
+// from happening or from the model is a block Copilot honours (a decision
+// with a non-empty reason; on postToolUse it hides the output), not only
+// context beside the output.
+func TestCopilotFailureOutputBlocks(t *testing.T) {
+	d := mappings.Default().MustDialect("copilot")
+	n := 0
+	for _, ev := range d.Events {
+		if !ev.Output.BlocksOnFailure() {
+			continue
+		}
+		n++
+		out := FailureOutput(d, ev.Name, fmt.Errorf("stdin over the bound"))
+		v, _, _ := ReadOutput(d, ev.Name, out)
+		if !v.Block && ev.Output.Block != "feedback" {
+			t.Errorf("%s: hookx's failure answers %s, which Copilot does not read as a block", ev.Name, out.Stdout)
+		}
+		if !strings.Contains(string(out.Stdout), "stdin over the bound") {
+			t.Errorf("%s: the failure's reason is not in %s", ev.Name, out.Stdout)
+		}
+	}
+	if n < 3 {
+		t.Fatalf("%d Copilot events fail closed, want preToolUse, userPromptSubmitted, postToolUse at least", n)
+	}
+}
+
+// Copilot ignores a block without a reason: every block another dialect's
+// hook gives without one (an exit 2 with nothing on stderr, a bare
+// decision) still reaches Copilot as a block, with a reason.
+func TestReasonlessBlocksStayBlocksUnderCopilot(t *testing.T) {
+	tbl := mappings.Default()
+	host := tbl.MustDialect("copilot")
+	n := 0
+	for _, hook := range tbl.Dialects {
+		if hook == host {
+			continue
+		}
+		tr := newTr(t, hook.Name, host.Name)
+		for _, ev := range hook.Events {
+			m, _ := tbl.MapEvent(hook, host, ev.Name)
+			if m.To == nil || m.To.Output.Block == "none" || m.To.Output.Block == "" || m.To.Output.Block == "feedback" {
+				continue
+			}
+			for _, in := range []Output{
+				{ExitCode: 2},
+				{Stdout: []byte(`{"decision":"block"}`)},
+				{Stdout: []byte(`{"decision":"deny"}`)},
+				{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"` + ev.Name + `","permissionDecision":"deny"}}`)},
+			} {
+				var own findings
+				want := readOutput(hook, ev, in, &own)
+				if !want.Block || ev.Output.Block != m.To.Output.Block {
+					continue
+				}
+				n++
+				out, _ := tr.Result(ResultContext{HookEvent: ev.Name, HostEvent: m.To.Name}, in)
+				if v, _, _ := ReadOutput(host, m.To.Name, out); !v.Block {
+					t.Errorf("%s %s block %q/exit %d with no reason: Copilot %s reads %s as no block", hook.Name, ev.Name, in.Stdout, in.ExitCode, m.To.Name, out.Stdout)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no reasonless block of any dialect maps to a Copilot event that blocks the same way")
+	}
+}
