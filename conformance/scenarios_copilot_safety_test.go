@@ -111,6 +111,16 @@ func copilotSafetyScenarios() []*scenario {
 			sc.maxMain = 15
 			return sc
 		}(),
+		// The other way: a Gemini AfterTool deny reaches Copilot as the
+		// decision "block" that replaces the tool's result.
+		{
+			name: "copilot-safety/gemini-aftertool-deny-hides-in-copilot", dialect: driver.Gemini, to: []driver.Agent{driver.Copilot},
+			noPeer: true, steps: []action{shell("cat secret.txt")}, okWarning: "Tool result blocked by hook",
+			files:   map[string]string{"secret.txt": "alpha " + secret + "\n"},
+			hooks:   []hookDef{{event: "AfterTool", matcher: "run_shell_command", script: "h"}},
+			scripts: map[string]string{"h": "cat >/dev/null\n" + emit(`{"decision":"deny","reason":"G-HIDDEN: secret in output"}`)},
+			check:   hidden("G-HIDDEN"),
+		},
 		warns("Tool result blocked by hook", post("post-block-hides", emit(`{"decision":"block","reason":"POST-HIDDEN: secret in output"}`), hidden("POST-HIDDEN"))),
 		warns("Tool result blocked by hook", post("post-exit2-block-hides", emit(`{"decision":"block","reason":"POST-E2-HIDDEN: secret in output"}`)+"exit 2\n", hidden("POST-E2-HIDDEN"))),
 		post("post-block-without-reason-shows", emit(`{"decision":"block"}`), shown),
