@@ -121,6 +121,20 @@ func copilotSafetyScenarios() []*scenario {
 			scripts: map[string]string{"h": "cat >/dev/null\n" + emit(`{"decision":"deny","reason":"G-HIDDEN: secret in output"}`)},
 			check:   hidden("G-HIDDEN"),
 		},
+		// An agentStop hook that always blocks: Copilot honours 8 blocks (9
+		// model calls); through hookx Codex, which has no cap, ends the same
+		// way.
+		func() *scenario {
+			sc := copilotHook("stop-always-capped-on-codex", "agentStop", hello, emit(`{"decision":"block","reason":"ALWAYS-CP: keep going"}`),
+				func(o *outcome) []string {
+					if n := len(o.srv.Main()); n != 9 {
+						return []string{fmt.Sprintf("the model was called %d times, want 9 (8 honoured blocks)", n)}
+					}
+					return nil
+				})
+			sc.to, sc.maxMain = []driver.Agent{driver.Codex}, 15
+			return sc
+		}(),
 		warns("Tool result blocked by hook", post("post-block-hides", emit(`{"decision":"block","reason":"POST-HIDDEN: secret in output"}`), hidden("POST-HIDDEN"))),
 		warns("Tool result blocked by hook", post("post-exit2-block-hides", emit(`{"decision":"block","reason":"POST-E2-HIDDEN: secret in output"}`)+"exit 2\n", hidden("POST-E2-HIDDEN"))),
 		post("post-block-without-reason-shows", emit(`{"decision":"block"}`), shown),
