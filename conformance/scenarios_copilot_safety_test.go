@@ -18,7 +18,8 @@ import (
 //     refuses the prompt and continues the turn (hookx read a failure and
 //     let the prompt through); any other non-zero exit ignores stdout;
 //   - a decision "block" without a reason is ignored (hookx blocked);
-//   - postToolUse's block hides the tool's output (hookx dropped it);
+//   - postToolUse's block and modifiedResult hide the tool's output (hookx
+//     dropped both);
 //   - a handled prompt never reaches the model (hookx ignored it);
 //   - modifiedArgs null fails the call (hookx ran the sibling updatedInput),
 //     and a top-level updatedInput is not read (hookx ran it);
@@ -137,6 +138,7 @@ func copilotSafetyScenarios() []*scenario {
 		}(),
 		warns("Tool result blocked by hook", post("post-block-hides", emit(`{"decision":"block","reason":"POST-HIDDEN: secret in output"}`), hidden("POST-HIDDEN"))),
 		warns("Tool result blocked by hook", post("post-exit2-block-hides", emit(`{"decision":"block","reason":"POST-E2-HIDDEN: secret in output"}`)+"exit 2\n", hidden("POST-E2-HIDDEN"))),
+		post("post-modifiedResult-hides", emit(`{"modifiedResult":{"resultType":"success","textResultForLlm":"REDACTED-BY-HOOK"}}`), hidden("REDACTED-BY-HOOK")),
 		post("post-block-without-reason-shows", emit(`{"decision":"block"}`), shown),
 		copilotHook("pre-modifiedArgs-null-runs-nothing", "preToolUse", orig, emit(`{"modifiedArgs":null,`+rewrite+`}`),
 			func(o *outcome) []string {

@@ -133,7 +133,17 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	}
 	if r := o["modifiedResult"]; r != nil {
-		fs.add(mappings.None, "modifiedResult", "a replaced tool result is not carried to another agent")
+		if mr := o.object("modifiedResult"); mr != nil && ev.Output.ReplaceOutput {
+			// The model gets the replacement, never the tool's output
+			// (live): a block that hides the output, with the
+			// replacement as its reason.
+			if !v.Block {
+				v.Block, v.Reason = true, cmp.Or(mr.str("textResultForLlm"), "The hook replaced the tool's result")
+			}
+			fs.add(mappings.Approximate, "modifiedResult", "read as a block that hides the tool's output, with textResultForLlm as the reason")
+		} else {
+			fs.add(mappings.None, "modifiedResult", "Copilot CLI does not read it on %s; ignored", ev.Name)
+		}
 	}
 	for _, k := range []string{"modifiedPrompt", "modifiedConfig", "modifiedResponse", "modifiedTransformedPrompt"} {
 		if o[k] != nil {

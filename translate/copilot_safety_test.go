@@ -298,3 +298,35 @@ func TestReasonlessBlocksStayBlocksUnderCopilot(t *testing.T) {
 		t.Fatal("no reasonless block of any dialect maps to a Copilot event that blocks the same way")
 	}
 }
+
+// modifiedResult replaces the tool's result in Copilot (live: the output
+// did not reach the model): under every other host the output stays from
+// the model and the replacement text reaches it.
+func TestCopilotModifiedResultHidesEverywhere(t *testing.T) {
+	tab := mappings.Default()
+	out := Output{Stdout: []byte(`{"modifiedResult":{"resultType":"success","textResultForLlm":"REDACTED-BY-HOOK"}}`)}
+	for _, host := range tab.Dialects {
+		if host.Name == "copilot" {
+			continue
+		}
+		hostEv, _ := host.EventFor("tool.after")
+		if hostEv == nil {
+			continue
+		}
+		tr := newTr(t, "copilot", host.Name)
+		payload := `{"hook_event_name":"` + hostEv.Name + `","tool_name":"Bash","tool_input":{"command":"cat s"},"tool_response":{"stdout":"SECRET"}}`
+		res, _ := tr.Result(ResultContext{HookEvent: "postToolUse", HostEvent: hostEv.Name, HostPayload: []byte(payload)}, out)
+		v, _, _ := ReadOutput(host, hostEv.Name, res)
+		if !v.Block && v.NewOutput == nil && !v.Stop {
+			t.Errorf("%s %s: %s leaves the tool's output to the model", host.Name, hostEv.Name, res.Stdout)
+		}
+		if !strings.Contains(string(res.Stdout)+string(res.Stderr), "REDACTED-BY-HOOK") {
+			t.Errorf("%s %s: the replacement text is lost: %s", host.Name, hostEv.Name, res.Stdout)
+		}
+	}
+	// Not on postToolUseFailure, where Copilot reads only additionalContext.
+	v, _, _ := ReadOutput(tab.MustDialect("copilot"), "postToolUseFailure", out)
+	if v.Block {
+		t.Errorf("postToolUseFailure modifiedResult: %+v, a block; Copilot ignores it there", v)
+	}
+}
