@@ -162,6 +162,19 @@ func copilotSafetyScenarios() []*scenario {
 				}
 				return p
 			}),
+		// A Claude PostToolUse hook's updatedToolOutput (Bash's shape, which
+		// Claude Code applies) keeps the output from the model in Copilot
+		// too: modifiedResult. migrate writes no copy of a Claude
+		// PostToolUse hook for Copilot (Copilot runs .claude/settings.json
+		// itself), so the entry is hand-written.
+		{
+			name: "copilot-safety/claude-updatedToolOutput-hides-in-copilot", dialect: driver.Copilot, to: []driver.Agent{}, needsHookx: true,
+			steps:   []action{shell("cat secret.txt")},
+			files:   map[string]string{"secret.txt": "alpha " + secret + "\n"},
+			hooks:   []hookDef{{event: "postToolUse", raw: `hookx wrap --from claude -- "$COPILOT_PROJECT_DIR"/.github/hooks/h.sh`}},
+			scripts: map[string]string{"h": "cat >/dev/null\n" + emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"C-REDACTED","stderr":"","interrupted":false,"isImage":false}}}`)},
+			check:   hidden("C-REDACTED"),
+		},
 		{
 			name: "copilot-safety/claude-exit1-runs-under-copilot", dialect: driver.Claude, to: []driver.Agent{driver.Copilot},
 			noPeer: true, removeSource: true, steps: []action{shell("touch ran.marker; printf ALLOW%s -RAN")},

@@ -242,9 +242,14 @@ func (r rendered) copilot(ev *mappings.Event) []byte {
 		case r.block && ev.Output.Block == "feedback":
 			ctx = append([]string{cmp.Or(r.reason, "Blocked by hook")}, ctx...)
 		}
-		if r.replaceOutput && ev.Output.ReplaceOutput {
+		switch {
+		case r.replaceOutput && ev.Output.ReplaceOutput:
 			// The model gets the reason instead of the tool's result.
 			o.set("modifiedResult", map[string]any{"resultType": "success", "textResultForLlm": cmp.Or(r.reason, "Blocked by hook")})
+		case r.newOutput != nil && !r.block && ev.Output.ReplaceOutput:
+			// The hook replaced the result (Claude's updatedToolOutput):
+			// so does modifiedResult.
+			o.set("modifiedResult", map[string]any{"resultType": "success", "textResultForLlm": resultText(r.newOutput)})
 		}
 		if r.newInput != nil && !r.block && ev.Output.RewriteInput {
 			o.set("modifiedArgs", r.newInput)
@@ -259,6 +264,40 @@ func (r rendered) copilot(ev *mappings.Event) []byte {
 	return o.bytes()
 }
 
+// resultText is the text of a replacement tool result: a string, a Bash
+// result's stdout (and stderr), MCP content blocks' text, or else the JSON
+// itself.
+func resultText(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any:
+		if out, ok := x["stdout"].(string); ok {
+			if errText, _ := x["stderr"].(string); errText != "" {
+				return joinText(out, errText)
+			}
+			return out
+		}
+	case []any:
+		var parts []string
+		for _, b := range x {
+			if m, ok := b.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					parts = append(parts, t)
+				}
+			}
+		}
+		if len(parts) == len(x) && len(parts) > 0 {
+			return strings.Join(parts, "\n")
+		}
+	}
+	return string(raw)
+}
+
 // copilotRenderFindings says what a verdict carries that Copilot CLI has no
 // place for on ev.
 func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
@@ -267,6 +306,9 @@ func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
 	}
 	if r.replaceOutput && (ev == nil || !ev.Output.ReplaceOutput) {
 		fs.add(mappings.None, "hidden output", "Copilot CLI cannot replace the tool's result here; the reason is sent as context, the output stays visible")
+	}
+	if ev != nil && r.newOutput != nil && !r.block && ev.Output.ReplaceOutput {
+		fs.add(mappings.Approximate, "updatedToolOutput", "sent as modifiedResult, as text")
 	}
 	if ev != nil && r.block && ev.Output.Block == "feedback" {
 		fs.add(mappings.Approximate, "block", "Copilot CLI cannot block on %s; the reason is sent to the model as additional context", ev.Name)

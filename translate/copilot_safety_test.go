@@ -330,3 +330,23 @@ func TestCopilotModifiedResultHidesEverywhere(t *testing.T) {
 		t.Errorf("postToolUseFailure modifiedResult: %+v, a block; Copilot ignores it there", v)
 	}
 }
+
+// A Claude hook's updatedToolOutput replaces the tool's result: Copilot's
+// modifiedResult does the same, so the output stays from the model there.
+func TestClaudeUpdatedToolOutputReplacesOnCopilot(t *testing.T) {
+	for _, c := range []struct{ updated, want string }{
+		{`{"stdout":"REDACTED","stderr":"","interrupted":false,"isImage":false}`, "REDACTED"},
+		{`"REDACTED"`, "REDACTED"},
+		{`[{"type":"text","text":"REDACTED"}]`, "REDACTED"},
+	} {
+		got, fs := copilotResult(t, "claude", "copilot", "PostToolUse", "postToolUse",
+			Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":` + c.updated + `}}`)})
+		want := `{"modifiedResult":{"resultType":"success","textResultForLlm":"` + c.want + `"}}`
+		if got != want {
+			t.Errorf("updatedToolOutput %s under Copilot: %s, want %s", c.updated, got, want)
+		}
+		if hasFinding(fs, "updatedToolOutput", "original output stays") {
+			t.Errorf("updatedToolOutput %s: a finding says the output stays: %+v", c.updated, fs)
+		}
+	}
+}

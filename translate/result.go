@@ -735,7 +735,8 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		}
 	}
 
-	if v.NewOutput != nil && !r.replaceOutput {
+	r.newOutput = v.NewOutput
+	if v.NewOutput != nil && !r.replaceOutput && !(tr.To.Protocol == "copilot" && hostEv.Output.ReplaceOutput) {
 		fs.add(mappings.None, "updatedToolOutput", "%s cannot replace a tool's output; the original output stays", tr.To.Agent)
 	}
 
@@ -809,6 +810,7 @@ type rendered struct {
 	stopReason    string
 	newInput      map[string]any
 	replaceOutput bool
+	newOutput     json.RawMessage // the hook's replacement tool result
 }
 
 func (r rendered) gemini() []byte {
