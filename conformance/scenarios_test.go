@@ -450,6 +450,7 @@ func scenarios() []*scenario {
 	list = append(list, copilotScenarios()...)
 	list = append(list, ndialectScenarios()...)
 	list = append(list, copilotSafetyScenarios()...)
+	list = append(list, observeScenarios()...)
 	return list
 }
 

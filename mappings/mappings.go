@@ -525,6 +525,10 @@ type Event struct {
 	// Live is set when the event's payload and output handling were seen in
 	// a real run of the agent; anything else is a reading of docs or source.
 	Live bool `json:"live"`
+	// LiveBy cites where a live event was seen when no scenario of the
+	// conformance suite shows it (a finding in the reference, with its
+	// date); the suite's results table is otherwise the evidence.
+	LiveBy string `json:"liveBy"`
 	// Source is where a dialect the conformance suite cannot run has this
 	// event: file:line in its source, or "live" with the run.
 	Source string `json:"source"`
@@ -932,6 +936,9 @@ func (t *Table) index() error {
 			}
 			if (e.Matcher == "value" || e.Matcher == "exact") && e.MatcherField == "" {
 				bad("%s: event %s: a %s matcher needs matcherField", d.Name, e.Name, e.Matcher)
+			}
+			if e.LiveBy != "" && !e.Live {
+				bad("%s: event %s: liveBy cites a run, but the event is not marked live", d.Name, e.Name)
 			}
 			if e.Convert != "" && eventConverters[e.Convert] == nil {
 				bad("%s: event %s: unknown converter %q", d.Name, e.Name, e.Convert)
