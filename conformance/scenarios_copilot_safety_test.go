@@ -20,7 +20,8 @@ import (
 //   - a decision "block" without a reason is ignored (hookx blocked);
 //   - postToolUse's block and modifiedResult hide the tool's output (hookx
 //     dropped both);
-//   - a handled prompt never reaches the model (hookx ignored it);
+//   - a handled prompt never reaches the model (hookx ignored it), nor
+//     does one the hook replaced with modifiedPrompt (hookx sent it);
 //   - modifiedArgs null fails the call (hookx ran the sibling updatedInput),
 //     and a top-level updatedInput is not read (hookx ran it);
 //
@@ -100,6 +101,22 @@ func copilotSafetyScenarios() []*scenario {
 		copilotHook("prompt-block-without-reason", "userPromptSubmitted", hello, emit(`{"decision":"block"}`), modelCalled),
 		refused(copilotHook("prompt-handled", "userPromptSubmitted", hello,
 			emit(`{"handled":true,"responseContent":"HANDLED-BY-HOOK"}`), noModelCall)),
+		// modifiedPrompt: the model gets the replacement, never the
+		// original (live); Claude cannot take a replaced prompt, so hookx
+		// refuses the prompt rather than sending the original.
+		func() *scenario {
+			sc := copilotHook("prompt-modified-original-never-sent", "userPromptSubmitted", hello,
+				emit(`{"modifiedPrompt":"a prompt without the secret"}`), func(o *outcome) []string {
+					for _, r := range o.srv.Main() {
+						if strings.Contains(r.AllText(), "ORIGINAL-PROMPT-SECRET") {
+							return []string{"the original prompt reached the model"}
+						}
+					}
+					return nil
+				})
+			sc.prompt, sc.anyExit = "ORIGINAL-PROMPT-SECRET: do the task", true
+			return sc
+		}(),
 		func() *scenario {
 			sc := copilotHook("stop-exit2-block", "agentStop", hello, emit(`{"decision":"block","reason":"STOP-E2: one more turn"}`)+"exit 2\n",
 				func(o *outcome) []string {

@@ -31,7 +31,8 @@ import (
 //     turn / replaces the tool's result ("Tool result blocked: <reason>");
 //     without a reason it is ignored. On userPromptSubmitted, handled true
 //     with a non-empty responseContent answers the prompt with no model
-//     call.
+//     call, and a non-empty modifiedPrompt replaces the prompt the model
+//     gets. postToolUse's modifiedResult replaces the tool's result.
 //   - additionalContext reaches the model on preToolUse, postToolUse,
 //     userPromptSubmitted and sessionStart.
 //   - Exit 2 denies a tool call whatever stdout says, and its stderr is
@@ -145,7 +146,16 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 			fs.add(mappings.None, "modifiedResult", "Copilot CLI does not read it on %s; ignored", ev.Name)
 		}
 	}
-	for _, k := range []string{"modifiedPrompt", "modifiedConfig", "modifiedResponse", "modifiedTransformedPrompt"} {
+	if p, isString := rawString(o["modifiedPrompt"]); isString && p != "" && ev.Output.Guard && !ev.Output.Ask {
+		// The model gets the replacement, never the prompt (live). No
+		// other agent takes a replaced prompt from a hook; sending the
+		// original would send what the hook kept from the model.
+		if !v.Block {
+			v.Block, v.Reason = true, "the hook replaced the prompt (modifiedPrompt), which hookx cannot carry to this agent; blocked rather than sending the original prompt"
+		}
+		fs.add(mappings.None, "modifiedPrompt", "the host cannot take a replaced prompt from a hook; blocked rather than sending the original")
+	}
+	for _, k := range []string{"modifiedConfig", "modifiedResponse", "modifiedTransformedPrompt"} {
 		if o[k] != nil {
 			fs.add(mappings.None, k, "the host cannot take it from a hook")
 		}
@@ -197,6 +207,15 @@ func copilotModifiedArgs(v *Verdict, o fields, fs *findings) {
 		return
 	}
 	v.NewInput = in
+}
+
+// rawString decodes a JSON string value.
+func rawString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // jsonKind names a decoded JSON value's type as Copilot CLI's message does.

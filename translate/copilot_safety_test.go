@@ -350,3 +350,29 @@ func TestClaudeUpdatedToolOutputReplacesOnCopilot(t *testing.T) {
 		}
 	}
 }
+
+// modifiedPrompt replaces the prompt the model gets in Copilot (live: the
+// original never reached it). No other agent can take a replaced prompt
+// from a hook, and sending the original would send what the hook kept from
+// the model: a block that says why. An empty or non-string modifiedPrompt
+// is ignored, as in Copilot (changelog 1.0.76).
+func TestCopilotModifiedPromptBlocksElsewhere(t *testing.T) {
+	d := mappings.Default().MustDialect("copilot")
+	for _, c := range []struct {
+		out   string
+		block bool
+	}{
+		{`{"modifiedPrompt":"redacted prompt"}`, true},
+		{`{"modifiedPrompt":""}`, false},
+		{`{"modifiedPrompt":3}`, false},
+		{`{"modifiedPrompt":null}`, false},
+	} {
+		v, fs, _ := ReadOutput(d, "userPromptSubmitted", Output{Stdout: []byte(c.out)})
+		if v.Block != c.block || (c.block && !strings.Contains(v.Reason, "modifiedPrompt")) {
+			t.Errorf("%s: block %v (%q), want %v with a reason naming modifiedPrompt", c.out, v.Block, v.Reason, c.block)
+		}
+		if c.block && !hasFinding(fs, "modifiedPrompt", "") {
+			t.Errorf("%s: no finding: %+v", c.out, fs)
+		}
+	}
+}
