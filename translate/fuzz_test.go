@@ -138,6 +138,8 @@ func FuzzResult(f *testing.F) {
 		{"preToolUse", `{"modifiedArgs":null,"updatedInput":{"command":"x"}}`, 0},
 		{"preToolUse", `{"modifiedArgs":"{\"command\":\"x\"}"}`, 0},
 		{"userPromptSubmitted", `{"handled":true,"responseContent":"answered"}`, 0},
+		{"userPromptSubmitted", `{"modifiedPrompt":"other"}`, 0},
+		{"postToolUse", `{"modifiedResult":{"resultType":"success","textResultForLlm":"x"}}`, 0},
 	} {
 		for _, host := range []string{"claude", "gemini", "codex", "qwen"} {
 			f.Add(mappings.PairOf("copilot", host), c.event, c.stdout, "E", c.exit)
