@@ -48,6 +48,9 @@ type hostSpec struct {
 	exe func(agents.Paths) string
 	// runTimeout is the hard timeout of one agent run (default 2 minutes).
 	runTimeout time.Duration
+	// transcripts globs the agent's own session transcripts, relative to
+	// HOME (recorded by saveTranscripts).
+	transcripts string
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -68,6 +71,7 @@ var hosts = map[driver.Agent]hostSpec{
 			"ls": func(a action, abs string) fakemodel.Call { return call("LS", map[string]any{"path": abs}) },
 		},
 		errorFlag: true, exe: func(p agents.Paths) string { return p.Claude },
+		transcripts: ".claude/projects/*/*.jsonl",
 	},
 	driver.Gemini: {
 		settings: ".gemini/settings.json", hookDir: ".gemini/hooks", projectRef: `"${GEMINI_PROJECT_DIR}"`, timeout: 30000,
@@ -88,6 +92,7 @@ var hosts = map[driver.Agent]hostSpec{
 			},
 		},
 		errorFlag: true, exe: func(p agents.Paths) string { return p.Gemini },
+		transcripts: ".gemini/tmp/*/chats/*.json*",
 	},
 	// Codex 0.169.0: Claude's shape; only the root keys description and
 	// hooks (another drops the whole file, with a stderr warning).
@@ -97,7 +102,8 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "exec_command", Args: map[string]any{"cmd": cmd}}
 		},
-		exe: func(p agents.Paths) string { return p.Codex },
+		exe:         func(p agents.Paths) string { return p.Codex },
+		transcripts: ".codex/sessions/*/*/*/rollout-*.jsonl",
 	},
 	// Copilot CLI 1.0.102: {"version":1,"hooks":{event:[handler…]}}, camelCase
 	// events, no matchers (a hook filters for itself), the command in "bash".
@@ -116,7 +122,13 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "run_shell_command", Args: map[string]any{"command": cmd, "description": "fake call", "is_background": false}}
 		},
-		exe: func(p agents.Paths) string { return p.Qwen },
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("write_file", map[string]any{"file_path": abs, "content": a.content})
+			},
+		},
+		exe:         func(p agents.Paths) string { return p.Qwen },
+		transcripts: ".qwen/projects/*/chats/*.jsonl",
 		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
 		// under a load of 25 on 2 cores two runs went past 2 minutes
 		// (2026-11-23), where the other agents stayed under it.

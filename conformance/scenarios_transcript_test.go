@@ -184,10 +184,8 @@ func saveTranscripts(o *outcome, name string) {
 	base := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+"."+string(o.host))
 	os.MkdirAll(base, 0o755)
 	var own []string
-	if o.host == driver.Claude {
-		own, _ = filepath.Glob(filepath.Join(o.sb.Home, ".claude", "projects", "*", "*.jsonl"))
-	} else {
-		own, _ = filepath.Glob(filepath.Join(o.sb.Home, ".gemini", "tmp", "*", "chats", "*.json*"))
+	if g := hosts[o.host].transcripts; g != "" {
+		own, _ = filepath.Glob(filepath.Join(o.sb.Home, filepath.FromSlash(g)))
 	}
 	for _, f := range own {
 		b, _ := os.ReadFile(f)
@@ -198,4 +196,145 @@ func saveTranscripts(o *outcome, name string) {
 		b, _ := os.ReadFile(f)
 		os.WriteFile(filepath.Join(base, "hooklog-"+filepath.Base(f)), b, 0o644)
 	}
+}
+
+// hostTranscriptSteps: the model says an intro and runs the shell, writes a
+// file (where the harness maps the host's file tool), then answers.
+func hostTranscriptSteps(host driver.Agent) []action {
+	steps := []action{{kind: "shell", text: "printf TOOL%s -OUT", intro: "INTRO-TEXT"}}
+	if _, ok := hosts[host].tools["write"]; ok {
+		steps = append(steps, write("notes.txt", "WRITE-CONTENT\n"))
+	}
+	return append(steps, say("all done FINAL-TEXT"))
+}
+
+const readerPrompt = "READ-TASK: run it"
+
+// claudeReader is a Claude Stop hook that copies the file at transcript_path,
+// once its last reply is in it (Claude writes its own asynchronously).
+var claudeReader = readInput + `mkdir -p "$HOME/hooklog"
+n=$(ls "$HOME/hooklog" | grep -c '^call\.')
+printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
+tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
+i=0
+until grep -q FINAL-TEXT "$tp" 2>/dev/null || [ $i -ge 50 ]; do i=$((i+1)); sleep 0.1; done
+cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
+exit 0
+`
+
+// hostTranscriptScenarios: a Claude Stop hook under each host whose
+// transcript hookx reads finds, at transcript_path, the conversation in
+// Claude's own format: the prompt as a user record, the intro and the last
+// reply as assistant text, the shell call as a Bash tool_use and its output
+// in the matching tool_result, and the file write (a Write tool_use, or on
+// Codex the apply_patch its shell ran, as Codex's hooks see it). The native
+// run checks the same against Claude's own transcript.
+func hostTranscriptScenarios() []*scenario {
+	var list []*scenario
+	for _, host := range []driver.Agent{driver.Qwen} {
+		name := "transcript/claude-reads-" + string(host)
+		steps := hostTranscriptSteps(host)
+		list = append(list, &scenario{
+			name: name, dialect: driver.Claude, prompt: readerPrompt, steps: steps,
+			hooks:   []hookDef{{event: "Stop", script: "reader"}},
+			scripts: map[string]string{"reader": claudeReader},
+			to:      []driver.Agent{host}, noPeer: true,
+			check: func(o *outcome) []string {
+				saveTranscripts(o, name)
+				return checkClaudeTranscript(readFile(o, "transcript.0"), len(steps) == 3)
+			},
+		})
+	}
+	return list
+}
+
+// checkClaudeTranscript checks a transcript in Claude's format for the
+// conversation of hostTranscriptSteps.
+func checkClaudeTranscript(text string, wrote bool) []string {
+	if text == "" {
+		return []string{"the hook found no transcript at transcript_path"}
+	}
+	type block struct {
+		Type      string          `json:"type"`
+		Text      string          `json:"text"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     map[string]any  `json:"input"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+	}
+	var p []string
+	var prompt, intro, final, shell, wroteFile, result bool
+	shellIDs := map[string]bool{}
+	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var r struct {
+			Type    string `json:"type"`
+			IsMeta  bool   `json:"isMeta"`
+			Message struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			p = append(p, fmt.Sprintf("line %d is not a JSON object: %v", i+1, err))
+			continue
+		}
+		if r.Type != "user" && r.Type != "assistant" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(r.Message.Content, &s) == nil {
+			prompt = prompt || r.Type == "user" && !r.IsMeta && r.Message.Role == "user" && s == readerPrompt
+			continue
+		}
+		var blocks []block
+		if err := json.Unmarshal(r.Message.Content, &blocks); err != nil {
+			p = append(p, fmt.Sprintf("line %d: content is neither text nor blocks: %v", i+1, err))
+			continue
+		}
+		for _, b := range blocks {
+			switch {
+			case r.Type == "assistant" && b.Type == "text":
+				intro = intro || strings.Contains(b.Text, "INTRO-TEXT")
+				final = final || strings.Contains(b.Text, "FINAL-TEXT")
+			case r.Type == "assistant" && b.Type == "tool_use":
+				cmd, _ := b.Input["command"].(string)
+				if b.Name == "Bash" && cmd == "printf TOOL%s -OUT" {
+					shell, shellIDs[b.ID] = true, true
+				}
+				path, _ := b.Input["file_path"].(string)
+				content, _ := b.Input["content"].(string)
+				if b.Name == "Write" && strings.HasSuffix(path, "/notes.txt") && content == "WRITE-CONTENT\n" ||
+					b.Name == "Bash" && strings.Contains(cmd, "*** Add File: ") && strings.Contains(cmd, "notes.txt") && strings.Contains(cmd, "+WRITE-CONTENT") {
+					wroteFile = true
+				}
+			case r.Type == "user" && b.Type == "tool_result":
+				var out string
+				if json.Unmarshal(b.Content, &out) != nil {
+					var parts []block
+					_ = json.Unmarshal(b.Content, &parts)
+					for _, x := range parts {
+						out += x.Text
+					}
+				}
+				result = result || shellIDs[b.ToolUseID] && strings.Contains(out, "TOOL-OUT")
+			}
+		}
+	}
+	for _, c := range []struct {
+		ok   bool
+		what string
+	}{
+		{prompt, "the prompt as a user record with text content"},
+		{intro, "the intro INTRO-TEXT as assistant text"},
+		{final, "the last reply FINAL-TEXT as assistant text"},
+		{shell, "a Bash tool_use running printf TOOL%s -OUT"},
+		{result, "that call's tool_result holding TOOL-OUT"},
+		{wroteFile || !wrote, "the write of notes.txt (a Write tool_use, or Codex's apply_patch through Bash)"},
+	} {
+		if !c.ok {
+			p = append(p, "the transcript in Claude's format lacks "+c.what)
+		}
+	}
+	return p
 }

@@ -5,7 +5,10 @@
 // line, tool_use and tool_result blocks) and Gemini CLI's chat file (JSONL
 // too: a metadata record, then message records {"id","type":"user"|"gemini",
 // "content",…,"toolCalls":[…]}, where a record re-appended with the same id
-// replaces the earlier one).
+// replaces the earlier one). It also reads, but does not write, Qwen Code's
+// chat recording (JSONL records {uuid, type: user|assistant|tool_result|
+// system, message: {role, parts}} with Gemini's parts), so that a Claude or
+// Gemini hook under Qwen gets a copy in its own format.
 //
 // What is carried: user prompts, assistant text, tool calls (names and
 // arguments mapped through the table) and tool results (as text). What is
@@ -47,6 +50,10 @@ type Call struct {
 	ID    string
 	Name  string
 	Input map[string]any
+	// Raw is the input of a tool that takes text, not arguments (Codex's
+	// freeform apply_patch); Input then holds it as "input" until the
+	// dialect's transcript.tools names its argument.
+	Raw *string
 }
 
 // Result is one tool result, as text.
@@ -121,10 +128,12 @@ type format struct {
 	file func(session string) string
 }
 
-// formats by the name a dialect gives in its transcript.format.
+// formats by the name a dialect gives in its transcript.format. A format
+// with no writer is read only (the dialect's transcript.readOnly says so).
 var formats = map[string]*format{
-	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: func(*writeState, string, *bytes.Buffer) {}, file: claudeFile},
+	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
 	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
+	"qwen":   {read: readQwen},
 }
 
 // Converter converts one dialect's transcript records into another's.
@@ -149,8 +158,11 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 		return nil, err
 	}
 	c := &Converter{from: f, to: t, table: table, rf: formats[f.Transcript.Format], wf: formats[t.Transcript.Format]}
-	if c.rf == nil || c.wf == nil {
-		return nil, fmt.Errorf("no transcript format for %s or %s", f.Agent, t.Agent)
+	switch {
+	case c.rf == nil:
+		return nil, fmt.Errorf("hookx cannot read %s's transcript format", f.Agent)
+	case c.wf == nil || c.wf.write == nil:
+		return nil, fmt.Errorf("hookx cannot write %s's transcript format", t.Agent)
 	}
 	return c, nil
 }
@@ -185,6 +197,7 @@ func (c *Converter) feed(st *state, src []byte, out *bytes.Buffer) int {
 		line := src[n : n+i]
 		n += i + 1
 		for _, m := range c.rf.read(line, &st.R) {
+			c.recordedTools(&m)
 			c.mapTools(&m)
 			st.turn.add(&m)
 			switch {
@@ -235,6 +248,42 @@ func (c *Converter) mapTools(m *Message) {
 		}
 		if tm, err := c.table.MapTool(c.from, c.to, r.Name); err == nil && tm.Name != "" {
 			r.Name = tm.Name
+		}
+	}
+}
+
+// recordedTools renames the tool calls as the source records them into the
+// tools its agent shows hooks (the dialect's transcript.tools).
+func (c *Converter) recordedTools(m *Message) {
+	tools := c.from.Transcript.Tools
+	if len(tools) == 0 {
+		return
+	}
+	for i := range m.Calls {
+		call := &m.Calls[i]
+		tt, ok := tools[call.Name]
+		if !ok {
+			continue
+		}
+		call.Name = tt.Name
+		if tt.Input != "" && call.Raw != nil {
+			call.Input = map[string]any{tt.Input: *call.Raw}
+			continue
+		}
+		if tt.Fields == nil {
+			continue
+		}
+		in := make(map[string]any, len(tt.Fields))
+		for k, v := range call.Input {
+			if arg, ok := tt.Fields[k]; ok {
+				in[arg] = v
+			}
+		}
+		call.Input = in
+	}
+	for i := range m.Results {
+		if tt, ok := tools[m.Results[i].Name]; ok {
+			m.Results[i].Name = tt.Name
 		}
 	}
 }
