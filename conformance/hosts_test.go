@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -101,6 +102,19 @@ var hosts = map[driver.Agent]hostSpec{
 		render: groupsUnder("hooks"), preTool: "PreToolUse", shellMatcher: "Bash",
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "exec_command", Args: map[string]any{"cmd": cmd}}
+		},
+		// Codex offers the fake model no apply_patch tool; a patch given to
+		// exec_command is applied by Codex itself, and its hooks see Bash
+		// with that command (CX§6).
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				patch := "*** Begin Patch\n*** Add File: " + abs + "\n"
+				for _, l := range strings.SplitAfter(strings.TrimSuffix(a.content, "\n"), "\n") {
+					patch += "+" + strings.TrimSuffix(l, "\n") + "\n"
+				}
+				patch += "*** End Patch\n"
+				return call("exec_command", map[string]any{"cmd": "apply_patch <<'PATCH'\n" + patch + "PATCH"})
+			},
 		},
 		exe:         func(p agents.Paths) string { return p.Codex },
 		transcripts: ".codex/sessions/*/*/*/rollout-*.jsonl",

@@ -231,7 +231,7 @@ exit 0
 // run checks the same against Claude's own transcript.
 func hostTranscriptScenarios() []*scenario {
 	var list []*scenario
-	for _, host := range []driver.Agent{driver.Qwen} {
+	for _, host := range []driver.Agent{driver.Qwen, driver.Codex} {
 		name := "transcript/claude-reads-" + string(host)
 		steps := hostTranscriptSteps(host)
 		list = append(list, &scenario{

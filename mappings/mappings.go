@@ -1124,14 +1124,14 @@ func (t *Table) index() error {
 				bad("%s: lacks tool %q without a reason", d.Name, id)
 			}
 		}
+		if len(d.Transcript.Tools) > 0 && d.Transcript.Format == "" {
+			bad("%s: transcript.tools without a transcript.format", d.Name)
+		}
 		for rec, tt := range d.Transcript.Tools {
-			tool := d.toolByName[tt.Name]
-			switch {
-			case d.Transcript.Format == "":
-				bad("%s: transcript.tools without a transcript.format", d.Name)
-			case tool == nil || tool.Name != tt.Name:
+			if tool := d.toolByName[tt.Name]; tool == nil || tool.Name != tt.Name {
 				bad("%s: transcript.tools[%s]: %q is not one of its tools", d.Name, rec, tt.Name)
-			case tt.Input != "" && len(tt.Fields) > 0:
+			}
+			if tt.Input != "" && len(tt.Fields) > 0 {
 				bad("%s: transcript.tools[%s]: input and fields exclude each other", d.Name, rec)
 			}
 		}

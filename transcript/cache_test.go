@@ -45,6 +45,8 @@ func TestSyncIncrementalEqualsWhole(t *testing.T) {
 		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude"},
 		{"qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "claude"},
 		{"qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "gemini"},
+		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "claude"},
+		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "gemini"},
 	} {
 		t.Run(tc.from+"-to-"+tc.to, func(t *testing.T) {
 			data := golden(t, tc.file, tc.src)

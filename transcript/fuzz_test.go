@@ -34,6 +34,7 @@ func FuzzConvert(f *testing.F) {
 		{"claude-ralph-loop.txtar", "real-claude.jsonl"},
 		{"gemini-ralph-loop.txtar", "real-gemini.jsonl"},
 		{"qwen-read-write.txtar", "real-qwen.jsonl"},
+		{"codex-read-write.txtar", "real-codex.jsonl"},
 	} {
 		for _, l := range strings.Split(string(golden(f, g.file, g.sec)), "\n") {
 			f.Add(l + "\n")
@@ -43,6 +44,8 @@ func FuzzConvert(f *testing.F) {
 	f.Add(`{"id":"a","type":"gemini","content":"x","toolCalls":[{"id":"c","name":"nope","args":null}]}` + "\n" + `{"id":"a","type":"gemini","content":"y"}` + "\n")
 	f.Add(`{"type":"tool_result","message":{"parts":[{"functionResponse":{"id":"c","response":{"error":7}}}]},"toolCallResult":{"status":"cancelled"}}` + "\n")
 	f.Add(`{"type":"assistant","message":{"parts":[{"text":"a","thought":true},{"functionCall":{"id":"c","name":"write_file","args":{"file_path":1}}}]}}` + "\n")
+	f.Add(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\n","call_id":"c"}}` + "\n" + `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c","output":{"content":"x","success":false}}}` + "\n")
+	f.Add(`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":[1]}","call_id":"c"}}` + "\n")
 	var convs []*Converter
 	for _, from := range mappings.Default().Dialects {
 		for _, to := range mappings.Default().Dialects {

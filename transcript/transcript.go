@@ -7,8 +7,10 @@
 // "content",…,"toolCalls":[…]}, where a record re-appended with the same id
 // replaces the earlier one). It also reads, but does not write, Qwen Code's
 // chat recording (JSONL records {uuid, type: user|assistant|tool_result|
-// system, message: {role, parts}} with Gemini's parts), so that a Claude or
-// Gemini hook under Qwen gets a copy in its own format.
+// system, message: {role, parts}} with Gemini's parts) and Codex's rollout
+// (JSONL records {timestamp, type, payload}, the conversation in the
+// response_item ones), so that a Claude or Gemini hook under those agents
+// gets a copy in its own format.
 //
 // What is carried: user prompts, assistant text, tool calls (names and
 // arguments mapped through the table) and tool results (as text). What is
@@ -134,6 +136,7 @@ var formats = map[string]*format{
 	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
 	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
 	"qwen":   {read: readQwen},
+	"codex":  {read: readCodex},
 }
 
 // Converter converts one dialect's transcript records into another's.
@@ -236,10 +239,13 @@ func (c *Converter) mapTools(m *Message) {
 		if err != nil || tm.Name == "" {
 			continue
 		}
-		if tm.From != nil && tm.To != nil {
-			call.Input = mapArgs(call.Input, tm.From, tm.To)
-		}
 		call.Name = tm.Name
+		if tm.From != nil && tm.To != nil {
+			canon := toCanonical(call.Input, tm.From)
+			dst := c.bestFit(tm.From, tm.To, canon)
+			call.Input = fromCanonical(canon, dst, dst != tm.To)
+			call.Name = dst.Name
+		}
 	}
 	for i := range m.Results {
 		r := &m.Results[i]
@@ -248,8 +254,48 @@ func (c *Converter) mapTools(m *Message) {
 		}
 		if tm, err := c.table.MapTool(c.from, c.to, r.Name); err == nil && tm.Name != "" {
 			r.Name = tm.Name
+			if tm.From != nil && len(tm.From.Also) > 0 {
+				// Its call may be shown as another tool (bestFit): the
+				// writer takes the call's name.
+				r.Name = ""
+			}
 		}
 	}
+}
+
+// bestFit chooses, among the target's tools for what the source tool does
+// (its canonical tool and those it also stands for: Codex's apply_patch
+// edits and adds files), the one whose arguments hold most of the call's:
+// an argument with a value counts for it, one left empty against it. The
+// primary tool wins a tie. So a patch that adds a file reads as the Write a
+// Claude hook's own agent would record, one that changes a file as an Edit.
+func (c *Converter) bestFit(src, primary *mappings.Tool, canon map[string]any) *mappings.Tool {
+	if len(src.Also) == 0 {
+		return primary
+	}
+	score := func(t *mappings.Tool) int {
+		n := 0
+		for k, v := range canon {
+			if _, ok := t.ArgFor(k); !ok {
+				continue
+			}
+			if s, isStr := v.(string); isStr && s == "" {
+				n--
+			} else {
+				n++
+			}
+		}
+		return n
+	}
+	best, bestScore := primary, score(primary)
+	for _, also := range src.Also {
+		if t, _ := c.to.ToolFor(also); t != nil && t != best {
+			if sc := score(t); sc > bestScore {
+				best, bestScore = t, sc
+			}
+		}
+	}
+	return best
 }
 
 // recordedTools renames the tool calls as the source records them into the
@@ -288,9 +334,9 @@ func (c *Converter) recordedTools(m *Message) {
 	}
 }
 
-// mapArgs renames arguments through the canonical names, applying the
-// table's named converters.
-func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
+// toCanonical renames a call's arguments to the canonical names, applying
+// the source tool's named converter.
+func toCanonical(in map[string]any, src *mappings.Tool) map[string]any {
 	a := make(map[string]any, len(in))
 	for k, v := range in {
 		a[k] = v
@@ -305,6 +351,13 @@ func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
 		}
 		canon[k] = v
 	}
+	return canon
+}
+
+// fromCanonical renames canonical arguments to the target tool's, applying
+// its named converter; with only, the arguments the tool lacks are left
+// out (a call shown as another tool its source stands for).
+func fromCanonical(canon map[string]any, dst *mappings.Tool, only bool) map[string]any {
 	if cv := mappings.InputConverterByName(dst.Convert); cv != nil {
 		cv.FromCanonical(canon)
 	}
@@ -312,6 +365,8 @@ func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
 	for k, v := range canon {
 		if arg, ok := dst.ArgFor(k); ok {
 			k = arg
+		} else if only {
+			continue
 		}
 		out[k] = v
 	}
