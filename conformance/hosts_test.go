@@ -158,7 +158,13 @@ var hosts = map[driver.Agent]hostSpec{
 				"command": cmd, "summary": "fake call", "riskLevel": "low", "riskLevelReason": "fake call",
 			}}
 		},
-		exe: func(p agents.Paths) string { return p.Droid },
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("Create", map[string]any{"file_path": abs, "content": a.content})
+			},
+		},
+		exe:         func(p agents.Paths) string { return p.Droid },
+		transcripts: ".factory/sessions/*/*.jsonl",
 	},
 }
 

@@ -231,9 +231,14 @@ exit 0
 // run checks the same against Claude's own transcript.
 func hostTranscriptScenarios() []*scenario {
 	var list []*scenario
-	for _, host := range []driver.Agent{driver.Qwen, driver.Codex} {
+	// How the file write reaches a Claude hook: as Claude's Write (Qwen's
+	// write_file); as the Bash call that ran the patch (Codex, whose hooks
+	// see it so); under Droid's own name, Create, a tool hookx does not map.
+	writeAs := map[driver.Agent]string{driver.Qwen: "Write", driver.Codex: "Bash", driver.Droid: "Create"}
+	for _, host := range []driver.Agent{driver.Qwen, driver.Codex, driver.Droid} {
 		name := "transcript/claude-reads-" + string(host)
 		steps := hostTranscriptSteps(host)
+		wrote := writeAs[host]
 		list = append(list, &scenario{
 			name: name, dialect: driver.Claude, prompt: readerPrompt, steps: steps,
 			hooks:   []hookDef{{event: "Stop", script: "reader"}},
@@ -241,7 +246,11 @@ func hostTranscriptScenarios() []*scenario {
 			to:      []driver.Agent{host}, noPeer: true,
 			check: func(o *outcome) []string {
 				saveTranscripts(o, name)
-				return checkClaudeTranscript(readFile(o, "transcript.0"), len(steps) == 3)
+				as := wrote
+				if o.host == driver.Claude {
+					as = "Write"
+				}
+				return checkClaudeTranscript(readFile(o, "transcript.0"), as)
 			},
 		})
 	}
@@ -249,8 +258,9 @@ func hostTranscriptScenarios() []*scenario {
 }
 
 // checkClaudeTranscript checks a transcript in Claude's format for the
-// conversation of hostTranscriptSteps.
-func checkClaudeTranscript(text string, wrote bool) []string {
+// conversation of hostTranscriptSteps; the file write is a tool_use named
+// wrote ("Bash": an apply_patch run through the shell).
+func checkClaudeTranscript(text string, wrote string) []string {
 	if text == "" {
 		return []string{"the hook found no transcript at transcript_path"}
 	}
@@ -304,8 +314,8 @@ func checkClaudeTranscript(text string, wrote bool) []string {
 				}
 				path, _ := b.Input["file_path"].(string)
 				content, _ := b.Input["content"].(string)
-				if b.Name == "Write" && strings.HasSuffix(path, "/notes.txt") && content == "WRITE-CONTENT\n" ||
-					b.Name == "Bash" && strings.Contains(cmd, "*** Add File: ") && strings.Contains(cmd, "notes.txt") && strings.Contains(cmd, "+WRITE-CONTENT") {
+				if b.Name == wrote && wrote != "Bash" && strings.HasSuffix(path, "/notes.txt") && content == "WRITE-CONTENT\n" ||
+					b.Name == wrote && wrote == "Bash" && strings.Contains(cmd, "*** Add File: ") && strings.Contains(cmd, "notes.txt") && strings.Contains(cmd, "+WRITE-CONTENT") {
 					wroteFile = true
 				}
 			case r.Type == "user" && b.Type == "tool_result":
@@ -330,7 +340,7 @@ func checkClaudeTranscript(text string, wrote bool) []string {
 		{final, "the last reply FINAL-TEXT as assistant text"},
 		{shell, "a Bash tool_use running printf TOOL%s -OUT"},
 		{result, "that call's tool_result holding TOOL-OUT"},
-		{wroteFile || !wrote, "the write of notes.txt (a Write tool_use, or Codex's apply_patch through Bash)"},
+		{wroteFile, "the write of notes.txt as a " + wrote + " tool_use"},
 	} {
 		if !c.ok {
 			p = append(p, "the transcript in Claude's format lacks "+c.what)

@@ -20,7 +20,7 @@ func big(tb testing.TB, file, section string, size int) []byte {
 	var conv []string
 	for _, l := range strings.Split(string(data), "\n") {
 		if strings.Contains(l, `"type":"user"`) || strings.Contains(l, `"type":"assistant"`) || strings.Contains(l, `"type":"gemini"`) ||
-			strings.Contains(l, `"type":"tool_result"`) || strings.Contains(l, `"type":"response_item"`) {
+			strings.Contains(l, `"type":"tool_result"`) || strings.Contains(l, `"type":"response_item"`) || strings.Contains(l, `"type":"message"`) {
 			conv = append(conv, l)
 		}
 	}
@@ -44,6 +44,7 @@ var directions = []struct{ name, file, src, from, to string }{
 	{"gemini-to-claude", "gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude"},
 	{"qwen-to-claude", "qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "claude"},
 	{"codex-to-claude", "codex-read-write.txtar", "real-codex.jsonl", "codex", "claude"},
+	{"droid-to-claude", "droid-read-write.txtar", "real-droid.jsonl", "droid", "claude"},
 }
 
 // newReply is one new assistant reply in each source format, with %d, %d
@@ -52,6 +53,7 @@ var newReply = map[string]string{
 	"claude": `{"parentUuid":null,"type":"assistant","message":{"id":"msg_new_%d","role":"assistant","content":[{"type":"text","text":"a new reply"}]},"uuid":"u%d","timestamp":"t"}` + "\n",
 	"gemini": `{"id":"new-%d-%d","timestamp":"t","type":"gemini","content":"a new reply"}` + "\n",
 	"qwen":   `{"uuid":"new-%d-%d","timestamp":"t","type":"assistant","provenance":"assistant_output","message":{"role":"model","parts":[{"text":"a new reply"}]}}` + "\n",
+	"droid":  `{"type":"message","id":"new-%d-%d","timestamp":"t","message":{"role":"assistant","content":[{"type":"text","text":"a new reply"}]}}` + "\n",
 	"codex":  `{"timestamp":"t","type":"response_item","payload":{"type":"message","id":"msg_new_%d_%d","role":"assistant","content":[{"type":"output_text","text":"a new reply"}]}}` + "\n",
 }
 

@@ -47,6 +47,8 @@ func TestSyncIncrementalEqualsWhole(t *testing.T) {
 		{"qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "gemini"},
 		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "claude"},
 		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "gemini"},
+		{"droid-read-write.txtar", "real-droid.jsonl", "droid", "claude"},
+		{"droid-read-write.txtar", "real-droid.jsonl", "droid", "gemini"},
 	} {
 		t.Run(tc.from+"-to-"+tc.to, func(t *testing.T) {
 			data := golden(t, tc.file, tc.src)

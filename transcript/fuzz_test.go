@@ -35,6 +35,7 @@ func FuzzConvert(f *testing.F) {
 		{"gemini-ralph-loop.txtar", "real-gemini.jsonl"},
 		{"qwen-read-write.txtar", "real-qwen.jsonl"},
 		{"codex-read-write.txtar", "real-codex.jsonl"},
+		{"droid-read-write.txtar", "real-droid.jsonl"},
 	} {
 		for _, l := range strings.Split(string(golden(f, g.file, g.sec)), "\n") {
 			f.Add(l + "\n")

@@ -9,8 +9,9 @@
 // chat recording (JSONL records {uuid, type: user|assistant|tool_result|
 // system, message: {role, parts}} with Gemini's parts) and Codex's rollout
 // (JSONL records {timestamp, type, payload}, the conversation in the
-// response_item ones), so that a Claude or Gemini hook under those agents
-// gets a copy in its own format.
+// response_item ones) and Factory Droid's session file (JSONL message
+// records holding Claude's content blocks), so that a Claude or Gemini hook
+// under those agents gets a copy in its own format.
 //
 // What is carried: user prompts, assistant text, tool calls (names and
 // arguments mapped through the table) and tool results (as text). What is
@@ -137,6 +138,7 @@ var formats = map[string]*format{
 	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
 	"qwen":   {read: readQwen},
 	"codex":  {read: readCodex},
+	"droid":  {read: readDroid},
 }
 
 // Converter converts one dialect's transcript records into another's.
