@@ -127,7 +127,13 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "bash", Args: map[string]any{"command": cmd, "description": "fake call"}}
 		},
-		exe: func(p agents.Paths) string { return p.Copilot },
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("create", map[string]any{"path": abs, "file_text": a.content})
+			},
+		},
+		exe:         func(p agents.Paths) string { return p.Copilot },
+		transcripts: ".copilot/session-state/*/*.jsonl",
 	},
 	// Qwen Code 0.24.4: Claude's shape and event names, Gemini's tool names.
 	driver.Qwen: {

@@ -254,6 +254,21 @@ func hostTranscriptScenarios() []*scenario {
 			},
 		})
 	}
+	// Copilot runs a Claude project's Stop hooks itself (no transcript_path
+	// in its Claude-shaped payload), and migrate writes no copy of them: a
+	// Claude hook reaches Copilot's transcript through a hand-written wrap on
+	// agentStop, whose payload names it (transcriptPath).
+	steps := hostTranscriptSteps(driver.Copilot)
+	list = append(list, &scenario{
+		name: "transcript/claude-reads-copilot", dialect: driver.Copilot, prompt: readerPrompt, steps: steps,
+		hooks:   []hookDef{{event: "agentStop", raw: `hookx wrap --from claude --host copilot --host-event agentStop -- "$COPILOT_PROJECT_DIR"/.github/hooks/reader.sh`}},
+		scripts: map[string]string{"reader": claudeReader},
+		to:      []driver.Agent{}, needsHookx: true,
+		check: func(o *outcome) []string {
+			saveTranscripts(o, "transcript/claude-reads-copilot")
+			return checkClaudeTranscript(readFile(o, "transcript.0"), "Write")
+		},
+	})
 	return list
 }
 

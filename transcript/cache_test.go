@@ -49,6 +49,8 @@ func TestSyncIncrementalEqualsWhole(t *testing.T) {
 		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "gemini"},
 		{"droid-read-write.txtar", "real-droid.jsonl", "droid", "claude"},
 		{"droid-read-write.txtar", "real-droid.jsonl", "droid", "gemini"},
+		{"copilot-read-write.txtar", "real-copilot.jsonl", "copilot", "claude"},
+		{"copilot-read-write.txtar", "real-copilot.jsonl", "copilot", "gemini"},
 	} {
 		t.Run(tc.from+"-to-"+tc.to, func(t *testing.T) {
 			data := golden(t, tc.file, tc.src)

@@ -36,6 +36,7 @@ func FuzzConvert(f *testing.F) {
 		{"qwen-read-write.txtar", "real-qwen.jsonl"},
 		{"codex-read-write.txtar", "real-codex.jsonl"},
 		{"droid-read-write.txtar", "real-droid.jsonl"},
+		{"copilot-read-write.txtar", "real-copilot.jsonl"},
 	} {
 		for _, l := range strings.Split(string(golden(f, g.file, g.sec)), "\n") {
 			f.Add(l + "\n")

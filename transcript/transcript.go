@@ -9,9 +9,10 @@
 // chat recording (JSONL records {uuid, type: user|assistant|tool_result|
 // system, message: {role, parts}} with Gemini's parts) and Codex's rollout
 // (JSONL records {timestamp, type, payload}, the conversation in the
-// response_item ones) and Factory Droid's session file (JSONL message
-// records holding Claude's content blocks), so that a Claude or Gemini hook
-// under those agents gets a copy in its own format.
+// response_item ones), Factory Droid's session file (JSONL message records
+// holding Claude's content blocks) and Copilot CLI's session events (JSONL
+// {type, data} events), so that a Claude or Gemini hook under those agents
+// gets a copy in its own format.
 //
 // What is carried: user prompts, assistant text, tool calls (names and
 // arguments mapped through the table) and tool results (as text). What is
@@ -29,7 +30,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -129,16 +132,22 @@ type format struct {
 	tail func(w *writeState, text string, out *bytes.Buffer)
 	// file is the translated file's name.
 	file func(session string) string
+	// started, for a host that writes its transcript behind its hooks,
+	// reports whether tail (the file's end) records the start of the hook
+	// whose payload has the timestamp stamp: everything before it is
+	// written then.
+	started func(tail []byte, stamp string) bool
 }
 
 // formats by the name a dialect gives in its transcript.format. A format
 // with no writer is read only (the dialect's transcript.readOnly says so).
 var formats = map[string]*format{
-	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
-	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
-	"qwen":   {read: readQwen},
-	"codex":  {read: readCodex},
-	"droid":  {read: readDroid},
+	"claude":  {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
+	"gemini":  {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
+	"qwen":    {read: readQwen},
+	"codex":   {read: readCodex},
+	"droid":   {read: readDroid},
+	"copilot": {read: readCopilot, started: copilotStarted},
 }
 
 // Converter converts one dialect's transcript records into another's.
@@ -170,6 +179,48 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 		return nil, fmt.Errorf("hookx cannot write %s's transcript format", t.Agent)
 	}
 	return c, nil
+}
+
+// settleTail is how much of the transcript's end Settle reads each time.
+const settleTail = 256 << 10
+
+// Settle waits, up to max, until the host's transcript at src records the
+// start of the hook whose payload carries the timestamp stamp, for a host
+// that writes its transcript behind its hooks (Copilot CLI: about 100 ms
+// behind, seen live, so that an agentStop hook would miss the turn's last
+// reply). It reports whether the transcript caught up; for every other
+// host, and without a stamp, it returns true at once. It only reads src.
+func (c *Converter) Settle(src, stamp string, max time.Duration) bool {
+	if c.rf.started == nil || stamp == "" {
+		return true
+	}
+	deadline := time.Now().Add(max)
+	buf := make([]byte, settleTail)
+	for {
+		if f, err := os.Open(src); err == nil {
+			fi, err := f.Stat()
+			if err == nil && fi.Mode().IsRegular() {
+				off := max64(0, fi.Size()-settleTail)
+				n, _ := f.ReadAt(buf, off)
+				if c.rf.started(buf[:n], stamp) {
+					f.Close()
+					return true
+				}
+			}
+			f.Close()
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // Convert converts a whole transcript at once and returns it with its last
