@@ -443,6 +443,7 @@ func scenarios() []*scenario {
 	alsoToCodex(list)
 	list = append(list, copilotScenarios()...)
 	list = append(list, ndialectScenarios()...)
+	list = append(list, observeScenarios()...)
 	return list
 }
 

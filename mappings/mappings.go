@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"math"
 	"path"
 	"regexp"
@@ -46,12 +45,20 @@ const (
 	None        Mark = "none"        // cannot be expressed
 )
 
-// worse returns the less faithful of two marks.
-var markRank = map[Mark]int{"": 0, Exact: 0, Approximate: 1, None: 2}
+// markRank orders the marks, the least faithful last; "" is Exact.
+func markRank(m Mark) int {
+	switch m {
+	case Approximate:
+		return 1
+	case None:
+		return 2
+	}
+	return 0
+}
 
+// worse returns the less faithful of two marks.
 func worse(a, b Mark) Mark {
-	rank := markRank
-	if rank[b] > rank[a] {
+	if markRank(b) > markRank(a) {
 		return b
 	}
 	if a == "" {
@@ -525,6 +532,10 @@ type Event struct {
 	// Live is set when the event's payload and output handling were seen in
 	// a real run of the agent; anything else is a reading of docs or source.
 	Live bool `json:"live"`
+	// LiveBy cites where a live event was seen when no scenario of the
+	// conformance suite shows it (a finding in the reference, with its
+	// date); the suite's results table is otherwise the evidence.
+	LiveBy string `json:"liveBy"`
 	// Source is where a dialect the conformance suite cannot run has this
 	// event: file:line in its source, or "live" with the run.
 	Source string `json:"source"`
@@ -761,6 +772,7 @@ type Table struct {
 	Dialects  []*Dialect
 
 	byName map[string]*Dialect
+	lazy   *lazy // set when the dialects are built on first use (Lazy)
 }
 
 var (
@@ -773,16 +785,20 @@ var (
 // init, called once by Default.
 var generated func() *Table
 
-// generatedShells maps each dialect to its hook shell (table_gen.go).
-var generatedShells map[string]string
+// generatedShell returns a dialect's hook shell and whether it exists
+// (table_gen.go).
+var generatedShell func(dialect string) (string, bool)
+
+// generatedNames lists the generated table's dialects, in its order
+// (table_gen.go).
+var generatedNames []string
 
 // HookShell returns the shell a dialect's agent runs hook commands with
 // ("sh" or "bash") and whether the dialect exists, without building the
 // table: a pass-through wrap needs nothing else from it.
 func HookShell(dialect string) (string, bool) {
-	if generatedShells != nil {
-		sh, ok := generatedShells[dialect]
-		return sh, ok
+	if generatedShell != nil {
+		return generatedShell(dialect)
 	}
 	d, err := Default().Dialect(dialect)
 	if err != nil {
@@ -794,8 +810,8 @@ func HookShell(dialect string) (string, bool) {
 // Names lists the embedded table's dialects in its order, without
 // building the table (wrap's help needs nothing else).
 func Names() []string {
-	if generatedShells != nil {
-		return slices.Sorted(maps.Keys(generatedShells))
+	if generatedNames != nil {
+		return slices.Clone(generatedNames)
 	}
 	return Default().DialectNames()
 }
@@ -918,11 +934,11 @@ func (t *Table) index() error {
 		if err := d.compileMatchers(); err != nil {
 			errs = append(errs, err)
 		}
-		if responseConverters[d.DefaultResponse] == nil {
+		if responseConverters()[d.DefaultResponse] == nil {
 			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)
 		}
 		for field, name := range d.Derive {
-			if _, ok := derivers[name]; !ok {
+			if _, ok := derivers()[name]; !ok {
 				bad("%s: derive %s: unknown deriver %q", d.Name, field, name)
 			}
 		}
@@ -956,13 +972,16 @@ func (t *Table) index() error {
 			if (e.Matcher == "value" || e.Matcher == "exact") && e.MatcherField == "" {
 				bad("%s: event %s: a %s matcher needs matcherField", d.Name, e.Name, e.Matcher)
 			}
-			if e.Convert != "" && eventConverters[e.Convert] == nil {
+			if e.LiveBy != "" && !e.Live {
+				bad("%s: event %s: liveBy cites a run, but the event is not marked live", d.Name, e.Name)
+			}
+			if e.Convert != "" && eventConverters()[e.Convert] == nil {
 				bad("%s: event %s: unknown converter %q", d.Name, e.Name, e.Convert)
 			}
 			if e.StopActive != nil && (e.StopActive.Field == "" || e.StopActive.Chain == "") {
 				bad("%s: event %s: stopActive needs field and chain", d.Name, e.Name)
 			}
-			if e.Route != "" && routers[e.Route] == nil {
+			if e.Route != "" && routers()[e.Route] == nil {
 				bad("%s: event %s: unknown router %q", d.Name, e.Name, e.Route)
 			}
 			if len(e.Also) > 0 && e.Route == "" {
@@ -1058,11 +1077,11 @@ func (t *Table) index() error {
 					bad("%s: tool %s: also %q needs a lacks entry saying which tool stands for it", d.Name, tool.Name, a)
 				}
 			}
-			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
+			if tool.Convert != "" && inputConverters()[tool.Convert] == nil {
 				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
 			}
 			for arg, name := range tool.Paths {
-				if pathResolvers[name] == nil {
+				if pathResolvers()[name] == nil {
 					bad("%s: tool %s: path %s: unknown resolver %q", d.Name, tool.Name, arg, name)
 				}
 				if _, ok := tool.Fields[arg]; !ok {
@@ -1072,7 +1091,7 @@ func (t *Table) index() error {
 			if tool.OutputReplace != "" && tool.OutputReplace != "applied" && tool.OutputReplace != "ignored" {
 				bad("%s: tool %s: outputReplace %q is neither applied nor ignored", d.Name, tool.Name, tool.OutputReplace)
 			}
-			if tool.Response != "" && responseConverters[tool.Response] == nil {
+			if tool.Response != "" && responseConverters()[tool.Response] == nil {
 				bad("%s: tool %s: unknown response converter %q", d.Name, tool.Name, tool.Response)
 			}
 			if tool.Mark != "" && tool.Mark != Exact && tool.Mark != Approximate {
@@ -1210,6 +1229,9 @@ func (o Output) validate(where string) error {
 
 // DialectNames lists the table's dialects, in its order.
 func (t *Table) DialectNames() []string {
+	if t.lazy != nil {
+		return slices.Clone(t.lazy.names)
+	}
 	names := make([]string, 0, len(t.Dialects))
 	for _, d := range t.Dialects {
 		names = append(names, d.Name)
@@ -1219,7 +1241,7 @@ func (t *Table) DialectNames() []string {
 
 // Dialect returns the named dialect.
 func (t *Table) Dialect(name string) (*Dialect, error) {
-	d, ok := t.byName[name]
+	d, ok := t.lookup(name)
 	if !ok {
 		names := t.DialectNames()
 		return nil, fmt.Errorf("unknown dialect %q (known: %s)%s", name, strings.Join(names, ", "), DidYouMean(name, names))
@@ -1433,7 +1455,7 @@ func joinNotes(a, b string) string {
 // a host whose dialect is not known otherwise.
 func (t *Table) EventOwner(name string) *Dialect {
 	var owner *Dialect
-	for _, d := range t.Dialects {
+	for _, d := range t.all() {
 		if e := d.Event(name); e != nil {
 			if e.Output.Guard {
 				return d
@@ -1453,7 +1475,7 @@ func (t *Table) EventOwner(name string) *Dialect {
 // dialect. Nil only for a table with no dialect.
 func (t *Table) LikelyHost(event, hook string) *Dialect {
 	var guard, has, other *Dialect
-	for _, d := range t.Dialects {
+	for _, d := range t.all() {
 		if d.Name == hook {
 			continue
 		}
@@ -1468,8 +1490,8 @@ func (t *Table) LikelyHost(event, hook string) *Dialect {
 	if d := cmp.Or(guard, has, t.EventOwner(event), other); d != nil {
 		return d
 	}
-	if len(t.Dialects) > 0 {
-		return t.Dialects[0]
+	if ds := t.all(); len(ds) > 0 {
+		return ds[0]
 	}
 	return nil
 }

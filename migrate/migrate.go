@@ -704,22 +704,26 @@ func (p *planner) translate(sh srcHandler) []Entry {
 			"longer than the agents' timers can hold; clamped to "+strconv.FormatFloat(limit, 'f', 0, 64)+"s")
 		innerSec = limit
 	}
-	hostSec := innerSec
+	// A wrapped hook gets wrap's margin on top of its own time, so that
+	// wrap's own timeout fires first and answers the host.
+	wrapped := p.opts.Wrap && !native
+	margin := 0.0
+	if wrapped {
+		margin = p.opts.Margin
+	}
 	// The target may cap an event's time: keep wrap's margin inside it.
 	if cap, ok := p.to.Timeout.MaxPerEvent[p.targetEvent(sh.event)]; ok {
 		cap /= unitPerSecond(p.to)
-		margin := 0.0
-		if p.opts.Wrap {
-			margin = p.opts.Margin
-		}
+		// A cap at or under the margin (Codex gives SessionEnd hooks 3 s)
+		// would leave the hook no time: the margin shrinks to half the cap.
+		margin = min(margin, cap/2)
 		if innerSec+margin > cap {
 			note(Approximate, "timeout", fmt.Sprintf("%s gives these hooks at most %gs; the hook gets %gs", p.to.Agent, cap, cap-margin))
 			innerSec = cap - margin
-			hostSec = innerSec
 		}
 	}
-	if p.opts.Wrap && !native {
-		hostSec += p.opts.Margin
+	hostSec := innerSec + margin
+	if wrapped {
 		words := []string{HostQuote(p.opts.Hookx), "wrap", "--from", p.from.Name, "--host", p.to.Name,
 			"--timeout", strconv.FormatFloat(innerSec, 'f', -1, 64) + "s"}
 		if len(em.To.Also) > 0 {

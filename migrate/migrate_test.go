@@ -3,10 +3,13 @@ package migrate
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/mappings"
 )
 
 func planOne(t testing.TB, from, to, event string, matcher *string, handler map[string]any) *Result {
@@ -234,4 +237,65 @@ func TestPostToolKindsFireOnlyForTheirOwnKind(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCappedTimeoutsLeaveTheHookTime covers every event a target caps
+// (Codex's SessionEnd: 3 s), from Claude and Gemini, wrapped or not, for
+// any timeout the source gives: the host's timeout stays within the cap,
+// and a wrapped hook keeps a positive share of it, inside wrap's.
+func TestCappedTimeoutsLeaveTheHookTime(t *testing.T) {
+	tbl := mappings.Default()
+	timeoutFlag := regexp.MustCompile(`--timeout (\S+)`)
+	for _, to := range tbl.Dialects {
+		for ev, cap := range to.Timeout.MaxPerEvent {
+			capSec := cap / unitPerSecond(to)
+			for _, fromName := range []string{"claude", "gemini"} {
+				from := tbl.MustDialect(fromName)
+				if from.Name == to.Name {
+					continue
+				}
+				src := sourceEventFor(tbl, from, to, ev)
+				if src == "" {
+					continue
+				}
+				for _, secs := range []float64{0, 1, capSec, 30, 5000} {
+					for _, wrap := range []bool{false, true} {
+						name := fmt.Sprintf("%s %s to %s %s, %gs, wrap %v", from.Name, src, to.Name, ev, secs, wrap)
+						h := map[string]any{"type": "command", "command": "./h.sh"}
+						if secs > 0 {
+							h["timeout"] = secs * unitPerSecond(from)
+						}
+						data, _ := json.Marshal(map[string]any{"hooks": map[string]any{src: []any{map[string]any{"hooks": []any{h}}}}})
+						res, err := Plan(Options{From: from.Name, To: to.Name, Wrap: wrap, Hookx: "hookx", Margin: 5},
+							[]Source{{Path: "s", Data: data}}, Source{Path: "t"})
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						for _, e := range res.Entries {
+							if float64(e.Timeout) > cap {
+								t.Errorf("%s: host timeout %d over the cap %g", name, e.Timeout, cap)
+							}
+							if m := timeoutFlag.FindStringSubmatch(e.Command); m != nil {
+								d, err := time.ParseDuration(m[1])
+								if err != nil || d <= 0 || d.Seconds() >= capSec {
+									t.Errorf("%s: wrap --timeout %s; want a positive time under the cap %gs", name, m[1], capSec)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// sourceEventFor is the event of from that migrates to the target's event
+// ev, or "".
+func sourceEventFor(tbl *mappings.Table, from, to *mappings.Dialect, ev string) string {
+	for _, e := range from.Events {
+		if m, err := tbl.MapEvent(from, to, e.Name); err == nil && m.To != nil && m.To.Name == ev {
+			return e.Name
+		}
+	}
+	return ""
 }

@@ -49,6 +49,7 @@ func TestScripts(t *testing.T) {
 			"allcrlf":  cmdAllCRLF,
 			"dead":     cmdDead,
 			"kill-pid": cmdKillPid,
+			"waitfor":  cmdWaitFor,
 		},
 		RequireUniqueNames: true,
 		// HOOKX_UPDATE_SCRIPTS=1 rewrites the files the scripts cmp against.
@@ -104,7 +105,9 @@ func cmdAllCRLF(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdDead checks that the process whose pid is in each file is gone:
+// cmdDead checks that the process whose pid is in each file is gone, giving
+// a killed process up to 10 s to be reaped (a loaded machine is slow); with
+// !, that each is alive now:
 //
 //	dead PIDFILE...
 func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
@@ -112,23 +115,66 @@ func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: dead PIDFILE...")
 	}
 	for _, f := range args {
-		b, err := os.ReadFile(ts.MkAbs(f))
-		ts.Check(err)
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		ts.Check(err)
-		// A killed process may take a moment to be reaped by init.
-		alive := true
-		for range 50 {
-			if syscall.Kill(pid, 0) != nil || zombie(pid) {
-				alive = false
-				break
+		pid := readPid(ts, f)
+		gone := func() bool { return syscall.Kill(pid, 0) != nil || zombie(pid) }
+		if neg {
+			if gone() {
+				ts.Fatalf("process %d is gone", pid)
 			}
-			time.Sleep(20 * time.Millisecond)
+			continue
 		}
-		if alive != neg {
-			ts.Fatalf("process %d alive: %v", pid, alive)
+		if !poll(10*time.Second, gone) {
+			ts.Fatalf("process %d still alive after 10s", pid)
 		}
 	}
+}
+
+// cmdWaitFor waits up to 30 s for each file to exist: for
+// a process started in the background to get going, on a machine of any
+// load, instead of a fixed sleep.
+//
+//	waitfor FILE...
+func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: waitfor FILE...")
+	}
+	for _, f := range args {
+		ok := poll(30*time.Second, func() bool {
+			_, err := os.Stat(ts.MkAbs(f))
+			return err == nil
+		})
+		if !ok {
+			ts.Fatalf("%s did not appear within 30s", f)
+		}
+	}
+}
+
+// poll reports whether cond became true within d.
+func poll(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
+}
+
+// readPid reads the pid in file f, giving its writer (a shell's
+// "echo $! > f" creates the file before it writes) a moment to finish.
+func readPid(ts *testscript.TestScript, f string) int {
+	var pid int
+	var err error
+	poll(5*time.Second, func() bool {
+		var b []byte
+		if b, err = os.ReadFile(ts.MkAbs(f)); err == nil {
+			pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		return err == nil
+	})
+	ts.Check(err)
+	return pid
 }
 
 // cmdKillPid kills the process whose pid is in each file:
@@ -136,11 +182,7 @@ func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
 //	kill-pid PIDFILE...
 func cmdKillPid(ts *testscript.TestScript, neg bool, args []string) {
 	for _, f := range args {
-		b, err := os.ReadFile(ts.MkAbs(f))
-		ts.Check(err)
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		ts.Check(err)
-		syscall.Kill(pid, syscall.SIGKILL)
+		syscall.Kill(readPid(ts, f), syscall.SIGKILL)
 	}
 }
 
