@@ -184,30 +184,21 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 // settleTail is how much of the transcript's end Settle reads each time.
 const settleTail = 256 << 10
 
-// Settle waits, up to max, until the host's transcript at src records the
-// start of the hook whose payload carries the timestamp stamp, for a host
-// that writes its transcript behind its hooks (Copilot CLI: about 100 ms
-// behind, seen live, so that an agentStop hook would miss the turn's last
-// reply). It reports whether the transcript caught up; for every other
+// Settle waits, up to limit, until the host's transcript at src records
+// the start of the hook whose payload carries the timestamp stamp, for a
+// host that writes its transcript behind its hooks (Copilot CLI: about
+// 100 ms behind, seen live, so that an agentStop hook would miss the turn's
+// last reply). It reports whether the transcript caught up; for every other
 // host, and without a stamp, it returns true at once. It only reads src.
-func (c *Converter) Settle(src, stamp string, max time.Duration) bool {
+func (c *Converter) Settle(src, stamp string, limit time.Duration) bool {
 	if c.rf.started == nil || stamp == "" {
 		return true
 	}
-	deadline := time.Now().Add(max)
+	deadline := time.Now().Add(limit)
 	buf := make([]byte, settleTail)
 	for {
-		if f, err := os.Open(src); err == nil {
-			fi, err := f.Stat()
-			if err == nil && fi.Mode().IsRegular() {
-				off := max64(0, fi.Size()-settleTail)
-				n, _ := f.ReadAt(buf, off)
-				if c.rf.started(buf[:n], stamp) {
-					f.Close()
-					return true
-				}
-			}
-			f.Close()
+		if c.startedIn(src, stamp, buf) {
+			return true
 		}
 		if time.Now().After(deadline) {
 			return false
@@ -216,11 +207,20 @@ func (c *Converter) Settle(src, stamp string, max time.Duration) bool {
 	}
 }
 
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
+// startedIn reads the end of src, a regular file, into buf and asks the
+// format whether it records the hook's start.
+func (c *Converter) startedIn(src, stamp string, buf []byte) bool {
+	f, err := os.OpenFile(src, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return false
 	}
-	return b
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	n, _ := f.ReadAt(buf, max(0, fi.Size()-int64(len(buf))))
+	return c.rf.started(buf[:n], stamp)
 }
 
 // Convert converts a whole transcript at once and returns it with its last
