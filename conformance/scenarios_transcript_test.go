@@ -254,6 +254,42 @@ func hostTranscriptScenarios() []*scenario {
 			},
 		})
 	}
+	// A Gemini AfterAgent hook migrated to the same hosts reads the
+	// conversation in Gemini's chat format, and gets the prompt and the
+	// turn's response in its event, as Gemini sends them.
+	geminiWriteAs := map[driver.Agent]string{driver.Qwen: "write_file", driver.Codex: "run_shell_command", driver.Droid: "Create"}
+	for _, host := range []driver.Agent{driver.Qwen, driver.Codex, driver.Droid} {
+		name := "transcript/gemini-reads-" + string(host)
+		wrote := geminiWriteAs[host]
+		list = append(list, &scenario{
+			name: name, dialect: driver.Gemini, prompt: readerPrompt, steps: hostTranscriptSteps(host),
+			hooks:   []hookDef{{event: "AfterAgent", script: "reader"}},
+			scripts: map[string]string{"reader": geminiReader},
+			to:      []driver.Agent{host},
+			check: func(o *outcome) []string {
+				saveTranscripts(o, name)
+				as := wrote
+				if o.host == driver.Gemini {
+					as = "write_file"
+				}
+				p := checkGeminiTranscript(readFile(o, "transcript.0"), as)
+				var ev struct {
+					Prompt         string `json:"prompt"`
+					PromptResponse string `json:"prompt_response"`
+				}
+				if err := json.Unmarshal([]byte(readFile(o, "call.0.json")), &ev); err != nil {
+					return append(p, "the hook logged no event: "+err.Error())
+				}
+				if ev.Prompt != readerPrompt {
+					p = append(p, fmt.Sprintf("the AfterAgent prompt is %q, want %q", ev.Prompt, readerPrompt))
+				}
+				if !strings.Contains(ev.PromptResponse, "INTRO-TEXT") || !strings.Contains(ev.PromptResponse, "FINAL-TEXT") {
+					p = append(p, fmt.Sprintf("the AfterAgent prompt_response %q is not the turn's response (INTRO-TEXT … FINAL-TEXT)", ev.PromptResponse))
+				}
+				return p
+			},
+		})
+	}
 	// Copilot runs a Claude project's Stop hooks itself (no transcript_path
 	// in its Claude-shaped payload), and migrate writes no copy of them: a
 	// Claude hook reaches Copilot's transcript through a hand-written wrap on
@@ -270,6 +306,112 @@ func hostTranscriptScenarios() []*scenario {
 		},
 	})
 	return list
+}
+
+// geminiReader is a Gemini AfterAgent hook that copies the file at
+// transcript_path.
+var geminiReader = readInput + `mkdir -p "$HOME/hooklog"
+n=$(ls "$HOME/hooklog" | grep -c '^call\.')
+printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
+tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
+cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
+exit 0
+`
+
+// checkGeminiTranscript checks a chat file in Gemini's format (the last
+// record with an id wins) for the conversation of hostTranscriptSteps; the
+// file write is a tool call named wrote (run_shell_command: an apply_patch
+// run through the shell).
+func checkGeminiTranscript(text, wrote string) []string {
+	if text == "" {
+		return []string{"the hook found no transcript at transcript_path"}
+	}
+	type call struct {
+		ID     string         `json:"id"`
+		Name   string         `json:"name"`
+		Args   map[string]any `json:"args"`
+		Result []struct {
+			FunctionResponse struct {
+				Response map[string]any `json:"response"`
+			} `json:"functionResponse"`
+		} `json:"result"`
+	}
+	type rec struct {
+		ID        string          `json:"id"`
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []call          `json:"toolCalls"`
+	}
+	var p []string
+	byID := map[string]rec{}
+	var order []string
+	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var r rec
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			p = append(p, fmt.Sprintf("line %d is not a JSON object: %v", i+1, err))
+			continue
+		}
+		if r.ID == "" || r.Type == "" {
+			continue
+		}
+		if _, ok := byID[r.ID]; !ok {
+			order = append(order, r.ID)
+		}
+		byID[r.ID] = r
+	}
+	var prompt, intro, final, shell, result, wroteFile bool
+	for _, id := range order {
+		r := byID[id]
+		var s string
+		if json.Unmarshal(r.Content, &s) != nil {
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			_ = json.Unmarshal(r.Content, &parts)
+			for _, x := range parts {
+				s += x.Text
+			}
+		}
+		switch r.Type {
+		case "user":
+			prompt = prompt || s == readerPrompt
+		case "gemini":
+			intro = intro || strings.Contains(s, "INTRO-TEXT")
+			final = final || strings.Contains(s, "FINAL-TEXT")
+			for _, c := range r.ToolCalls {
+				cmd, _ := c.Args["command"].(string)
+				if c.Name == "run_shell_command" && cmd == "printf TOOL%s -OUT" {
+					shell = true
+					for _, res := range c.Result {
+						out, _ := res.FunctionResponse.Response["output"].(string)
+						result = result || strings.Contains(out, "TOOL-OUT")
+					}
+				}
+				path, _ := c.Args["file_path"].(string)
+				content, _ := c.Args["content"].(string)
+				if c.Name == wrote && wrote != "run_shell_command" && strings.HasSuffix(path, "/notes.txt") && content == "WRITE-CONTENT\n" ||
+					c.Name == wrote && wrote == "run_shell_command" && strings.Contains(cmd, "*** Add File: ") && strings.Contains(cmd, "+WRITE-CONTENT") {
+					wroteFile = true
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		ok   bool
+		what string
+	}{
+		{prompt, "the prompt as a user message"},
+		{intro, "the intro INTRO-TEXT as model text"},
+		{final, "the last reply FINAL-TEXT as model text"},
+		{shell, "a run_shell_command call running printf TOOL%s -OUT"},
+		{result, "that call's result holding TOOL-OUT"},
+		{wroteFile, "the write of notes.txt as a " + wrote + " call"},
+	} {
+		if !c.ok {
+			p = append(p, "the transcript in Gemini's format lacks "+c.what)
+		}
+	}
+	return p
 }
 
 // checkClaudeTranscript checks a transcript in Claude's format for the

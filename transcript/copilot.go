@@ -99,24 +99,8 @@ func readCopilot(line []byte, st *readState) []Message {
 	return nil
 }
 
-// copilotStarted reports whether tail holds the hook.start record of the
-// hook whose input has the timestamp stamp (a number of milliseconds).
-func copilotStarted(tail []byte, stamp string) bool {
-	key := []byte(`"timestamp":` + stamp)
-	for len(tail) > 0 {
-		i := bytes.Index(tail, key)
-		if i < 0 {
-			return false
-		}
-		start := bytes.LastIndexByte(tail[:i], '\n') + 1
-		end := bytes.IndexByte(tail[i:], '\n')
-		if end < 0 {
-			return false // not written whole yet
-		}
-		if bytes.Contains(tail[start:i+end], []byte(`"type":"hook.start"`)) {
-			return true
-		}
-		tail = tail[i+end:]
-	}
-	return false
+// copilotSettled reports whether tail holds the hook.start record of the
+// hook whose input has the timestamp m.Stamp (a number of milliseconds).
+func copilotSettled(tail []byte, m Mark) bool {
+	return m.Stamp != "" && wholeLineWith(tail, []byte(`"timestamp":`+m.Stamp), []byte(`"type":"hook.start"`))
 }

@@ -89,7 +89,7 @@ func TestSettleWaitsForTheHooksOwnStart(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			os.WriteFile(src, []byte(tc.content), 0o600)
 			t0 := time.Now()
-			got := conv.Settle(src, tc.stamp, 100*time.Millisecond)
+			got := conv.Settle(src, Mark{Stamp: tc.stamp}, 100*time.Millisecond)
 			if got != tc.want {
 				t.Errorf("Settle = %v, want %v", got, tc.want)
 			}
@@ -106,10 +106,10 @@ func TestSettleWaitsForTheHooksOwnStart(t *testing.T) {
 		f.WriteString(strings.Join(lines[at:], ""))
 		f.Close()
 	}()
-	if !conv.Settle(src, stamp, 5*time.Second) {
+	if !conv.Settle(src, Mark{Stamp: stamp}, 5*time.Second) {
 		t.Errorf("Settle did not see the record written while it waited")
 	}
-	if !converter(t, "qwen", "claude").Settle(filepath.Join(dir, "none"), stamp, time.Hour) {
+	if !converter(t, "droid", "claude").Settle(filepath.Join(dir, "none"), Mark{Stamp: stamp, LastReply: "x"}, time.Hour) {
 		t.Errorf("a host that does not lag was waited for")
 	}
 }

@@ -122,3 +122,18 @@ func readQwen(line []byte, st *readState) []Message {
 	}
 	return nil
 }
+
+// qwenSettled reports whether tail holds an assistant record with the text
+// of the stop's last reply (Qwen records a part's text as JSON.stringify
+// writes it, as Go does without its HTML escapes).
+func qwenSettled(tail []byte, m Mark) bool {
+	if m.LastReply == "" {
+		return false
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(m.LastReply)
+	text := append([]byte(`{"text":`), bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+	return wholeLineWith(tail, text, qwenAssistant)
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -90,5 +91,40 @@ func TestQwenLastReplyAheadOfItsRecord(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(after), string(ahead)) {
 		t.Errorf("the copy was rewritten, not appended to")
+	}
+}
+
+// Qwen records its last records behind its Stop hooks (seen live: a stop
+// found the file ending at the first tool result): on a stop, Settle waits
+// until the recording holds an assistant record with the stop's
+// last_assistant_message, whole, and no longer than it is allowed; the text
+// in a telemetry record does not count.
+func TestQwenSettleWaitsForTheLastReply(t *testing.T) {
+	data := golden(t, "qwen-read-write.txtar", "real-qwen.jsonl")
+	lines := strings.SplitAfter(string(data), "\n")
+	last := len(lines) - 1
+	for last >= 0 && !strings.Contains(lines[last], `"type":"assistant"`) {
+		last--
+	}
+	conv := converter(t, "qwen", "claude")
+	src := filepath.Join(t.TempDir(), "chat.jsonl")
+	reply := Mark{LastReply: "all done FINAL-TEXT"}
+	for _, tc := range []struct {
+		name, content string
+		m             Mark
+		want          bool
+	}{
+		{"recorded", string(data), reply, true},
+		{"not yet (its telemetry is)", strings.Join(lines[:last], ""), reply, false},
+		{"half a line", strings.Join(lines[:last], "") + lines[last][:len(lines[last])-5], reply, false},
+		{"another reply", string(data), Mark{LastReply: "all done"}, false},
+		{"nothing to wait for", strings.Join(lines[:last], ""), Mark{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.WriteFile(src, []byte(tc.content), 0o600)
+			if got := conv.Settle(src, tc.m, 60*time.Millisecond); got != tc.want {
+				t.Errorf("Settle = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -132,11 +132,20 @@ type format struct {
 	tail func(w *writeState, text string, out *bytes.Buffer)
 	// file is the translated file's name.
 	file func(session string) string
-	// started, for a host that writes its transcript behind its hooks,
-	// reports whether tail (the file's end) records the start of the hook
-	// whose payload has the timestamp stamp: everything before it is
-	// written then.
-	started func(tail []byte, stamp string) bool
+	// settled, for a host that writes its transcript behind its Stop
+	// hooks, reports whether tail (the file's end) records what the stop's
+	// payload says happened last: then everything before it is written.
+	settled func(tail []byte, m Mark) bool
+}
+
+// Mark is what a stop's payload says the host's transcript must hold by
+// now.
+type Mark struct {
+	// Stamp is the payload's timestamp as sent (Copilot records each
+	// hook's start with its input).
+	Stamp string
+	// LastReply is the payload's last_assistant_message.
+	LastReply string
 }
 
 // formats by the name a dialect gives in its transcript.format. A format
@@ -144,10 +153,10 @@ type format struct {
 var formats = map[string]*format{
 	"claude":  {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
 	"gemini":  {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
-	"qwen":    {read: readQwen},
+	"qwen":    {read: readQwen, settled: qwenSettled},
 	"codex":   {read: readCodex},
 	"droid":   {read: readDroid},
-	"copilot": {read: readCopilot, started: copilotStarted},
+	"copilot": {read: readCopilot, settled: copilotSettled},
 }
 
 // Converter converts one dialect's transcript records into another's.
@@ -184,20 +193,21 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 // settleTail is how much of the transcript's end Settle reads each time.
 const settleTail = 256 << 10
 
-// Settle waits, up to limit, until the host's transcript at src records
-// the start of the hook whose payload carries the timestamp stamp, for a
-// host that writes its transcript behind its hooks (Copilot CLI: about
-// 100 ms behind, seen live, so that an agentStop hook would miss the turn's
-// last reply). It reports whether the transcript caught up; for every other
-// host, and without a stamp, it returns true at once. It only reads src.
-func (c *Converter) Settle(src, stamp string, limit time.Duration) bool {
-	if c.rf.started == nil || stamp == "" {
+// Settle waits, up to limit, until the host's transcript at src holds what
+// the stop's payload says happened last, for a host that writes its
+// transcript behind its Stop hooks (seen live: Copilot CLI records its
+// events about 100 ms behind, Qwen Code its last records; a Stop hook
+// would read a turn without its end). It reports whether the transcript
+// caught up; for every other host, and with nothing to wait for, it
+// returns true at once. It only reads src.
+func (c *Converter) Settle(src string, m Mark, limit time.Duration) bool {
+	if c.rf.settled == nil || m == (Mark{}) {
 		return true
 	}
 	deadline := time.Now().Add(limit)
 	buf := make([]byte, settleTail)
 	for {
-		if c.startedIn(src, stamp, buf) {
+		if c.settledIn(src, m, buf) {
 			return true
 		}
 		if time.Now().After(deadline) {
@@ -207,9 +217,9 @@ func (c *Converter) Settle(src, stamp string, limit time.Duration) bool {
 	}
 }
 
-// startedIn reads the end of src, a regular file, into buf and asks the
-// format whether it records the hook's start.
-func (c *Converter) startedIn(src, stamp string, buf []byte) bool {
+// settledIn reads the end of src, a regular file, into buf and asks the
+// format whether it holds m.
+func (c *Converter) settledIn(src string, m Mark, buf []byte) bool {
 	f, err := os.OpenFile(src, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return false
@@ -220,7 +230,32 @@ func (c *Converter) startedIn(src, stamp string, buf []byte) bool {
 		return false
 	}
 	n, _ := f.ReadAt(buf, max(0, fi.Size()-int64(len(buf))))
-	return c.rf.started(buf[:n], stamp)
+	return c.rf.settled(buf[:n], m)
+}
+
+// wholeLineWith reports whether tail has a whole line (ended by a newline)
+// holding every one of parts.
+func wholeLineWith(tail []byte, parts ...[]byte) bool {
+	for len(tail) > 0 && len(parts) > 0 {
+		i := bytes.Index(tail, parts[0])
+		if i < 0 {
+			return false
+		}
+		start := bytes.LastIndexByte(tail[:i], '\n') + 1
+		end := bytes.IndexByte(tail[i:], '\n')
+		if end < 0 {
+			return false // not written whole yet
+		}
+		line, all := tail[start:i+end], true
+		for _, p := range parts[1:] {
+			all = all && bytes.Contains(line, p)
+		}
+		if all {
+			return true
+		}
+		tail = tail[i+end:]
+	}
+	return false
 }
 
 // Convert converts a whole transcript at once and returns it with its last

@@ -60,7 +60,7 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	if ev := r.host.Event(r.hostEvent); ev != nil && (ev.Canonical == "agent.stop" || ev.Canonical == "subagent.stop") {
 		// A Stop hook reads the turn's end: give a host that records it
 		// behind its hooks the time to.
-		if !conv.Settle(src, string(host["timestamp"]), settleMax) {
+		if !conv.Settle(src, transcript.Mark{Stamp: string(host["timestamp"]), LastReply: tail}, settleMax) {
 			r.reportf("transcript_path: %s had not recorded this stop after %v; the copy may lack the turn's last records", r.host.Agent, settleMax)
 		}
 	}
@@ -98,7 +98,8 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 }
 
 // settleMax bounds the wait for a host's transcript to catch up with a
-// Stop hook (Copilot's was 100 ms behind, seen live).
+// Stop hook (Copilot's was 100 ms behind, Qwen's up to its last two
+// records, seen live).
 const settleMax = time.Second
 
 func has(m map[string]json.RawMessage, k string) bool {
