@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // Qwen Code's chat recording (0.24.4, live): JSONL under
@@ -123,17 +124,27 @@ func readQwen(line []byte, st *readState) []Message {
 	return nil
 }
 
-// qwenSettled reports whether tail holds an assistant record with the text
-// of the stop's last reply (Qwen records a part's text as JSON.stringify
-// writes it, as Go does without its HTML escapes).
+// qwenSettled reports whether tail holds an assistant record with a text
+// part opening as the stop's last reply does. Only the opening is looked
+// for (its first 32 bytes, as JSON.stringify writes them, which Go does
+// without its HTML escapes): a reply Qwen recorded in several parts, or
+// with other white space, still counts.
 func qwenSettled(tail []byte, m Mark) bool {
-	if m.LastReply == "" {
+	reply := strings.TrimSpace(m.LastReply)
+	if reply == "" {
 		return false
+	}
+	if len(reply) > 32 {
+		n := 32
+		for n > 0 && !utf8.RuneStart(reply[n]) {
+			n--
+		}
+		reply = reply[:n]
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(m.LastReply)
-	text := append([]byte(`{"text":`), bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
-	return wholeLineWith(tail, text, qwenAssistant)
+	_ = enc.Encode(reply)
+	open := bytes.TrimSuffix(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte(`"`))
+	return wholeLineWith(tail, append([]byte(`"text":`), open...), qwenAssistant)
 }

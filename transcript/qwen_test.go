@@ -96,9 +96,9 @@ func TestQwenLastReplyAheadOfItsRecord(t *testing.T) {
 
 // Qwen records its last records behind its Stop hooks (seen live: a stop
 // found the file ending at the first tool result): on a stop, Settle waits
-// until the recording holds an assistant record with the stop's
-// last_assistant_message, whole, and no longer than it is allowed; the text
-// in a telemetry record does not count.
+// until the recording holds, as a whole line, an assistant record whose text
+// opens as the stop's last_assistant_message does, and no longer than it is
+// allowed; the text in a telemetry record does not count.
 func TestQwenSettleWaitsForTheLastReply(t *testing.T) {
 	data := golden(t, "qwen-read-write.txtar", "real-qwen.jsonl")
 	lines := strings.SplitAfter(string(data), "\n")
@@ -117,7 +117,9 @@ func TestQwenSettleWaitsForTheLastReply(t *testing.T) {
 		{"recorded", string(data), reply, true},
 		{"not yet (its telemetry is)", strings.Join(lines[:last], ""), reply, false},
 		{"half a line", strings.Join(lines[:last], "") + lines[last][:len(lines[last])-5], reply, false},
-		{"another reply", string(data), Mark{LastReply: "all done"}, false},
+		{"another reply", string(data), Mark{LastReply: "all gone"}, false},
+		{"its opening, trimmed", string(data), Mark{LastReply: " all done FINAL"}, true},
+		{"a long reply's first 32 bytes", strings.Replace(string(data), "all done FINAL-TEXT", "all done FINAL-TEXT, and a long tail after it", -1), Mark{LastReply: "all done FINAL-TEXT, and a long tail after it, recorded in another part"}, true},
 		{"nothing to wait for", strings.Join(lines[:last], ""), Mark{}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
