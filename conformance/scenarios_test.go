@@ -439,6 +439,7 @@ func scenarios() []*scenario {
 	)
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
+	list = append(list, hostTranscriptScenarios()...)
 	list = append(list, matcherScenarios()...)
 	list = append(list, jsMatcherScenarios()...)
 	list = append(list, eventScenarios()...)

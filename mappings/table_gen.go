@@ -1698,8 +1698,21 @@ func dialectCodex() *Dialect {
 			},
 		},
 		Transcript: Transcript{File: "~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-<date>-<session>.jsonl",
-			Carries: "nothing: hookx cannot translate a Codex rollout yet",
-			Lacks:   "everything: a hook of another agent under Codex reads Codex's rollout file as it is",
+			Format:   "codex",
+			Live:     true,
+			Carries:  "user prompts, assistant messages, function and custom tool calls (named as Codex's hooks see them: exec_command as Bash) and their outputs (as text)",
+			Lacks:    "reasoning, developer messages and injected context (environment, instructions), event_msg, turn_context and token records, an error flag on tool outputs (Codex records none), web search calls, compactions",
+			ReadOnly: true,
+			Tools: map[string]TranscriptTool{"apply_patch": {Name: "apply_patch",
+				Input: "command",
+			},
+				"exec_command": {Name: "Bash",
+					Fields: map[string]string{"cmd": "command"},
+				},
+				"shell_command": {Name: "Bash",
+					Fields: map[string]string{"command": "command"},
+				},
+			},
 		},
 	}
 }
@@ -2177,6 +2190,13 @@ func dialectCopilot() *Dialect {
 				"worktree":           "Copilot CLI has no worktree tool",
 			},
 		},
+		Transcript: Transcript{File: "~/.copilot/session-state/<session>/events.jsonl",
+			Format:   "copilot",
+			Live:     true,
+			Carries:  "user prompts (as displayed, not as sent with Copilot's date wrapper), assistant messages, their toolRequests and the tool.execution_complete results (as text; a failed one as an error)",
+			Lacks:    "the system message, reasoning, session, usage, turn and hook events, attachments, a subagent's events, compaction and truncation, detailedContent and the tool telemetry",
+			ReadOnly: true,
+		},
 	}
 }
 
@@ -2477,6 +2497,13 @@ func dialectDroid() *Dialect {
 				"worktree":           "hookx maps no Factory Droid tool for this yet (unverified)",
 				"write":              "hookx maps no Factory Droid tool for this yet (unverified)",
 			},
+		},
+		Transcript: Transcript{File: "~/.factory/sessions/<project>/<session>.jsonl",
+			Format:   "droid",
+			Live:     true,
+			Carries:  "user prompts, assistant text, tool_use and tool_result blocks (results as text; tools hookx does not map, such as Create, keep Droid's names)",
+			Lacks:    "the session_start and turn-outcome records, Droid's context messages (system reminders, as isMeta text for a Claude hook, left out for a Gemini hook), hook-run records, model and reasoning settings",
+			ReadOnly: true,
 		},
 	}
 }
@@ -3423,6 +3450,13 @@ func dialectQwen() *Dialect {
 			},
 		},
 		StderrAsOutput: true,
+		Transcript: Transcript{File: "~/.qwen/projects/<project>/chats/<session>.jsonl",
+			Format:   "qwen",
+			Live:     true,
+			Carries:  "user prompts, model text, functionCall parts and the tool_result records' functionResponse parts (results as text)",
+			Lacks:    "thought parts, usageMetadata, system records (telemetry, attribution, compression, goals), resultDisplay, inline data and file parts, the parentUuid tree (records are read in file order)",
+			ReadOnly: true,
+		},
 	}
 }
 
