@@ -155,6 +155,8 @@ type outcome struct {
 	// wantWarning, when set, is a warning the run must report (a negative
 	// control); the run's warnings are then not problems.
 	wantWarning string
+	anyExit     bool   // a non-zero exit of the agent is no problem
+	okWarning   string // warnings with this text are no problem
 }
 
 // runAgent serves the scenario's script to host and runs it in sb.
@@ -162,7 +164,7 @@ func runAgent(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agen
 	t.Helper()
 	o, err := runHost(t, p, sb, host, runSpec{steps: sc.steps, maxMain: sc.maxMain, prompt: sc.prompt})
 	if o != nil {
-		o.wantWarning = sc.wantWarning
+		o.wantWarning, o.anyExit, o.okWarning = sc.wantWarning, sc.anyExit, sc.okWarning
 	}
 	return o, err
 }
@@ -246,13 +248,15 @@ func commonProblems(o *outcome) []string {
 		p = append(p, "the agent run timed out")
 	case o.res.Stopped:
 		p = append(p, fmt.Sprintf("the agent looped past %d model requests and was killed", len(o.srv.Main())-1))
-	case o.res.ExitCode != 0:
+	case o.res.ExitCode != 0 && !o.anyExit:
 		p = append(p, fmt.Sprintf("the agent exited %d", o.res.ExitCode))
 	}
 	switch {
 	case o.wantWarning == "":
 		for _, w := range o.warnings {
-			p = append(p, fmt.Sprintf("%s has a settings warning: %q", o.host, w))
+			if o.okWarning == "" || !strings.Contains(w, o.okWarning) {
+				p = append(p, fmt.Sprintf("%s has a settings warning: %q", o.host, w))
+			}
 		}
 	case !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, o.wantWarning) }):
 		p = append(p, fmt.Sprintf("%s reported no settings warning %q (warnings: %q)", o.host, o.wantWarning, o.warnings))

@@ -47,6 +47,13 @@ type scenario struct {
 	// wantWarning, when set, is a settings warning the native run must
 	// report (driver.Sandbox.SettingsWarnings), for a negative control.
 	wantWarning string
+	// okWarning, when set, is a host log line that is no problem in any
+	// run: Copilot CLI logs every postToolUse block it honours as a
+	// "[WARNING] [rust:hooks] Tool result blocked by hook".
+	okWarning string
+	// anyExit accepts a non-zero exit of the agent: Copilot CLI ends a -p
+	// run whose prompt a hook refused with exit 1.
+	anyExit bool
 	// wrapFlags are inserted after every "hookx wrap" in the migrated
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
@@ -432,6 +439,7 @@ func scenarios() []*scenario {
 	)
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
+	list = append(list, hostTranscriptScenarios()...)
 	list = append(list, matcherScenarios()...)
 	list = append(list, jsMatcherScenarios()...)
 	list = append(list, eventScenarios()...)
@@ -442,6 +450,7 @@ func scenarios() []*scenario {
 	alsoToCodex(list)
 	list = append(list, copilotScenarios()...)
 	list = append(list, ndialectScenarios()...)
+	list = append(list, copilotSafetyScenarios()...)
 	list = append(list, observeScenarios()...)
 	return list
 }

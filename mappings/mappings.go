@@ -682,7 +682,30 @@ type Transcript struct {
 	Live    bool   `json:"live"`   // its records were seen in real runs
 	Carries string `json:"carries"`
 	Lacks   string `json:"lacks"`
+	// ReadOnly says package transcript reads the format but does not write
+	// it: a hook of another agent under this one gets a translated copy, a
+	// hook of this agent under another gets the host's own file.
+	ReadOnly bool `json:"readOnly"`
+	// Tools renames the tool calls the transcript records where the agent
+	// shows its hooks another name or other arguments (Codex records
+	// exec_command {cmd}; its hooks see Bash {command}); by recorded name.
+	Tools map[string]TranscriptTool `json:"tools"`
 }
+
+// TranscriptTool is how one recorded tool call reads as the dialect's tool.
+type TranscriptTool struct {
+	Name string `json:"name"` // the dialect's tool
+	// Fields maps recorded arguments to the tool's; an argument not listed
+	// is not shown to hooks and is dropped.
+	Fields map[string]string `json:"fields"`
+	// Input, for a tool whose recorded input is text rather than
+	// arguments (Codex's freeform apply_patch), is the argument holding it.
+	Input string `json:"input"`
+}
+
+// Writable reports whether package transcript can write the format, so
+// that a hook of this dialect can be given a translated copy.
+func (t Transcript) Writable() bool { return t.Format != "" && !t.ReadOnly }
 
 // Tool is one built-in tool of a dialect.
 type Tool struct {
@@ -1118,6 +1141,17 @@ func (t *Table) index() error {
 			}
 			if strings.TrimSpace(reason) == "" {
 				bad("%s: lacks tool %q without a reason", d.Name, id)
+			}
+		}
+		if len(d.Transcript.Tools) > 0 && d.Transcript.Format == "" {
+			bad("%s: transcript.tools without a transcript.format", d.Name)
+		}
+		for rec, tt := range d.Transcript.Tools {
+			if tool := d.toolByName[tt.Name]; tool == nil || tool.Name != tt.Name {
+				bad("%s: transcript.tools[%s]: %q is not one of its tools", d.Name, rec, tt.Name)
+			}
+			if tt.Input != "" && len(tt.Fields) > 0 {
+				bad("%s: transcript.tools[%s]: input and fields exclude each other", d.Name, rec)
 			}
 		}
 		d.indexOnce.Do(func() {}) // its lookups are built: ensureIndex has nothing to do
