@@ -138,7 +138,7 @@ func copilotFamilies() []*scenario {
 			name: "prompt/copilot-decision-block", dialect: cp, steps: []action{say("PROMPT-ANSWERED")}, to: toClaude,
 			hooks:   []hookDef{{event: "userPromptSubmitted", script: "prompt"}},
 			scripts: map[string]string{"prompt": logAs("prompt") + emit(`{"decision":"block","reason":"PROMPT-BLOCK-P: not this prompt"}`)},
-			check:   promptBlocked, exitNonZero: true,
+			check:   promptBlocked, anyExit: true,
 		},
 		{
 			// The migrated copy refuses the prompt; Copilot's own run of the
@@ -146,7 +146,7 @@ func copilotFamilies() []*scenario {
 			name: "prompt/claude-decision-block-to-copilot", dialect: driver.Claude, steps: []action{say("PROMPT-ANSWERED")}, to: toCopilot, noPeer: true,
 			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
 			scripts: map[string]string{"prompt": logAs("prompt") + emit(`{"decision":"block","reason":"PROMPT-BLOCK-C: not this prompt"}`)},
-			check:   promptBlocked, exitNonZero: true,
+			check:   promptBlocked, anyExit: true,
 		},
 		{
 			// Copilot's own run of the Claude hook logs its exit-2 stderr as
@@ -155,7 +155,7 @@ func copilotFamilies() []*scenario {
 			name: "prompt/claude-exit2-to-copilot", dialect: driver.Claude, steps: []action{say("PROMPT-ANSWERED")}, to: toCopilot, noPeer: true, removeSource: true,
 			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
 			scripts: map[string]string{"prompt": logAs("prompt") + "echo 'PROMPT-EXIT2-C: not this prompt' >&2; exit 2\n"},
-			check:   promptBlocked, exitNonZero: true,
+			check:   promptBlocked, anyExit: true,
 		},
 
 		// context: session start and prompt
@@ -234,13 +234,13 @@ func copilotFamilies() []*scenario {
 
 		// error: the model call fails (HTTP 400).
 		{
-			name: "error/copilot-errorOccurred", dialect: cp, steps: []action{fail("FAKE-MODEL-FAILURE")}, to: []driver.Agent{}, exitNonZero: true,
+			name: "error/copilot-errorOccurred", dialect: cp, steps: []action{fail("FAKE-MODEL-FAILURE")}, to: []driver.Agent{}, anyExit: true,
 			hooks:   []hookDef{{event: "errorOccurred", script: "err"}},
 			scripts: map[string]string{"err": logAs("err")},
 			check:   errorHookCheck(map[string]string{"errorContext": "model_call"}, "error", nil),
 		},
 		{
-			name: "error/copilot-wrap-from-claude-StopFailure", dialect: cp, steps: []action{fail("FAKE-MODEL-FAILURE")}, to: []driver.Agent{}, exitNonZero: true, needsHookx: true,
+			name: "error/copilot-wrap-from-claude-StopFailure", dialect: cp, steps: []action{fail("FAKE-MODEL-FAILURE")}, to: []driver.Agent{}, anyExit: true, needsHookx: true,
 			hooks:   []hookDef{wrapped("errorOccurred", "err")},
 			scripts: map[string]string{"err": logAs("err")},
 			// The Claude hook gets Claude's StopFailure keys only, not

@@ -47,6 +47,14 @@ type scenario struct {
 	// wantWarning, when set, is a settings warning the native run must
 	// report (driver.Sandbox.SettingsWarnings), for a negative control.
 	wantWarning string
+	// okWarning, when set, is a host log line that is no problem in any
+	// run: Copilot CLI logs every postToolUse block it honours as a
+	// "[WARNING] [rust:hooks] Tool result blocked by hook".
+	okWarning string
+	// anyExit accepts a non-zero exit of the agent: Copilot CLI ends a -p
+	// run whose prompt a hook refused, or whose model call failed, with
+	// exit 1 (seen live, 2026-11-27).
+	anyExit bool
 	// wrapFlags are inserted after every "hookx wrap" in the migrated
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
@@ -56,10 +64,6 @@ type scenario struct {
 	needsHookx bool
 	// projectName names the project directory (default "project").
 	projectName string
-	// exitNonZero accepts a non-zero exit of the agent: Copilot CLI's -p
-	// exits 1 when a hook refuses the prompt or the model call fails (seen
-	// live, 2026-11-27).
-	exitNonZero bool
 	// maxMain caps main-model requests (default 20); past it the run is
 	// killed and fails.
 	maxMain int
@@ -426,6 +430,7 @@ func scenarios() []*scenario {
 	)
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
+	list = append(list, hostTranscriptScenarios()...)
 	list = append(list, matcherScenarios()...)
 	list = append(list, jsMatcherScenarios()...)
 	list = append(list, eventScenarios()...)
@@ -438,6 +443,7 @@ func scenarios() []*scenario {
 	list = append(list, copilotFamilies()...)
 	alsoToCopilot(list)
 	list = append(list, ndialectScenarios()...)
+	list = append(list, copilotSafetyScenarios()...)
 	list = append(list, observeScenarios()...)
 	return list
 }

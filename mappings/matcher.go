@@ -88,10 +88,13 @@ func (d *Dialect) Regex(m string) (Regexp, error) {
 	return re, nil
 }
 
-// rustRegexp is a Rust regex crate pattern read by Go's RE2, its near
-// relative, on ASCII names only: there the two agree on the syntax both
-// accept, except the constructs compileRust refuses. Not checked against
-// Rust itself (no oracle here).
+// rustRegexp is a Rust regex crate pattern (Regex::new, unanchored, as
+// Codex 0.169.0 calls it with regex 1.12.3) read by Go's RE2, its near
+// relative, on printable-ASCII names only. compileRust refuses whatever the
+// two read differently (rustDiffers): what is left is checked against Rust
+// itself by TestRustMatchersLikeRust (Debian's regex 1.7.1, so the syntax
+// 1.7 and 1.12 read differently is refused too), and against Codex's own
+// validation by conformance.TestCodexKeepsTheMatchersHookxEvaluates.
 type rustRegexp struct {
 	re         *regexp.Regexp
 	assertions bool
@@ -105,15 +108,33 @@ var rustOnly = sync.OnceValue(func() *regexp.Regexp {
 })
 
 func compileRust(m string) (Regexp, error) {
-	if w := rustOnly().FindString(m); w != "" {
+	w := rustOnly().FindString(m)
+	var marked string
+	if w == "" {
+		w, marked = rustDiffers(m)
+	}
+	if w != "" {
 		return nil, fmt.Errorf("hookx cannot evaluate the Rust regex %q: %q is read differently by Go's RE2", m, w)
 	}
 	re, err := regexp.Compile(m)
 	if err != nil {
 		return nil, fmt.Errorf("hookx cannot evaluate the Rust regex %q: %w", m, err)
 	}
+	if t, err := syntax.Parse(marked, syntax.Perl); err == nil && rustCost(t) > rustBudget {
+		return nil, fmt.Errorf("hookx cannot evaluate the Rust regex %q: it may exceed Rust's size limit, and Codex would drop it", m)
+	}
 	t, _ := syntax.Parse(m, syntax.Perl)
+	if t != nil && matchesNothing(t) {
+		return nil, fmt.Errorf("hookx cannot evaluate the Rust regex %q: it has a class that matches nothing, which Rust before 1.8 rejects", m)
+	}
 	return rustRegexp{re: re, assertions: t != nil && hasAssertion(t)}, nil
+}
+
+func matchesNothing(t *syntax.Regexp) bool {
+	if t.Op == syntax.OpNoMatch || t.Op == syntax.OpCharClass && len(t.Rune) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(t.Sub, matchesNothing)
 }
 
 func hasAssertion(t *syntax.Regexp) bool {

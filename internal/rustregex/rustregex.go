@@ -1,0 +1,221 @@
+// Package rustregex runs Rust's regex crate as a test oracle: the program in
+// oracle/ (Regex::new and is_match, as Codex's hooks call them), built once
+// with cargo from Debian's crate registry (librust-regex-dev, offline) and
+// kept in the user cache directory under a hash of its sources, then run as
+// one long-lived process per test binary, asked one JSON line and answering
+// one JSON line.
+//
+// Debian's regex is 1.7.1; Codex 0.169.0 is built with 1.12.3. Tests keep
+// the syntax the two versions read differently out of what they compare
+// (see mappings.TestRustMatchersLikeRust).
+package rustregex
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+//go:embed oracle/Cargo.toml oracle/src/main.rs
+var sources embed.FS
+
+// Registry is Debian's local crate registry, which cargo reads offline in
+// place of crates.io.
+const Registry = "/usr/share/cargo/registry"
+
+const cargoConfig = `[source.crates-io]
+replace-with = "debian"
+
+[source.debian]
+directory = "` + Registry + `"
+`
+
+// Verdict is the oracle's answer for one pattern: whether Regex::new
+// accepted it (else Err), and is_match on each subject.
+type Verdict struct {
+	OK  bool   `json:"ok"`
+	Err string `json:"err"`
+	M   []bool `json:"m"`
+}
+
+// Oracle is the running oracle program.
+type Oracle struct {
+	mu  sync.Mutex
+	in  io.Writer
+	out *bufio.Reader
+}
+
+var start = sync.OnceValues(func() (*Oracle, error) {
+	bin, err := Build()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &Oracle{in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+})
+
+// Start returns the oracle, built and started on first use.
+func Start() (*Oracle, error) { return start() }
+
+// Require returns the oracle, built and started on first use. Without cargo
+// or Debian's regex crate the test is skipped, except in CI (CI=true), where
+// .ci/run installs them and it fails.
+func Require(tb testing.TB) *Oracle {
+	tb.Helper()
+	o, err := start()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("the Rust regex oracle is required in CI: %v", err)
+		}
+		tb.Skipf("the Rust regex oracle is not available: %v", err)
+	}
+	return o
+}
+
+// Test compiles pattern with Regex::new and matches it against subjects.
+func (o *Oracle) Test(pattern string, subjects []string) (Verdict, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var v Verdict
+	b, err := json.Marshal(map[string]any{"p": pattern, "s": subjects})
+	if err != nil {
+		return v, err
+	}
+	if _, err := o.in.Write(append(b, '\n')); err != nil {
+		return v, fmt.Errorf("writing to the oracle: %w", err)
+	}
+	line, err := o.out.ReadBytes('\n')
+	if err != nil {
+		return v, fmt.Errorf("reading from the oracle: %w", err)
+	}
+	if err := json.Unmarshal(line, &v); err != nil {
+		return v, fmt.Errorf("the oracle answered %q: %w", line, err)
+	}
+	if v.OK && len(v.M) != len(subjects) {
+		return v, fmt.Errorf("the oracle answered %d matches for %d subjects", len(v.M), len(subjects))
+	}
+	return v, nil
+}
+
+// Build builds the oracle unless a build of the same sources is cached, and
+// returns the program's path.
+func Build() (string, error) {
+	cargo, err := findCargo()
+	if err != nil {
+		return "", err
+	}
+	if m, _ := filepath.Glob(filepath.Join(Registry, "regex-1.*")); len(m) == 0 {
+		return "", fmt.Errorf("no regex crate in %s (apt-get install librust-regex-dev)", Registry)
+	}
+	h := sha256.New()
+	err = fs.WalkDir(sources, "oracle", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := sources.ReadFile(p)
+		fmt.Fprintf(h, "%s %d\n", p, len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	h.Write([]byte(cargoConfig))
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(cache, "hookx-rustregex", hex.EncodeToString(h.Sum(nil))[:16])
+	bin := filepath.Join(dir, "hookx-rustregex-oracle")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	// Build beside the cache entry and rename: a concurrent test binary
+	// sees either no program or a whole one.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	work, err := os.MkdirTemp(filepath.Dir(dir), "build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	err = fs.WalkDir(sources, "oracle", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(work, p)
+		if e.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := sources.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(work, "oracle", ".cargo"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(work, "oracle", ".cargo", "config.toml"), []byte(cargoConfig), 0o644); err != nil {
+		return "", err
+	}
+	cmd := exec.Command(cargo, "build", "--offline", "--release", "--quiet")
+	cmd.Dir = filepath.Join(work, "oracle")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("cargo build of the oracle: %w\n%s", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(work, "out"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Rename(filepath.Join(work, "oracle", "target", "release", "hookx-rustregex-oracle"), filepath.Join(work, "out", "hookx-rustregex-oracle")); err != nil {
+		return "", err
+	}
+	if err := os.Rename(filepath.Join(work, "out"), dir); err != nil {
+		if _, serr := os.Stat(bin); serr == nil {
+			return bin, nil // another test binary built it first
+		}
+		return "", err
+	}
+	return bin, nil
+}
+
+// findCargo finds cargo on PATH, else where rustup puts it.
+func findCargo() (string, error) {
+	if p, err := exec.LookPath("cargo"); err == nil {
+		return p, nil
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		p := filepath.Join(home, ".cargo", "bin", "cargo")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("no cargo on PATH nor in ~/.cargo/bin (apt-get install cargo rustc)")
+}
