@@ -100,7 +100,7 @@ func newSandbox(t *testing.T, p agents.Paths, projectName string) *driver.Sandbo
 // action is one neutral model step; toStep renders it as the host's tool
 // call (hosts[host].shell for the shell, hosts[host].tools for the others).
 type action struct {
-	kind                    string // shell, write, read, edit, ls, say
+	kind                    string // shell, write, read, edit, ls, say, fail
 	text                    string // shell command or say text
 	path, content, old, new string // project-relative path
 	intro                   string // text the model says before its tool call
@@ -110,6 +110,7 @@ type action struct {
 
 func shell(cmd string) action           { return action{kind: "shell", text: cmd} }
 func say(text string) action            { return action{kind: "say", text: text} }
+func fail(text string) action           { return action{kind: "fail", text: text} }
 func write(path, content string) action { return action{kind: "write", path: path, content: content} }
 func read(path string) action           { return action{kind: "read", path: path} }
 func edit(path, old, new string) action { return action{kind: "edit", path: path, old: old, new: new} }
@@ -135,6 +136,9 @@ func callStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 		return fakemodel.Step{Calls: []fakemodel.Call{hs.shell(a.text)}}
 	case "say", "":
 		return fakemodel.Say(a.text)
+	case "fail":
+		// A failed model call (the OpenAI fakes only): HTTP 400.
+		return fakemodel.Step{Fail: 400, Text: a.text}
 	}
 	tool, ok := hs.tools[a.kind]
 	if !ok {
@@ -155,6 +159,8 @@ type outcome struct {
 	// wantWarning, when set, is a warning the run must report (a negative
 	// control); the run's warnings are then not problems.
 	wantWarning string
+	anyExit     bool   // a non-zero exit of the agent is no problem
+	okWarning   string // warnings with this text are no problem
 }
 
 // runAgent serves the scenario's script to host and runs it in sb.
@@ -162,7 +168,7 @@ func runAgent(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agen
 	t.Helper()
 	o, err := runHost(t, p, sb, host, runSpec{steps: sc.steps, maxMain: sc.maxMain, prompt: sc.prompt})
 	if o != nil {
-		o.wantWarning = sc.wantWarning
+		o.wantWarning, o.anyExit, o.okWarning = sc.wantWarning, sc.anyExit, sc.okWarning
 	}
 	return o, err
 }
@@ -220,6 +226,13 @@ func (o *outcome) describe() string {
 		}
 		fmt.Fprintf(&logs, "--- %s (tail) ---\n%s\n", f, b)
 	}
+	for _, f := range o.hookLogs("") {
+		b, _ := os.ReadFile(f)
+		if len(b) > 1500 {
+			b = append(b[:1500:1500], "…"...)
+		}
+		fmt.Fprintf(&logs, "--- hook stdin %s ---\n%s\n", filepath.Base(f), b)
+	}
 	return fmt.Sprintf("%s run: %s\n%sfake %s server: %s", o.host, o.res, logs.String(), o.host.Wire(), o.srv.Summary())
 }
 
@@ -246,13 +259,15 @@ func commonProblems(o *outcome) []string {
 		p = append(p, "the agent run timed out")
 	case o.res.Stopped:
 		p = append(p, fmt.Sprintf("the agent looped past %d model requests and was killed", len(o.srv.Main())-1))
-	case o.res.ExitCode != 0:
+	case o.res.ExitCode != 0 && !o.anyExit:
 		p = append(p, fmt.Sprintf("the agent exited %d", o.res.ExitCode))
 	}
 	switch {
 	case o.wantWarning == "":
 		for _, w := range o.warnings {
-			p = append(p, fmt.Sprintf("%s has a settings warning: %q", o.host, w))
+			if o.okWarning == "" || !strings.Contains(w, o.okWarning) {
+				p = append(p, fmt.Sprintf("%s has a settings warning: %q", o.host, w))
+			}
 		}
 	case !slices.ContainsFunc(o.warnings, func(w string) bool { return strings.Contains(w, o.wantWarning) }):
 		p = append(p, fmt.Sprintf("%s reported no settings warning %q (warnings: %q)", o.host, o.wantWarning, o.warnings))

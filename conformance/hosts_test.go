@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -48,6 +49,9 @@ type hostSpec struct {
 	exe func(agents.Paths) string
 	// runTimeout is the hard timeout of one agent run (default 2 minutes).
 	runTimeout time.Duration
+	// transcripts globs the agent's own session transcripts, relative to
+	// HOME (recorded by saveTranscripts).
+	transcripts string
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -68,6 +72,7 @@ var hosts = map[driver.Agent]hostSpec{
 			"ls": func(a action, abs string) fakemodel.Call { return call("LS", map[string]any{"path": abs}) },
 		},
 		errorFlag: true, exe: func(p agents.Paths) string { return p.Claude },
+		transcripts: ".claude/projects/*/*.jsonl",
 	},
 	driver.Gemini: {
 		settings: ".gemini/settings.json", hookDir: ".gemini/hooks", projectRef: `"${GEMINI_PROJECT_DIR}"`, timeout: 30000,
@@ -88,6 +93,7 @@ var hosts = map[driver.Agent]hostSpec{
 			},
 		},
 		errorFlag: true, exe: func(p agents.Paths) string { return p.Gemini },
+		transcripts: ".gemini/tmp/*/chats/*.json*",
 	},
 	// Codex 0.169.0: Claude's shape; only the root keys description and
 	// hooks (another drops the whole file, with a stderr warning).
@@ -97,7 +103,21 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "exec_command", Args: map[string]any{"cmd": cmd}}
 		},
-		exe: func(p agents.Paths) string { return p.Codex },
+		// Codex offers the fake model no apply_patch tool; a patch given to
+		// exec_command is applied by Codex itself, and its hooks see Bash
+		// with that command (CX§6).
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				patch := "*** Begin Patch\n*** Add File: " + abs + "\n"
+				for _, l := range strings.SplitAfter(strings.TrimSuffix(a.content, "\n"), "\n") {
+					patch += "+" + strings.TrimSuffix(l, "\n") + "\n"
+				}
+				patch += "*** End Patch\n"
+				return call("exec_command", map[string]any{"cmd": "apply_patch <<'PATCH'\n" + patch + "PATCH"})
+			},
+		},
+		exe:         func(p agents.Paths) string { return p.Codex },
+		transcripts: ".codex/sessions/*/*/*/rollout-*.jsonl",
 	},
 	// Copilot CLI 1.0.102: {"version":1,"hooks":{event:[handler…]}}, camelCase
 	// events, no matchers (a hook filters for itself), the command in "bash".
@@ -107,7 +127,21 @@ var hosts = map[driver.Agent]hostSpec{
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "bash", Args: map[string]any{"command": cmd, "description": "fake call"}}
 		},
-		exe: func(p agents.Paths) string { return p.Copilot },
+		// Its file tools (mappings/data/copilot.jsonc "tools", seen live in
+		// the file-guard/copilot-* and file-matcher/*-to-copilot scenarios):
+		// view, create, edit, with Copilot's own argument names. It has no
+		// directory-listing tool (lacks.tools "ls"), so no "ls".
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("create", map[string]any{"path": abs, "file_text": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("view", map[string]any{"path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("edit", map[string]any{"path": abs, "old_str": a.old, "new_str": a.new})
+			},
+		},
+		exe:         func(p agents.Paths) string { return p.Copilot },
+		transcripts: ".copilot/session-state/*/*.jsonl",
 	},
 	// Qwen Code 0.24.4: Claude's shape and event names, Gemini's tool names.
 	driver.Qwen: {
@@ -128,7 +162,8 @@ var hosts = map[driver.Agent]hostSpec{
 				return call("edit", map[string]any{"file_path": abs, "old_string": a.old, "new_string": a.new})
 			},
 		},
-		exe: func(p agents.Paths) string { return p.Qwen },
+		exe:         func(p agents.Paths) string { return p.Qwen },
+		transcripts: ".qwen/projects/*/chats/*.jsonl",
 		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
 		// under a load of 25 on 2 cores two runs went past 2 minutes
 		// (2026-11-23), where the other agents stayed under it.
@@ -159,7 +194,8 @@ var hosts = map[driver.Agent]hostSpec{
 				return call("LS", map[string]any{"directory_path": abs})
 			},
 		},
-		exe: func(p agents.Paths) string { return p.Droid },
+		exe:         func(p agents.Paths) string { return p.Droid },
+		transcripts: ".factory/sessions/*/*.jsonl",
 	},
 }
 

@@ -181,8 +181,20 @@ func TestReadmeResultsNameTheTablesEvents(t *testing.T) {
 			case ev != nil && !strings.HasPrefix(cell, "`"+ev.Name+"` "):
 				t.Errorf("results: %s's %s event is %s, the README says %q (regenerate: HOOKX_CONFORMANCE_README=README.md go test ./conformance)", a, canon, ev.Name, cell)
 			}
-			if strings.HasSuffix(cell, "seen live") {
+			seen := strings.HasSuffix(cell, "seen live")
+			if seen {
 				live++
+			}
+			if ev == nil {
+				continue
+			}
+			// The data's live marks and the suite's measured table agree:
+			// a mark without a passing scenario cites the run it comes from.
+			switch {
+			case seen && !ev.Live:
+				t.Errorf("%s's %s is seen live in the suite but not marked live in mappings/data/%s.jsonc", a, ev.Name, a)
+			case !seen && ev.Live && ev.LiveBy == "":
+				t.Errorf("%s's %s is marked live in mappings/data/%s.jsonc, but no scenario of the suite shows it: add one, or cite the run it was seen in (liveBy)", a, ev.Name, a)
 			}
 		}
 	}

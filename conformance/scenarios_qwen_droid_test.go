@@ -153,7 +153,7 @@ func qwenDroidScenarios() []*scenario {
 			scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
 				"case \"$input\" in *'\"stop_hook_active\":true'*|*'\"stop_hook_active\": true'*) exit 0;; esac\n" +
 				emit(`{"decision":"block","reason":"STOP-TOOLS-QD: run the check"}`)},
-			maxMain: 15, check: modelCalls(3, "one block: the flag stays true after a tool-using continuation"),
+			maxMain: 15, check: modelCallsWhy(3, "one block: the flag stays true after a tool-using continuation"),
 		})
 	}
 
@@ -243,7 +243,7 @@ func qwenDroidScenarios() []*scenario {
 				if c := stopCap(o.host); c > 0 && (honoured == 0 || c < honoured) {
 					honoured = c
 				}
-				return modelCalls(honoured+1, fmt.Sprintf("%d honoured blocks", honoured))(o)
+				return modelCallsWhy(honoured+1, fmt.Sprintf("%d honoured blocks", honoured))(o)
 			},
 		}
 		if d == driver.Droid {
@@ -252,7 +252,7 @@ func qwenDroidScenarios() []*scenario {
 			sc.scripts["stop"] = "cat >/dev/null\nn=$(cat \"$HOME/stop.count\" 2>/dev/null || echo 0)\n" +
 				"[ \"$n\" -ge 10 ] && exit 0\necho $((n+1)) > \"$HOME/stop.count\"\n" +
 				emit(`{"decision":"block","reason":"ALWAYS-BLOCK-QD: keep going"}`)
-			sc.check = modelCalls(11, "Droid has no cap: all 10 blocks honoured")
+			sc.check = modelCallsWhy(11, "Droid has no cap: all 10 blocks honoured")
 		}
 		return sc
 	})
@@ -355,8 +355,8 @@ func firedFor(o *outcome, label string, cmds ...string) []string {
 	return nil
 }
 
-// modelCalls checks the number of main-model requests.
-func modelCalls(want int, why string) func(o *outcome) []string {
+// modelCallsWhy checks the number of main-model requests.
+func modelCallsWhy(want int, why string) func(o *outcome) []string {
 	return func(o *outcome) []string {
 		if n := len(o.srv.Main()); n != want {
 			return []string{fmt.Sprintf("the model was called %d times, want %d (%s)", n, want, why)}

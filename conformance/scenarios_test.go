@@ -47,6 +47,14 @@ type scenario struct {
 	// wantWarning, when set, is a settings warning the native run must
 	// report (driver.Sandbox.SettingsWarnings), for a negative control.
 	wantWarning string
+	// okWarning, when set, is a host log line that is no problem in any
+	// run: Copilot CLI logs every postToolUse block it honours as a
+	// "[WARNING] [rust:hooks] Tool result blocked by hook".
+	okWarning string
+	// anyExit accepts a non-zero exit of the agent: Copilot CLI ends a -p
+	// run whose prompt a hook refused, or whose model call failed, with
+	// exit 1 (seen live, 2026-11-27).
+	anyExit bool
 	// wrapFlags are inserted after every "hookx wrap" in the migrated
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
@@ -255,17 +263,7 @@ func scenarios() []*scenario {
 			hooks: []hookDef{{event: event, script: "stop"}},
 			scripts: map[string]string{"stop": readInput +
 				"case \"$input\" in *'\"stop_hook_active\":true'*|*'\"stop_hook_active\": true'*) exit 0;; esac\n" + emit(out)},
-			check: func(o *outcome) []string {
-				m := o.srv.Main()
-				var p []string
-				if len(m) != 2 {
-					p = append(p, fmt.Sprintf("the model was called %d times, want 2 (one extra turn)", len(m)))
-				}
-				if len(m) >= 2 && !strings.Contains(m[1].Conversation(), marker) {
-					p = append(p, fmt.Sprintf("the second model request lacks the hook's reason %s", marker))
-				}
-				return p
-			},
+			check: oneMoreTurn(marker),
 		}
 	}
 	list = append(list,
@@ -432,6 +430,7 @@ func scenarios() []*scenario {
 	)
 	list = append(list, verdictScenarios()...)
 	list = append(list, transcriptScenarios()...)
+	list = append(list, hostTranscriptScenarios()...)
 	list = append(list, matcherScenarios()...)
 	list = append(list, jsMatcherScenarios()...)
 	list = append(list, eventScenarios()...)
@@ -441,11 +440,30 @@ func scenarios() []*scenario {
 	list = append(list, codexScenarios()...)
 	alsoToCodex(list)
 	list = append(list, copilotScenarios()...)
+	list = append(list, copilotFamilies()...)
+	alsoToCopilot(list)
 	list = append(list, ndialectScenarios()...)
+	list = append(list, copilotSafetyScenarios()...)
 	list = append(list, qwenDroidScenarios()...)
 	alsoToQwenDroid(list)
 	list = append(list, observeScenarios()...)
 	return list
+}
+
+// oneMoreTurn: the model was called twice, the second time with the stop
+// hook's reason.
+func oneMoreTurn(marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		m := o.srv.Main()
+		var p []string
+		if len(m) != 2 {
+			p = append(p, fmt.Sprintf("the model was called %d times, want 2 (one extra turn)", len(m)))
+		}
+		if len(m) >= 2 && !strings.Contains(m[1].Conversation(), marker) {
+			p = append(p, fmt.Sprintf("the second model request lacks the hook's reason %s", marker))
+		}
+		return p
+	}
 }
 
 // lastResults are the tool results in the last main-model request.

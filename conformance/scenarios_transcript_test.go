@@ -184,10 +184,8 @@ func saveTranscripts(o *outcome, name string) {
 	base := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+"."+string(o.host))
 	os.MkdirAll(base, 0o755)
 	var own []string
-	if o.host == driver.Claude {
-		own, _ = filepath.Glob(filepath.Join(o.sb.Home, ".claude", "projects", "*", "*.jsonl"))
-	} else {
-		own, _ = filepath.Glob(filepath.Join(o.sb.Home, ".gemini", "tmp", "*", "chats", "*.json*"))
+	if g := hosts[o.host].transcripts; g != "" {
+		own, _ = filepath.Glob(filepath.Join(o.sb.Home, filepath.FromSlash(g)))
 	}
 	for _, f := range own {
 		b, _ := os.ReadFile(f)
@@ -198,4 +196,312 @@ func saveTranscripts(o *outcome, name string) {
 		b, _ := os.ReadFile(f)
 		os.WriteFile(filepath.Join(base, "hooklog-"+filepath.Base(f)), b, 0o644)
 	}
+}
+
+// hostTranscriptSteps: the model says an intro and runs the shell, writes a
+// file (where the harness maps the host's file tool), then answers.
+func hostTranscriptSteps(host driver.Agent) []action {
+	steps := []action{{kind: "shell", text: "printf TOOL%s -OUT", intro: "INTRO-TEXT"}}
+	if _, ok := hosts[host].tools["write"]; ok {
+		steps = append(steps, write("notes.txt", "WRITE-CONTENT\n"))
+	}
+	return append(steps, say("all done FINAL-TEXT"))
+}
+
+const readerPrompt = "READ-TASK: run it"
+
+// claudeReader is a Claude Stop hook that copies the file at transcript_path,
+// once its last reply is in it (Claude writes its own asynchronously).
+var claudeReader = readInput + `mkdir -p "$HOME/hooklog"
+n=$(ls "$HOME/hooklog" | grep -c '^call\.')
+printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
+tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
+i=0
+until grep -q FINAL-TEXT "$tp" 2>/dev/null || [ $i -ge 50 ]; do i=$((i+1)); sleep 0.1; done
+cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
+exit 0
+`
+
+// hostTranscriptScenarios: a Claude Stop hook under each host whose
+// transcript hookx reads finds, at transcript_path, the conversation in
+// Claude's own format: the prompt as a user record, the intro and the last
+// reply as assistant text, the shell call as a Bash tool_use and its output
+// in the matching tool_result, and the file write (a Write tool_use, or on
+// Codex the apply_patch its shell ran, as Codex's hooks see it). The native
+// run checks the same against Claude's own transcript.
+func hostTranscriptScenarios() []*scenario {
+	var list []*scenario
+	// How the file write reaches a Claude hook: as Claude's Write (Qwen's
+	// write_file); as the Bash call that ran the patch (Codex, whose hooks
+	// see it so); under Droid's own name, Create, a tool hookx does not map.
+	writeAs := map[driver.Agent]string{driver.Qwen: "Write", driver.Codex: "Bash", driver.Droid: "Create"}
+	for _, host := range []driver.Agent{driver.Qwen, driver.Codex, driver.Droid} {
+		name := "transcript/claude-reads-" + string(host)
+		steps := hostTranscriptSteps(host)
+		wrote := writeAs[host]
+		list = append(list, &scenario{
+			name: name, dialect: driver.Claude, prompt: readerPrompt, steps: steps,
+			hooks:   []hookDef{{event: "Stop", script: "reader"}},
+			scripts: map[string]string{"reader": claudeReader},
+			to:      []driver.Agent{host}, noPeer: true,
+			check: func(o *outcome) []string {
+				saveTranscripts(o, name)
+				as := wrote
+				if o.host == driver.Claude {
+					as = "Write"
+				}
+				return checkClaudeTranscript(readFile(o, "transcript.0"), as)
+			},
+		})
+	}
+	// A Gemini AfterAgent hook migrated to the same hosts reads the
+	// conversation in Gemini's chat format, and gets the prompt and the
+	// turn's response in its event, as Gemini sends them.
+	geminiWriteAs := map[driver.Agent]string{driver.Qwen: "write_file", driver.Codex: "run_shell_command", driver.Droid: "Create"}
+	for _, host := range []driver.Agent{driver.Qwen, driver.Codex, driver.Droid} {
+		name := "transcript/gemini-reads-" + string(host)
+		wrote := geminiWriteAs[host]
+		list = append(list, &scenario{
+			name: name, dialect: driver.Gemini, prompt: readerPrompt, steps: hostTranscriptSteps(host),
+			hooks:   []hookDef{{event: "AfterAgent", script: "reader"}},
+			scripts: map[string]string{"reader": geminiReader},
+			to:      []driver.Agent{host},
+			check: func(o *outcome) []string {
+				saveTranscripts(o, name)
+				as := wrote
+				if o.host == driver.Gemini {
+					as = "write_file"
+				}
+				p := checkGeminiTranscript(readFile(o, "transcript.0"), as)
+				var ev struct {
+					Prompt         string `json:"prompt"`
+					PromptResponse string `json:"prompt_response"`
+				}
+				if err := json.Unmarshal([]byte(readFile(o, "call.0.json")), &ev); err != nil {
+					return append(p, "the hook logged no event: "+err.Error())
+				}
+				if ev.Prompt != readerPrompt {
+					p = append(p, fmt.Sprintf("the AfterAgent prompt is %q, want %q", ev.Prompt, readerPrompt))
+				}
+				if !strings.Contains(ev.PromptResponse, "INTRO-TEXT") || !strings.Contains(ev.PromptResponse, "FINAL-TEXT") {
+					p = append(p, fmt.Sprintf("the AfterAgent prompt_response %q is not the turn's response (INTRO-TEXT … FINAL-TEXT)", ev.PromptResponse))
+				}
+				return p
+			},
+		})
+	}
+	// Copilot runs a Claude project's Stop hooks itself (no transcript_path
+	// in its Claude-shaped payload), and migrate writes no copy of them: a
+	// Claude hook reaches Copilot's transcript through a hand-written wrap on
+	// agentStop, whose payload names it (transcriptPath).
+	steps := hostTranscriptSteps(driver.Copilot)
+	list = append(list, &scenario{
+		name: "transcript/claude-reads-copilot", dialect: driver.Copilot, prompt: readerPrompt, steps: steps,
+		hooks:   []hookDef{{event: "agentStop", raw: `hookx wrap --from claude --host copilot --host-event agentStop -- "$COPILOT_PROJECT_DIR"/.github/hooks/reader.sh`}},
+		scripts: map[string]string{"reader": claudeReader},
+		to:      []driver.Agent{}, needsHookx: true,
+		check: func(o *outcome) []string {
+			saveTranscripts(o, "transcript/claude-reads-copilot")
+			return checkClaudeTranscript(readFile(o, "transcript.0"), "Write")
+		},
+	})
+	return list
+}
+
+// geminiReader is a Gemini AfterAgent hook that copies the file at
+// transcript_path.
+var geminiReader = readInput + `mkdir -p "$HOME/hooklog"
+n=$(ls "$HOME/hooklog" | grep -c '^call\.')
+printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
+tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
+cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
+exit 0
+`
+
+// checkGeminiTranscript checks a chat file in Gemini's format (the last
+// record with an id wins) for the conversation of hostTranscriptSteps; the
+// file write is a tool call named wrote (run_shell_command: an apply_patch
+// run through the shell).
+func checkGeminiTranscript(text, wrote string) []string {
+	if text == "" {
+		return []string{"the hook found no transcript at transcript_path"}
+	}
+	type call struct {
+		ID     string         `json:"id"`
+		Name   string         `json:"name"`
+		Args   map[string]any `json:"args"`
+		Result []struct {
+			FunctionResponse struct {
+				Response map[string]any `json:"response"`
+			} `json:"functionResponse"`
+		} `json:"result"`
+	}
+	type rec struct {
+		ID        string          `json:"id"`
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []call          `json:"toolCalls"`
+	}
+	var p []string
+	byID := map[string]rec{}
+	var order []string
+	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var r rec
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			p = append(p, fmt.Sprintf("line %d is not a JSON object: %v", i+1, err))
+			continue
+		}
+		if r.ID == "" || r.Type == "" {
+			continue
+		}
+		if _, ok := byID[r.ID]; !ok {
+			order = append(order, r.ID)
+		}
+		byID[r.ID] = r
+	}
+	var prompt, intro, final, shell, result, wroteFile bool
+	for _, id := range order {
+		r := byID[id]
+		var s string
+		if json.Unmarshal(r.Content, &s) != nil {
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			_ = json.Unmarshal(r.Content, &parts)
+			for _, x := range parts {
+				s += x.Text
+			}
+		}
+		switch r.Type {
+		case "user":
+			prompt = prompt || s == readerPrompt
+		case "gemini":
+			intro = intro || strings.Contains(s, "INTRO-TEXT")
+			final = final || strings.Contains(s, "FINAL-TEXT")
+			for _, c := range r.ToolCalls {
+				cmd, _ := c.Args["command"].(string)
+				if c.Name == "run_shell_command" && cmd == "printf TOOL%s -OUT" {
+					shell = true
+					for _, res := range c.Result {
+						out, _ := res.FunctionResponse.Response["output"].(string)
+						result = result || strings.Contains(out, "TOOL-OUT")
+					}
+				}
+				path, _ := c.Args["file_path"].(string)
+				content, _ := c.Args["content"].(string)
+				if c.Name == wrote && wrote != "run_shell_command" && strings.HasSuffix(path, "/notes.txt") && content == "WRITE-CONTENT\n" ||
+					c.Name == wrote && wrote == "run_shell_command" && strings.Contains(cmd, "*** Add File: ") && strings.Contains(cmd, "+WRITE-CONTENT") {
+					wroteFile = true
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		ok   bool
+		what string
+	}{
+		{prompt, "the prompt as a user message"},
+		{intro, "the intro INTRO-TEXT as model text"},
+		{final, "the last reply FINAL-TEXT as model text"},
+		{shell, "a run_shell_command call running printf TOOL%s -OUT"},
+		{result, "that call's result holding TOOL-OUT"},
+		{wroteFile, "the write of notes.txt as a " + wrote + " call"},
+	} {
+		if !c.ok {
+			p = append(p, "the transcript in Gemini's format lacks "+c.what)
+		}
+	}
+	return p
+}
+
+// checkClaudeTranscript checks a transcript in Claude's format for the
+// conversation of hostTranscriptSteps; the file write is a tool_use named
+// wrote ("Bash": an apply_patch run through the shell).
+func checkClaudeTranscript(text string, wrote string) []string {
+	if text == "" {
+		return []string{"the hook found no transcript at transcript_path"}
+	}
+	type block struct {
+		Type      string          `json:"type"`
+		Text      string          `json:"text"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     map[string]any  `json:"input"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+	}
+	var p []string
+	var prompt, intro, final, shell, wroteFile, result bool
+	shellIDs := map[string]bool{}
+	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var r struct {
+			Type    string `json:"type"`
+			IsMeta  bool   `json:"isMeta"`
+			Message struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			p = append(p, fmt.Sprintf("line %d is not a JSON object: %v", i+1, err))
+			continue
+		}
+		if r.Type != "user" && r.Type != "assistant" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(r.Message.Content, &s) == nil {
+			prompt = prompt || r.Type == "user" && !r.IsMeta && r.Message.Role == "user" && s == readerPrompt
+			continue
+		}
+		var blocks []block
+		if err := json.Unmarshal(r.Message.Content, &blocks); err != nil {
+			p = append(p, fmt.Sprintf("line %d: content is neither text nor blocks: %v", i+1, err))
+			continue
+		}
+		for _, b := range blocks {
+			switch {
+			case r.Type == "assistant" && b.Type == "text":
+				intro = intro || strings.Contains(b.Text, "INTRO-TEXT")
+				final = final || strings.Contains(b.Text, "FINAL-TEXT")
+			case r.Type == "assistant" && b.Type == "tool_use":
+				cmd, _ := b.Input["command"].(string)
+				if b.Name == "Bash" && cmd == "printf TOOL%s -OUT" {
+					shell, shellIDs[b.ID] = true, true
+				}
+				path, _ := b.Input["file_path"].(string)
+				content, _ := b.Input["content"].(string)
+				if b.Name == wrote && wrote != "Bash" && strings.HasSuffix(path, "/notes.txt") && content == "WRITE-CONTENT\n" ||
+					b.Name == wrote && wrote == "Bash" && strings.Contains(cmd, "*** Add File: ") && strings.Contains(cmd, "notes.txt") && strings.Contains(cmd, "+WRITE-CONTENT") {
+					wroteFile = true
+				}
+			case r.Type == "user" && b.Type == "tool_result":
+				var out string
+				if json.Unmarshal(b.Content, &out) != nil {
+					var parts []block
+					_ = json.Unmarshal(b.Content, &parts)
+					for _, x := range parts {
+						out += x.Text
+					}
+				}
+				result = result || shellIDs[b.ToolUseID] && strings.Contains(out, "TOOL-OUT")
+			}
+		}
+	}
+	for _, c := range []struct {
+		ok   bool
+		what string
+	}{
+		{prompt, "the prompt as a user record with text content"},
+		{intro, "the intro INTRO-TEXT as assistant text"},
+		{final, "the last reply FINAL-TEXT as assistant text"},
+		{shell, "a Bash tool_use running printf TOOL%s -OUT"},
+		{result, "that call's tool_result holding TOOL-OUT"},
+		{wroteFile, "the write of notes.txt as a " + wrote + " tool_use"},
+	} {
+		if !c.ok {
+			p = append(p, "the transcript in Claude's format lacks "+c.what)
+		}
+	}
+	return p
 }

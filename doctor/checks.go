@@ -53,7 +53,12 @@ func (c *checker) checkForeignReaders(f *file) {
 				continue
 			}
 			fix := "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy of a guard that blocks as " + f.d.Agent + " would"
-			c.add(h, h.off, Note, fmt.Sprintf("%s runs this hook too, its own way: %s", other.Agent, r.Differs), fix)
+			why := fmt.Sprintf("%s runs this hook too, its own way: %s", other.Agent, r.Differs)
+			if lost, ok := r.Loses[h.event]; ok {
+				fix = "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy that delivers it as " + f.d.Agent + " would (the hook then runs twice)"
+				why = fmt.Sprintf("%s runs this hook too, but there %s", other.Agent, lost)
+			}
+			c.add(h, h.off, Note, why, fix)
 		}
 	}
 }
@@ -336,7 +341,7 @@ func (c *checker) checkHandler(h *hook) {
 		c.add(h, h.off, Error, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
 		return
 	}
-	types, ok := handlerTypes[d.Protocol]
+	types, ok := handlerTypes()[d.Protocol]
 	if t := d.Settings.Shape.HandlerTypes; len(t) > 0 {
 		types, ok = t, true
 	}
@@ -388,14 +393,16 @@ func (c *checker) checkTimeout(h *hook) {
 // handlerTypes are the handler types each protocol runs (CC§4.3, GC§8.2),
 // where the dialect's settings.shape.handlerTypes does not say; any other
 // is discarded.
-var handlerTypes = map[string][]string{
-	"claude": {"command", "prompt", "agent", "http", "mcp_tool"},
-	"gemini": {"command", "plugin", "runtime"},
-}
+var handlerTypes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"claude": {"command", "prompt", "agent", "http", "mcp_tool"},
+		"gemini": {"command", "plugin", "runtime"},
+	}
+})
 
 // conditionField is the protocols whose handlers take an "if" permission
 // rule, evaluated only on tool events (CC§4.3).
-var conditionField = map[string]bool{"claude": true}
+var conditionField = sync.OnceValue(func() map[string]bool { return map[string]bool{"claude": true} })
 
 // checkCondition reports an "if" where the agent never evaluates it.
 func (c *checker) checkCondition(h *hook) {
@@ -404,7 +411,7 @@ func (c *checker) checkCondition(h *hook) {
 	}
 	d := h.f.d
 	switch {
-	case !conditionField[d.Protocol] || len(d.Settings.Shape.HandlerKeys) > 0 && !slices.Contains(d.Settings.Shape.HandlerKeys, "if"):
+	case !conditionField()[d.Protocol] || len(d.Settings.Shape.HandlerKeys) > 0 && !slices.Contains(d.Settings.Shape.HandlerKeys, "if"):
 		c.add(h, h.condOff, Warning, fmt.Sprintf("%s has no \"if\" on handlers and ignores it; the hook runs on every %s", d.Agent, h.event),
 			"narrow it with the matcher, or test the input in the hook")
 	case h.ev.Matcher != "tool":

@@ -18,14 +18,18 @@ import (
 
 // interpreterExit is the exit status an interpreter gives when the script
 // it is asked to run does not exist.
-var interpreterExit = map[string]int{
-	"sh": 127, "bash": 127, "dash": 127, "zsh": 127,
-	"python": 2, "python3": 2, "perl": 2,
-	"node": 1, "ruby": 1, "deno": 1, "bun": 1,
-}
+var interpreterExit = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"sh": 127, "bash": 127, "dash": 127, "zsh": 127,
+		"python": 2, "python3": 2, "perl": 2,
+		"node": 1, "ruby": 1, "deno": 1, "bun": 1,
+	}
+})
 
 // launchers run the program named by their first non-option argument.
-var launchers = map[string]bool{"exec": true, "command": true, "env": true, "nohup": true, "time": true}
+var launchers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"exec": true, "command": true, "env": true, "nohup": true, "time": true}
+})
 
 // preSubstituted reports a variable d's agent replaces in the command
 // text with an already shell-quoted value when written bare (GC§9.1).
@@ -87,7 +91,9 @@ var (
 
 // bashOnlyCommands are bash builtins and keywords a POSIX sh (dash) runs
 // as programs it cannot find.
-var bashOnlyCommands = map[string]bool{"[[": true, "source": true, "declare": true, "typeset": true, "shopt": true}
+var bashOnlyCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"[[": true, "source": true, "declare": true, "typeset": true, "shopt": true}
+})
 
 // checkPOSIX reports bash syntax in a hook the agent runs with sh -c,
 // which is dash on Debian and Ubuntu (CC§4.3).
@@ -112,7 +118,7 @@ func (c *checker) checkPOSIX(h *hook) {
 		if !ok || len(call.Args) == 0 {
 			return true
 		}
-		if name := call.Args[0].Lit(); bashOnlyCommands[name] {
+		if name := call.Args[0].Lit(); bashOnlyCommands()[name] {
 			c.add(h, h.cmdOff, Warning, fmt.Sprintf("%s is bash, not POSIX sh"+why, name, d.Agent, c.consequence(h, d, 127, name+": not found")),
 				"write POSIX sh ([ ] for tests, . for source), or run it with bash -c '...'")
 			return false
@@ -247,7 +253,7 @@ func hookxWrap(args []word) (bool, string) {
 // checkProgram checks that the program a command starts exists and can
 // run; it returns the path of the script file it runs, if known.
 func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string {
-	for len(args) > 0 && args[0].ok && launchers[args[0].s] {
+	for len(args) > 0 && args[0].ok && launchers()[args[0].s] {
 		args = args[1:]
 		for len(args) > 0 && (strings.HasPrefix(args[0].s, "-") || strings.Contains(args[0].s, "=")) {
 			args = args[1:]
@@ -266,7 +272,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 				"install it, or write its full path")
 			return ""
 		}
-		code, isInterp := interpreterExit[prog]
+		code, isInterp := interpreterExit()[prog]
 		if !isInterp {
 			return ""
 		}
@@ -392,7 +398,7 @@ func (c *checker) consequence(h *hook, d *mappings.Dialect, code int, msg string
 	case v.Block && (ev.Output.Block == "" || ev.Output.Block == "none"):
 		return fmt.Sprintf("%s reports exit %d as a hook error, and the hook does nothing", d.Agent, code)
 	case v.Block:
-		return fmt.Sprintf("%s reads exit %d with a message as a block, so %s", d.Agent, code, blockEffect[ev.Output.Block](ev.Name))
+		return fmt.Sprintf("%s reads exit %d with a message as a block, so %s", d.Agent, code, blockEffect()[ev.Output.Block](ev.Name))
 	case ev.Output.Block == "deny":
 		return fmt.Sprintf("%s treats exit %d as a non-blocking error, so the guard fails open", d.Agent, code)
 	default:
@@ -401,14 +407,16 @@ func (c *checker) consequence(h *hook, d *mappings.Dialect, code int, msg string
 }
 
 // blockEffect says what a block does, by the table's Output.Block.
-var blockEffect = map[string]func(event string) string{
-	"deny":        func(e string) string { return "every " + e + " is blocked" },
-	"feedback":    func(e string) string { return "every " + e + " sends the error to the model" },
-	"hide_output": func(e string) string { return "every " + e + " hides the tool's output from the model" },
-	"continue": func(e string) string {
-		return "every " + e + " sends the error back as a new prompt and the turn never ends"
-	},
-}
+var blockEffect = sync.OnceValue(func() map[string]func(event string) string {
+	return map[string]func(event string) string{
+		"deny":        func(e string) string { return "every " + e + " is blocked" },
+		"feedback":    func(e string) string { return "every " + e + " sends the error to the model" },
+		"hide_output": func(e string) string { return "every " + e + " hides the tool's output from the model" },
+		"continue": func(e string) string {
+			return "every " + e + " sends the error back as a new prompt and the turn never ends"
+		},
+	}
+})
 
 // checkVars reports variables the agent never sets.
 func (c *checker) checkVars(h *hook, f *syntax.File) {

@@ -14,7 +14,7 @@ func BenchmarkBuildTable(b *testing.B) {
 	}
 }
 
-// BenchmarkDefaultForWrap is what a translated hook call pays for the
+// BenchmarkDefaultForWrap is what a translated hook call paid for the
 // table: Default's build from the Go literal, and the lookups of the two
 // dialects it uses (the host's and the hook's), the others left unindexed.
 func BenchmarkDefaultForWrap(b *testing.B) {
@@ -37,6 +37,23 @@ func BenchmarkHookShell(b *testing.B) {
 	for b.Loop() {
 		if _, ok := HookShell("gemini"); !ok {
 			b.Fatal("no gemini")
+		}
+	}
+}
+
+// BenchmarkLazyForWrap is what a translated hook call pays for the table
+// now (Lazy): the two dialects it uses built and indexed, the others not at
+// all.
+func BenchmarkLazyForWrap(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		t := Lazy()
+		for _, name := range []string{"claude", "gemini"} {
+			d, err := t.Dialect(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d.Event("PreToolUse")
 		}
 	}
 }

@@ -36,157 +36,160 @@ type InputConverter struct {
 	Uncarried func(args map[string]any) string
 }
 
-var inputConverters = map[string]*InputConverter{
-	// Claude Read: offset (1-based, 0 read as 1) and limit ⇄ start_line/end_line (T§6.2, S5).
-	"offsetLimit": {
-		Args:      []string{"offset", "limit"},
-		Canonical: []string{"start_line", "end_line"},
-		ToCanonical: func(a map[string]any) []string {
-			off, hasOff := intArg(a, "offset")
-			lim, hasLim := intArg(a, "limit")
-			delete(a, "offset")
-			delete(a, "limit")
-			if !hasOff && !hasLim {
-				return nil
-			}
-			if off < 1 {
-				off = 1
-			}
-			a["start_line"] = off
-			if hasLim {
-				a["end_line"] = off + lim - 1
-			}
-			return nil
-		},
-		FromCanonical: func(a map[string]any) []string {
-			start, hasStart := intArg(a, "start_line")
-			end, hasEnd := intArg(a, "end_line")
-			delete(a, "start_line")
-			delete(a, "end_line")
-			if !hasStart && !hasEnd {
-				return nil
-			}
-			if !hasStart || start < 1 {
-				start = 1
-			}
-			a["offset"] = start
-			if hasEnd && end >= start {
-				a["limit"] = end - start + 1
-			}
-			return nil
-		},
-	},
-	// Claude's legacy MultiEdit carries its edits as edits[] (CC§8.2): one
-	// edit call is a list of one; a list of several has no one-call
-	// counterpart and is left as it is.
-	"editList": {
-		Args:      []string{"edits"},
-		Canonical: []string{"old_string", "new_string", "replace_all"},
-		ToCanonical: func(a map[string]any) []string {
-			edits, _ := a["edits"].([]any)
-			one, _ := firstOnly(edits).(map[string]any)
-			if one == nil {
-				if len(edits) > 1 {
-					return []string{fmt.Sprintf("MultiEdit's %d edits cannot be expressed as one edit call", len(edits))}
+var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
+	return map[string]*InputConverter{
+		"applyPatch": applyPatch, // patch.go
+		// Claude Read: offset (1-based, 0 read as 1) and limit ⇄ start_line/end_line (T§6.2, S5).
+		"offsetLimit": {
+			Args:      []string{"offset", "limit"},
+			Canonical: []string{"start_line", "end_line"},
+			ToCanonical: func(a map[string]any) []string {
+				off, hasOff := intArg(a, "offset")
+				lim, hasLim := intArg(a, "limit")
+				delete(a, "offset")
+				delete(a, "limit")
+				if !hasOff && !hasLim {
+					return nil
+				}
+				if off < 1 {
+					off = 1
+				}
+				a["start_line"] = off
+				if hasLim {
+					a["end_line"] = off + lim - 1
 				}
 				return nil
-			}
-			delete(a, "edits")
-			for _, k := range []string{"old_string", "new_string", "replace_all"} {
-				if v, ok := one[k]; ok {
-					a[k] = v
+			},
+			FromCanonical: func(a map[string]any) []string {
+				start, hasStart := intArg(a, "start_line")
+				end, hasEnd := intArg(a, "end_line")
+				delete(a, "start_line")
+				delete(a, "end_line")
+				if !hasStart && !hasEnd {
+					return nil
 				}
-			}
-			return nil
-		},
-		FromCanonical: func(a map[string]any) []string {
-			edit := map[string]any{}
-			for _, k := range []string{"old_string", "new_string", "replace_all"} {
-				if v, ok := a[k]; ok {
-					edit[k] = v
-					delete(a, k)
+				if !hasStart || start < 1 {
+					start = 1
 				}
-			}
-			if len(edit) > 0 {
-				a["edits"] = []any{edit}
-			}
-			return nil
-		},
-	},
-	// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
-	"urlInPrompt": {
-		Canonical: []string{"url"},
-		ToCanonical: func(a map[string]any) []string {
-			p, _ := a["prompt"].(string)
-			if u := urlRE().FindString(p); u != "" {
-				a["url"] = u
+				a["offset"] = start
+				if hasEnd && end >= start {
+					a["limit"] = end - start + 1
+				}
 				return nil
-			}
-			return []string{"web_fetch prompt holds no URL"}
+			},
 		},
-		FromCanonical: func(a map[string]any) []string {
-			u, _ := a["url"].(string)
-			delete(a, "url")
-			p, _ := a["prompt"].(string)
-			if u != "" && !strings.Contains(p, u) {
-				a["prompt"] = strings.TrimSpace(u + "\n" + p)
-			}
-			return nil
-		},
-	},
-	// Claude todos: {content, status, activeForm} (T§6.2).
-	"claudeTodos": {
-		ToCanonical: func(a map[string]any) []string {
-			mapTodos(a, func(t map[string]any) {
-				if v, ok := t["activeForm"]; ok {
-					t["active_form"] = v
-					delete(t, "activeForm")
+		// Claude's legacy MultiEdit carries its edits as edits[] (CC§8.2): one
+		// edit call is a list of one; a list of several has no one-call
+		// counterpart and is left as it is.
+		"editList": {
+			Args:      []string{"edits"},
+			Canonical: []string{"old_string", "new_string", "replace_all"},
+			ToCanonical: func(a map[string]any) []string {
+				edits, _ := a["edits"].([]any)
+				one, _ := firstOnly(edits).(map[string]any)
+				if one == nil {
+					if len(edits) > 1 {
+						return []string{fmt.Sprintf("MultiEdit's %d edits cannot be expressed as one edit call", len(edits))}
+					}
+					return nil
 				}
-			})
-			return nil
+				delete(a, "edits")
+				for _, k := range []string{"old_string", "new_string", "replace_all"} {
+					if v, ok := one[k]; ok {
+						a[k] = v
+					}
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				edit := map[string]any{}
+				for _, k := range []string{"old_string", "new_string", "replace_all"} {
+					if v, ok := a[k]; ok {
+						edit[k] = v
+						delete(a, k)
+					}
+				}
+				if len(edit) > 0 {
+					a["edits"] = []any{edit}
+				}
+				return nil
+			},
 		},
-		FromCanonical: func(a map[string]any) []string {
-			var notes []string
-			mapTodos(a, func(t map[string]any) {
-				if v, ok := t["active_form"]; ok {
-					t["activeForm"] = v
+		// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
+		"urlInPrompt": {
+			Canonical: []string{"url"},
+			ToCanonical: func(a map[string]any) []string {
+				p, _ := a["prompt"].(string)
+				if u := urlRE().FindString(p); u != "" {
+					a["url"] = u
+					return nil
+				}
+				return []string{"web_fetch prompt holds no URL"}
+			},
+			FromCanonical: func(a map[string]any) []string {
+				u, _ := a["url"].(string)
+				delete(a, "url")
+				p, _ := a["prompt"].(string)
+				if u != "" && !strings.Contains(p, u) {
+					a["prompt"] = strings.TrimSpace(u + "\n" + p)
+				}
+				return nil
+			},
+		},
+		// Claude todos: {content, status, activeForm} (T§6.2).
+		"claudeTodos": {
+			ToCanonical: func(a map[string]any) []string {
+				mapTodos(a, func(t map[string]any) {
+					if v, ok := t["activeForm"]; ok {
+						t["active_form"] = v
+						delete(t, "activeForm")
+					}
+				})
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				var notes []string
+				mapTodos(a, func(t map[string]any) {
+					if v, ok := t["active_form"]; ok {
+						t["activeForm"] = v
+						delete(t, "active_form")
+					} else if _, ok := t["activeForm"]; !ok {
+						t["activeForm"] = t["content"]
+					}
+					if s, _ := t["status"].(string); s == "cancelled" || s == "blocked" {
+						notes = append(notes, fmt.Sprintf("todo status %q has no counterpart; left as is", s))
+					}
+				})
+				return notes
+			},
+		},
+		// Gemini todos: {description, status} (T§6.2).
+		"geminiTodos": {
+			ToCanonical: func(a map[string]any) []string {
+				mapTodos(a, func(t map[string]any) {
+					if v, ok := t["description"]; ok {
+						t["content"] = v
+						delete(t, "description")
+					}
+				})
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				mapTodos(a, func(t map[string]any) {
+					if v, ok := t["content"]; ok {
+						t["description"] = v
+						delete(t, "content")
+					}
 					delete(t, "active_form")
-				} else if _, ok := t["activeForm"]; !ok {
-					t["activeForm"] = t["content"]
-				}
-				if s, _ := t["status"].(string); s == "cancelled" || s == "blocked" {
-					notes = append(notes, fmt.Sprintf("todo status %q has no counterpart; left as is", s))
-				}
-			})
-			return notes
+				})
+				return nil
+			},
 		},
-	},
-	// Gemini todos: {description, status} (T§6.2).
-	"geminiTodos": {
-		ToCanonical: func(a map[string]any) []string {
-			mapTodos(a, func(t map[string]any) {
-				if v, ok := t["description"]; ok {
-					t["content"] = v
-					delete(t, "description")
-				}
-			})
-			return nil
-		},
-		FromCanonical: func(a map[string]any) []string {
-			mapTodos(a, func(t map[string]any) {
-				if v, ok := t["content"]; ok {
-					t["description"] = v
-					delete(t, "content")
-				}
-				delete(t, "active_form")
-			})
-			return nil
-		},
-	},
-}
+	}
+})
 
 // InputConverterByName returns a named converter, or nil.
-func InputConverterByName(name string) *InputConverter { return inputConverters[name] }
+func InputConverterByName(name string) *InputConverter { return inputConverters()[name] }
 
 var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>]+`) })
 
@@ -265,416 +268,418 @@ type ResponseConverter struct {
 }
 
 // ResponseConverterByName returns a named converter, or nil.
-func ResponseConverterByName(name string) *ResponseConverter { return responseConverters[name] }
+func ResponseConverterByName(name string) *ResponseConverter { return responseConverters()[name] }
 
-var responseConverters = map[string]*ResponseConverter{
-	"claudeBash": {
-		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
-			var r ToolResult
-			if resp != nil {
-				_, fields, err := SplitObject(resp)
-				if err != nil {
-					return r, fmt.Errorf("tool_response: %w", err)
-				}
-				if r.Stdout, err = stringValue(fields["stdout"]); err != nil {
-					return r, fmt.Errorf("tool_response.stdout: %w", err)
-				}
-				if r.Stderr, err = stringValue(fields["stderr"]); err != nil {
-					return r, fmt.Errorf("tool_response.stderr: %w", err)
-				}
-				if d := fields["stdout"]; r.Stderr == "" && len(d) > 0 && d[0] == '"' {
-					r.DisplayJSON = d
-				}
-				r.Output = joinLines(r.Stdout, r.Stderr)
-				r.Display = r.Output
-				zero := 0
-				r.ExitCode = &zero
-			}
-			if errText != "" {
-				r.Failed = true
-				first, rest, _ := strings.Cut(errText, "\n")
-				if n, ok := strings.CutPrefix(first, "Exit code "); ok {
-					if code, err := strconv.Atoi(n); err == nil {
-						r.ExitCode = &code
-						r.Output, r.Display = rest, rest
-						return r, nil
+var responseConverters = sync.OnceValue(func() map[string]*ResponseConverter {
+	return map[string]*ResponseConverter{
+		"claudeBash": {
+			ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+				var r ToolResult
+				if resp != nil {
+					_, fields, err := SplitObject(resp)
+					if err != nil {
+						return r, fmt.Errorf("tool_response: %w", err)
 					}
+					if r.Stdout, err = stringValue(fields["stdout"]); err != nil {
+						return r, fmt.Errorf("tool_response.stdout: %w", err)
+					}
+					if r.Stderr, err = stringValue(fields["stderr"]); err != nil {
+						return r, fmt.Errorf("tool_response.stderr: %w", err)
+					}
+					if d := fields["stdout"]; r.Stderr == "" && len(d) > 0 && d[0] == '"' {
+						r.DisplayJSON = d
+					}
+					r.Output = joinLines(r.Stdout, r.Stderr)
+					r.Display = r.Output
+					zero := 0
+					r.ExitCode = &zero
 				}
-				r.Error, r.Output, r.Display = errText, errText, errText
-			}
-			return r, nil
-		},
-		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			if r.Failed {
-				if r.ExitCode != nil {
-					return nil, strings.TrimRight(fmt.Sprintf("Exit code %d\n%s", *r.ExitCode, r.Output), "\n")
+				if errText != "" {
+					r.Failed = true
+					first, rest, _ := strings.Cut(errText, "\n")
+					if n, ok := strings.CutPrefix(first, "Exit code "); ok {
+						if code, err := strconv.Atoi(n); err == nil {
+							r.ExitCode = &code
+							r.Output, r.Display = rest, rest
+							return r, nil
+						}
+					}
+					r.Error, r.Output, r.Display = errText, errText, errText
 				}
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			if r.Stdout == "" && r.Stderr == "" && r.DisplayJSON != nil && r.Display != "" {
-				// Copy the agent's own encoding of a possibly huge text
-				// instead of encoding it again.
-				var b bytes.Buffer
-				b.Grow(len(r.DisplayJSON) + 64)
-				b.WriteString(`{"stdout":`)
-				b.Write(r.DisplayJSON)
-				b.WriteString(`,"stderr":"","interrupted":false,"isImage":false}`)
-				return json.RawMessage(b.Bytes()), ""
-			}
-			stdout := r.Stdout
-			if r.Stdout == "" && r.Stderr == "" {
-				stdout = cmp.Or(r.Display, r.Output)
-			}
-			return map[string]any{"stdout": stdout, "stderr": r.Stderr, "interrupted": false, "isImage": false}, ""
-		},
-	},
-	"claudeRead": {
-		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
-			r, m, err := claudeObject(resp, errText)
-			if r.Failed && strings.HasPrefix(errText, claudeReadNotFound) {
-				r.ErrorType = fileNotFound
-			}
-			if err != nil || r.Failed || m == nil {
-				return r, err
-			}
-			f, _ := m["file"].(map[string]any)
-			r.Output, _ = f["content"].(string)
-			r.Display = r.Output
-			r.StartLine, _ = intArg(f, "startLine")
-			r.NumLines, _ = intArg(f, "numLines")
-			r.TotalLines, _ = intArg(f, "totalLines")
-			return r, nil
-		},
-		// Claude's Read result: the lines read, no notice, and the counts
-		// of what was read (T§8; PostToolUse.Read.json).
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed && r.ErrorType == fileNotFound && r.Cwd != "" {
-				// Claude's own message (PostToolUseFailure.Read.json).
-				return nil, claudeReadNotFound + " Note: your current working directory is " + r.Cwd + "."
-			}
-			if r.Failed {
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			start, num, total := r.StartLine, r.NumLines, r.TotalLines
-			if total == 0 {
-				start, _ = intArg(input, "offset")
-				start = max(start, 1)
-				num = lineCount(r.Output)
-				total = start - 1 + num
-			}
-			return map[string]any{"type": "text", "file": map[string]any{
-				"filePath": input["file_path"], "content": r.Output,
-				"numLines": num, "startLine": start, "totalLines": total,
-			}}, ""
-		},
-	},
-	"claudeWrite": {
-		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
-			r, m, err := claudeObject(resp, errText)
-			if err != nil || r.Failed || m == nil {
-				return r, err
-			}
-			p, _ := m["filePath"].(string)
-			r.Output, r.Display = "Successfully wrote to "+p, "Successfully wrote to "+p
-			created := m["type"] == "create"
-			r.Created = &created
-			if o, ok := m["originalFile"].(string); ok {
-				r.Original = &o
-			}
-			return r, nil
-		},
-		// Claude's Write result (PostToolUse.Write.json): "create" or
-		// "update", with the content before an update.
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed {
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			kind := "update"
-			if r.Created != nil && *r.Created {
-				kind = "create"
-			}
-			var original any
-			if r.Original != nil && kind == "update" {
-				original = *r.Original
-			}
-			return map[string]any{"type": kind, "filePath": input["file_path"], "content": input["content"],
-				"structuredPatch": []any{}, "originalFile": original, "userModified": false}, ""
-		},
-	},
-	"claudeEdit": {
-		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
-			r, m, err := claudeObject(resp, errText)
-			if err != nil || r.Failed || m == nil {
-				return r, err
-			}
-			p, _ := m["filePath"].(string)
-			r.Output, r.Display = "Successfully modified file: "+p, "Successfully modified file: "+p
-			if o, ok := m["originalFile"].(string); ok {
-				r.Original = &o
-			}
-			return r, nil
-		},
-		// Claude's Edit result (PostToolUse.Edit.json).
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed {
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			replaceAll, _ := input["replace_all"].(bool)
-			var original any
-			if r.Original != nil {
-				original = *r.Original
-			}
-			return map[string]any{"filePath": input["file_path"], "oldString": input["old_string"],
-				"newString": input["new_string"], "originalFile": original, "structuredPatch": []any{},
-				"userModified": false, "replaceAll": replaceAll}, ""
-		},
-	},
-	"claudeGlob": {
-		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
-			return strings.Join(stringList(m["filenames"]), "\n")
-		}),
-		// Claude's Glob result lists paths relative to the cwd
-		// (PostToolUse.Glob.json); Gemini's text has a header line and
-		// absolute paths (AfterTool.glob.json).
-		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			if r.Failed {
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			files := []string{}
-			for i, l := range nonEmptyLines(r.Output) {
-				if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found")) {
-					continue
-				}
-				files = append(files, relativeTo(r.Cwd, l))
-			}
-			return map[string]any{"filenames": files, "numFiles": len(files), "truncated": false, "durationMs": 0}, ""
-		},
-	},
-	"claudeGrep": {
-		ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
-			if c, ok := m["content"].(string); ok {
-				return c
-			}
-			return strings.Join(stringList(m["filenames"]), "\n")
-		}),
-		// Claude's Grep result in content mode: path:line:text lines,
-		// paths relative to the cwd (PostToolUse.Grep.json).
-		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			if r.Failed {
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			content := r.Output
-			if r.Matches != nil {
-				lines := make([]string, len(r.Matches))
-				for i, m := range r.Matches {
-					lines[i] = fmt.Sprintf("%s:%d:%s", relativeTo(r.Cwd, m.File), m.Line, m.Text)
-				}
-				content = strings.Join(lines, "\n")
-			}
-			n := len(nonEmptyLines(content))
-			return map[string]any{"mode": "content", "content": content, "numFiles": 0, "filenames": []any{},
-				"numLines": n, "totalLines": n}, ""
-		},
-	},
-	// claudeGeneric is used for Claude tools without a converter of their own:
-	// the structured response travels as its JSON text.
-	"claudeGeneric": {
-		ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
-			r := ToolResult{Error: errText, Failed: errText != ""}
-			var s string
-			if resp != nil && json.Unmarshal(resp, &s) == nil {
-				r.Output = s
-			} else if resp != nil {
-				r.Output = string(resp)
-			} else {
-				r.Output = errText
-			}
-			r.Display = r.Output
-			return r, nil
-		},
-		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			if r.Failed {
-				return nil, cmp.Or(r.Error, r.Output)
-			}
-			return r.Output, ""
-		},
-	},
-	"geminiShell": {
-		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
-			r, llm, err := geminiFields(resp, false)
-			if err != nil {
-				return r, err
-			}
-			// Only the tail of llmContent matters here: decode just that,
-			// not megabytes of output that returnDisplay repeats.
-			if code, ok := lastExitCode(stringTail(llm, 4096)); ok {
-				r.ExitCode = &code
-				r.Failed = r.Failed || code != 0
-			} else if !r.Failed {
-				zero := 0
-				r.ExitCode = &zero
-			}
-			// The merged output is what returnDisplay shows (live, T§8).
-			r.Output = r.Display
-			return r, nil
-		},
-		FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
-			if r.DisplayJSON != nil && r.Display != "" && r.Output == r.Display {
-				// Splice the agent's own encoding of a possibly huge text
-				// into both fields instead of encoding it twice.
-				body := r.DisplayJSON[1 : len(r.DisplayJSON)-1]
-				var b bytes.Buffer
-				b.Grow(2*len(r.DisplayJSON) + 128)
-				b.WriteString(`{"llmContent":"<untrusted_context>\nOutput: `)
-				b.Write(body)
-				if r.ExitCode != nil && *r.ExitCode != 0 {
-					fmt.Fprintf(&b, `\nExit Code: %d`, *r.ExitCode)
-				}
-				b.WriteString(`\n</untrusted_context>","returnDisplay":`)
-				b.Write(r.DisplayJSON)
-				b.WriteString(`}`)
-				return json.RawMessage(b.Bytes()), ""
-			}
-			var b strings.Builder
-			b.WriteString("<untrusted_context>\nOutput: ")
-			// A failed shell command never carries an error object in
-			// Gemini (T§15 S4): the text goes into the output.
-			out := cmp.Or(r.Output, r.Display, r.Error)
-			if out == "" {
-				out = "(empty)"
-			}
-			b.WriteString(out)
-			if r.ExitCode != nil && *r.ExitCode != 0 {
-				fmt.Fprintf(&b, "\nExit Code: %d", *r.ExitCode)
-			}
-			b.WriteString("\n</untrusted_context>")
-			return map[string]any{"llmContent": b.String(), "returnDisplay": cmp.Or(r.Display, r.Output, r.Error)}, ""
-		},
-	},
-	// read_file: a partial read's text starts with a notice (live-findings
-	// 2026-11-23) that is Gemini's, not the file's; the line counts are
-	// read from it.
-	"geminiRead": {
-		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
-			r, err := geminiToCanonical(resp)
-			if err != nil || r.Failed {
-				return r, err
-			}
-			if start, end, total, text, ok := cutReadNotice(r.Output, r.Display); ok {
-				r.Output, r.StartLine, r.NumLines, r.TotalLines = text, start, end-start+1, total
 				return r, nil
-			}
-			r.StartLine, r.NumLines = 1, len(strings.Split(r.Output, "\n"))
-			r.TotalLines = r.NumLines
-			return r, nil
+			},
+			FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+				if r.Failed {
+					if r.ExitCode != nil {
+						return nil, strings.TrimRight(fmt.Sprintf("Exit code %d\n%s", *r.ExitCode, r.Output), "\n")
+					}
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				if r.Stdout == "" && r.Stderr == "" && r.DisplayJSON != nil && r.Display != "" {
+					// Copy the agent's own encoding of a possibly huge text
+					// instead of encoding it again.
+					var b bytes.Buffer
+					b.Grow(len(r.DisplayJSON) + 64)
+					b.WriteString(`{"stdout":`)
+					b.Write(r.DisplayJSON)
+					b.WriteString(`,"stderr":"","interrupted":false,"isImage":false}`)
+					return json.RawMessage(b.Bytes()), ""
+				}
+				stdout := r.Stdout
+				if r.Stdout == "" && r.Stderr == "" {
+					stdout = cmp.Or(r.Display, r.Output)
+				}
+				return map[string]any{"stdout": stdout, "stderr": r.Stderr, "interrupted": false, "isImage": false}, ""
+			},
 		},
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed && r.ErrorType == fileNotFound {
-				// Gemini's own result (AfterTool.read_file.missing.json).
+		"claudeRead": {
+			ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+				r, m, err := claudeObject(resp, errText)
+				if r.Failed && strings.HasPrefix(errText, claudeReadNotFound) {
+					r.ErrorType = fileNotFound
+				}
+				if err != nil || r.Failed || m == nil {
+					return r, err
+				}
+				f, _ := m["file"].(map[string]any)
+				r.Output, _ = f["content"].(string)
+				r.Display = r.Output
+				r.StartLine, _ = intArg(f, "startLine")
+				r.NumLines, _ = intArg(f, "numLines")
+				r.TotalLines, _ = intArg(f, "totalLines")
+				return r, nil
+			},
+			// Claude's Read result: the lines read, no notice, and the counts
+			// of what was read (T§8; PostToolUse.Read.json).
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed && r.ErrorType == fileNotFound && r.Cwd != "" {
+					// Claude's own message (PostToolUseFailure.Read.json).
+					return nil, claudeReadNotFound + " Note: your current working directory is " + r.Cwd + "."
+				}
+				if r.Failed {
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				start, num, total := r.StartLine, r.NumLines, r.TotalLines
+				if total == 0 {
+					start, _ = intArg(input, "offset")
+					start = max(start, 1)
+					num = lineCount(r.Output)
+					total = start - 1 + num
+				}
+				return map[string]any{"type": "text", "file": map[string]any{
+					"filePath": input["file_path"], "content": r.Output,
+					"numLines": num, "startLine": start, "totalLines": total,
+				}}, ""
+			},
+		},
+		"claudeWrite": {
+			ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+				r, m, err := claudeObject(resp, errText)
+				if err != nil || r.Failed || m == nil {
+					return r, err
+				}
+				p, _ := m["filePath"].(string)
+				r.Output, r.Display = "Successfully wrote to "+p, "Successfully wrote to "+p
+				created := m["type"] == "create"
+				r.Created = &created
+				if o, ok := m["originalFile"].(string); ok {
+					r.Original = &o
+				}
+				return r, nil
+			},
+			// Claude's Write result (PostToolUse.Write.json): "create" or
+			// "update", with the content before an update.
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed {
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				kind := "update"
+				if r.Created != nil && *r.Created {
+					kind = "create"
+				}
+				var original any
+				if r.Original != nil && kind == "update" {
+					original = *r.Original
+				}
+				return map[string]any{"type": kind, "filePath": input["file_path"], "content": input["content"],
+					"structuredPatch": []any{}, "originalFile": original, "userModified": false}, ""
+			},
+		},
+		"claudeEdit": {
+			ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+				r, m, err := claudeObject(resp, errText)
+				if err != nil || r.Failed || m == nil {
+					return r, err
+				}
+				p, _ := m["filePath"].(string)
+				r.Output, r.Display = "Successfully modified file: "+p, "Successfully modified file: "+p
+				if o, ok := m["originalFile"].(string); ok {
+					r.Original = &o
+				}
+				return r, nil
+			},
+			// Claude's Edit result (PostToolUse.Edit.json).
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed {
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				replaceAll, _ := input["replace_all"].(bool)
+				var original any
+				if r.Original != nil {
+					original = *r.Original
+				}
+				return map[string]any{"filePath": input["file_path"], "oldString": input["old_string"],
+					"newString": input["new_string"], "originalFile": original, "structuredPatch": []any{},
+					"userModified": false, "replaceAll": replaceAll}, ""
+			},
+		},
+		"claudeGlob": {
+			ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+				return strings.Join(stringList(m["filenames"]), "\n")
+			}),
+			// Claude's Glob result lists paths relative to the cwd
+			// (PostToolUse.Glob.json); Gemini's text has a header line and
+			// absolute paths (AfterTool.glob.json).
+			FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+				if r.Failed {
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				files := []string{}
+				for i, l := range nonEmptyLines(r.Output) {
+					if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found")) {
+						continue
+					}
+					files = append(files, relativeTo(r.Cwd, l))
+				}
+				return map[string]any{"filenames": files, "numFiles": len(files), "truncated": false, "durationMs": 0}, ""
+			},
+		},
+		"claudeGrep": {
+			ToCanonical: claudeObjectToCanonical(func(m map[string]any) string {
+				if c, ok := m["content"].(string); ok {
+					return c
+				}
+				return strings.Join(stringList(m["filenames"]), "\n")
+			}),
+			// Claude's Grep result in content mode: path:line:text lines,
+			// paths relative to the cwd (PostToolUse.Grep.json).
+			FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+				if r.Failed {
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				content := r.Output
+				if r.Matches != nil {
+					lines := make([]string, len(r.Matches))
+					for i, m := range r.Matches {
+						lines[i] = fmt.Sprintf("%s:%d:%s", relativeTo(r.Cwd, m.File), m.Line, m.Text)
+					}
+					content = strings.Join(lines, "\n")
+				}
+				n := len(nonEmptyLines(content))
+				return map[string]any{"mode": "content", "content": content, "numFiles": 0, "filenames": []any{},
+					"numLines": n, "totalLines": n}, ""
+			},
+		},
+		// claudeGeneric is used for Claude tools without a converter of their own:
+		// the structured response travels as its JSON text.
+		"claudeGeneric": {
+			ToCanonical: func(resp json.RawMessage, errText string) (ToolResult, error) {
+				r := ToolResult{Error: errText, Failed: errText != ""}
+				var s string
+				if resp != nil && json.Unmarshal(resp, &s) == nil {
+					r.Output = s
+				} else if resp != nil {
+					r.Output = string(resp)
+				} else {
+					r.Output = errText
+				}
+				r.Display = r.Output
+				return r, nil
+			},
+			FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+				if r.Failed {
+					return nil, cmp.Or(r.Error, r.Output)
+				}
+				return r.Output, ""
+			},
+		},
+		"geminiShell": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
+				r, llm, err := geminiFields(resp, false)
+				if err != nil {
+					return r, err
+				}
+				// Only the tail of llmContent matters here: decode just that,
+				// not megabytes of output that returnDisplay repeats.
+				if code, ok := lastExitCode(stringTail(llm, 4096)); ok {
+					r.ExitCode = &code
+					r.Failed = r.Failed || code != 0
+				} else if !r.Failed {
+					zero := 0
+					r.ExitCode = &zero
+				}
+				// The merged output is what returnDisplay shows (live, T§8).
+				r.Output = r.Display
+				return r, nil
+			},
+			FromCanonical: func(r ToolResult, _ map[string]any) (any, string) {
+				if r.DisplayJSON != nil && r.Display != "" && r.Output == r.Display {
+					// Splice the agent's own encoding of a possibly huge text
+					// into both fields instead of encoding it twice.
+					body := r.DisplayJSON[1 : len(r.DisplayJSON)-1]
+					var b bytes.Buffer
+					b.Grow(2*len(r.DisplayJSON) + 128)
+					b.WriteString(`{"llmContent":"<untrusted_context>\nOutput: `)
+					b.Write(body)
+					if r.ExitCode != nil && *r.ExitCode != 0 {
+						fmt.Fprintf(&b, `\nExit Code: %d`, *r.ExitCode)
+					}
+					b.WriteString(`\n</untrusted_context>","returnDisplay":`)
+					b.Write(r.DisplayJSON)
+					b.WriteString(`}`)
+					return json.RawMessage(b.Bytes()), ""
+				}
+				var b strings.Builder
+				b.WriteString("<untrusted_context>\nOutput: ")
+				// A failed shell command never carries an error object in
+				// Gemini (T§15 S4): the text goes into the output.
+				out := cmp.Or(r.Output, r.Display, r.Error)
+				if out == "" {
+					out = "(empty)"
+				}
+				b.WriteString(out)
+				if r.ExitCode != nil && *r.ExitCode != 0 {
+					fmt.Fprintf(&b, "\nExit Code: %d", *r.ExitCode)
+				}
+				b.WriteString("\n</untrusted_context>")
+				return map[string]any{"llmContent": b.String(), "returnDisplay": cmp.Or(r.Display, r.Output, r.Error)}, ""
+			},
+		},
+		// read_file: a partial read's text starts with a notice (live-findings
+		// 2026-11-23) that is Gemini's, not the file's; the line counts are
+		// read from it.
+		"geminiRead": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
+				r, err := geminiToCanonical(resp)
+				if err != nil || r.Failed {
+					return r, err
+				}
+				if start, end, total, text, ok := cutReadNotice(r.Output, r.Display); ok {
+					r.Output, r.StartLine, r.NumLines, r.TotalLines = text, start, end-start+1, total
+					return r, nil
+				}
+				r.StartLine, r.NumLines = 1, len(strings.Split(r.Output, "\n"))
+				r.TotalLines = r.NumLines
+				return r, nil
+			},
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed && r.ErrorType == fileNotFound {
+					// Gemini's own result (AfterTool.read_file.missing.json).
+					p, _ := input["file_path"].(string)
+					return map[string]any{
+						"llmContent":    "Could not read file because no file was found at the specified path.",
+						"returnDisplay": "File not found.",
+						"error":         map[string]any{"message": "File not found: " + p, "type": fileNotFound},
+					}, ""
+				}
+				if r.Failed || r.TotalLines == 0 {
+					return geminiTextFromCanonical(r, input)
+				}
+				end := r.StartLine + r.NumLines - 1
+				if r.StartLine <= 1 && end >= r.TotalLines {
+					return map[string]any{"llmContent": r.Output, "returnDisplay": ""}, ""
+				}
 				p, _ := input["file_path"].(string)
 				return map[string]any{
-					"llmContent":    "Could not read file because no file was found at the specified path.",
-					"returnDisplay": "File not found.",
-					"error":         map[string]any{"message": "File not found: " + p, "type": fileNotFound},
+					"llmContent":    fmt.Sprintf(readNotice, r.StartLine, end, r.TotalLines, end+1) + r.Output,
+					"returnDisplay": fmt.Sprintf("Read lines %d-%d of %d from %s", r.StartLine, end, r.TotalLines, relativeTo(r.Cwd, p)),
 				}, ""
-			}
-			if r.Failed || r.TotalLines == 0 {
-				return geminiTextFromCanonical(r, input)
-			}
-			end := r.StartLine + r.NumLines - 1
-			if r.StartLine <= 1 && end >= r.TotalLines {
-				return map[string]any{"llmContent": r.Output, "returnDisplay": ""}, ""
-			}
-			p, _ := input["file_path"].(string)
-			return map[string]any{
-				"llmContent":    fmt.Sprintf(readNotice, r.StartLine, end, r.TotalLines, end+1) + r.Output,
-				"returnDisplay": fmt.Sprintf("Read lines %d-%d of %d from %s", r.StartLine, end, r.TotalLines, relativeTo(r.Cwd, p)),
-			}, ""
+			},
 		},
-	},
-	// write_file (WriteFileToolInvocation.execute in 0.61.0): the message
-	// and the diff display object; the diff text itself is not rebuilt.
-	"geminiWrite": {
-		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed {
-				return geminiTextFromCanonical(r, input)
-			}
-			p, _ := input["file_path"].(string)
-			content, _ := input["content"].(string)
-			created := r.Created != nil && *r.Created
-			msg := "Successfully overwrote file: " + p + "."
-			if created {
-				msg = "Successfully created and wrote to new file: " + p + "."
-			}
-			return map[string]any{
-				"llmContent":    msg + " Here is the updated code:\n" + content,
-				"returnDisplay": geminiFileDisplay(p, r.Original, content, created),
-			}, ""
-		},
-	},
-	// replace (EditToolInvocation.execute in 0.61.0).
-	"geminiEdit": {
-		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed || r.Original == nil {
-				return geminiTextFromCanonical(r, input)
-			}
-			p, _ := input["file_path"].(string)
-			oldS, _ := input["old_string"].(string)
-			newS, _ := input["new_string"].(string)
-			n := 1
-			if all, _ := input["allow_multiple"].(bool); all {
-				n = -1
-			}
-			count := strings.Count(*r.Original, oldS)
-			if n == 1 || oldS == "" {
-				count = min(count, 1)
-			}
-			content := strings.Replace(*r.Original, oldS, newS, n)
-			return map[string]any{
-				"llmContent":    fmt.Sprintf("Successfully modified file: %s (%d replacements). Here is the updated code:\n%s", p, count, content),
-				"returnDisplay": geminiFileDisplay(p, r.Original, content, false),
-			}, ""
-		},
-	},
-	// glob (GlobLogic in 0.61.0): a header line, then absolute paths.
-	"geminiGlob": {
-		ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
-		FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
-			if r.Failed {
-				return geminiTextFromCanonical(r, input)
-			}
-			pattern, _ := input["pattern"].(string)
-			dir, _ := input["dir_path"].(string)
-			dir = cmp.Or(dir, r.Cwd)
-			files := nonEmptyLines(r.Output)
-			if len(files) == 0 {
-				return map[string]any{"llmContent": "No files found matching pattern \"" + pattern + "\" within " + dir, "returnDisplay": "No files found"}, ""
-			}
-			for i, f := range files {
-				if !filepath.IsAbs(f) && r.Cwd != "" {
-					files[i] = filepath.Join(r.Cwd, f)
+		// write_file (WriteFileToolInvocation.execute in 0.61.0): the message
+		// and the diff display object; the diff text itself is not rebuilt.
+		"geminiWrite": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed {
+					return geminiTextFromCanonical(r, input)
 				}
-			}
-			return map[string]any{
-				"llmContent":    fmt.Sprintf("Found %d file(s) matching \"%s\" within %s, sorted by modification time (newest first):\n%s", len(files), pattern, dir, strings.Join(files, "\n")),
-				"returnDisplay": fmt.Sprintf("Found %d matching file(s)", len(files)),
-			}, ""
+				p, _ := input["file_path"].(string)
+				content, _ := input["content"].(string)
+				created := r.Created != nil && *r.Created
+				msg := "Successfully overwrote file: " + p + "."
+				if created {
+					msg = "Successfully created and wrote to new file: " + p + "."
+				}
+				return map[string]any{
+					"llmContent":    msg + " Here is the updated code:\n" + content,
+					"returnDisplay": geminiFileDisplay(p, r.Original, content, created),
+				}, ""
+			},
 		},
-	},
-	"geminiText": {
-		ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
-		FromCanonical: geminiTextFromCanonical,
-	},
-	// Copilot CLI's toolResult, for every tool (live, 2026-11-23):
-	// {resultType, textResultForLlm}; a failed call's hook gets error, a
-	// string, instead (SDK PostToolUseFailureHookInput).
-	"copilotResult": {
-		ToCanonical:   copilotToCanonical,
-		FromCanonical: copilotFromCanonical,
-	},
-}
+		// replace (EditToolInvocation.execute in 0.61.0).
+		"geminiEdit": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed || r.Original == nil {
+					return geminiTextFromCanonical(r, input)
+				}
+				p, _ := input["file_path"].(string)
+				oldS, _ := input["old_string"].(string)
+				newS, _ := input["new_string"].(string)
+				n := 1
+				if all, _ := input["allow_multiple"].(bool); all {
+					n = -1
+				}
+				count := strings.Count(*r.Original, oldS)
+				if n == 1 || oldS == "" {
+					count = min(count, 1)
+				}
+				content := strings.Replace(*r.Original, oldS, newS, n)
+				return map[string]any{
+					"llmContent":    fmt.Sprintf("Successfully modified file: %s (%d replacements). Here is the updated code:\n%s", p, count, content),
+					"returnDisplay": geminiFileDisplay(p, r.Original, content, false),
+				}, ""
+			},
+		},
+		// glob (GlobLogic in 0.61.0): a header line, then absolute paths.
+		"geminiGlob": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+			FromCanonical: func(r ToolResult, input map[string]any) (any, string) {
+				if r.Failed {
+					return geminiTextFromCanonical(r, input)
+				}
+				pattern, _ := input["pattern"].(string)
+				dir, _ := input["dir_path"].(string)
+				dir = cmp.Or(dir, r.Cwd)
+				files := nonEmptyLines(r.Output)
+				if len(files) == 0 {
+					return map[string]any{"llmContent": "No files found matching pattern \"" + pattern + "\" within " + dir, "returnDisplay": "No files found"}, ""
+				}
+				for i, f := range files {
+					if !filepath.IsAbs(f) && r.Cwd != "" {
+						files[i] = filepath.Join(r.Cwd, f)
+					}
+				}
+				return map[string]any{
+					"llmContent":    fmt.Sprintf("Found %d file(s) matching \"%s\" within %s, sorted by modification time (newest first):\n%s", len(files), pattern, dir, strings.Join(files, "\n")),
+					"returnDisplay": fmt.Sprintf("Found %d matching file(s)", len(files)),
+				}, ""
+			},
+		},
+		"geminiText": {
+			ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },
+			FromCanonical: geminiTextFromCanonical,
+		},
+		// Copilot CLI's toolResult, for every tool (live, 2026-11-23):
+		// {resultType, textResultForLlm}; a failed call's hook gets error, a
+		// string, instead (SDK PostToolUseFailureHookInput).
+		"copilotResult": {
+			ToCanonical:   copilotToCanonical,
+			FromCanonical: copilotFromCanonical,
+		},
+	}
+})
 
 func copilotToCanonical(resp json.RawMessage, errText string) (ToolResult, error) {
 	var r ToolResult
@@ -1017,64 +1022,68 @@ type EventConverter struct {
 }
 
 // EventConverterByName returns a named converter, or nil.
-func EventConverterByName(name string) *EventConverter { return eventConverters[name] }
+func EventConverterByName(name string) *EventConverter { return eventConverters()[name] }
 
 // noResponseText is what Gemini sends when the turn produced no text.
 const noResponseText = "[no response text]"
 
-var eventConverters = map[string]*EventConverter{
-	"geminiAfterAgent": {
-		ToCanonical: func(p map[string]any) {
-			if p["response"] == noResponseText {
-				delete(p, "response")
-			}
-		},
-		FromCanonical: func(p map[string]any) {
-			if s, _ := p["response"].(string); s == "" {
-				p["response"] = noResponseText
-			}
-		},
-	},
-	"geminiNotification": {
-		ToCanonical: func(p map[string]any) {
-			if d, ok := p["details"].(map[string]any); ok {
-				if t, ok := d["title"]; ok {
-					p["title"] = t
+var eventConverters = sync.OnceValue(func() map[string]*EventConverter {
+	return map[string]*EventConverter{
+		"geminiAfterAgent": {
+			ToCanonical: func(p map[string]any) {
+				if p["response"] == noResponseText {
+					delete(p, "response")
 				}
-			}
-		},
-		FromCanonical: func(p map[string]any) {
-			if _, ok := p["details"]; !ok {
-				d := map[string]any{}
-				if t, ok := p["title"]; ok {
-					d["title"] = t
+			},
+			FromCanonical: func(p map[string]any) {
+				if s, _ := p["response"].(string); s == "" {
+					p["response"] = noResponseText
 				}
-				p["details"] = d
-			}
-			delete(p, "title")
+			},
 		},
-	},
-}
+		"geminiNotification": {
+			ToCanonical: func(p map[string]any) {
+				if d, ok := p["details"].(map[string]any); ok {
+					if t, ok := d["title"]; ok {
+						p["title"] = t
+					}
+				}
+			},
+			FromCanonical: func(p map[string]any) {
+				if _, ok := p["details"]; !ok {
+					d := map[string]any{}
+					if t, ok := p["title"]; ok {
+						d["title"] = t
+					}
+					p["details"] = d
+				}
+				delete(p, "title")
+			},
+		},
+	}
+})
 
 // Router picks which canonical event a payload carries, for a dialect event
 // that carries several.
 // It is given the payload's tool result in canonical form.
 type Router func(r ToolResult) string
 
-var routers = map[string]Router{
-	// A Gemini AfterTool is a failure when tool_response.error is present, or
-	// when a shell command's last "Exit Code: N" line has N ≠ 0 (T§3.2); the
-	// geminiShell converter reads both into Failed.
-	"geminiAfterTool": func(r ToolResult) string {
-		if r.Failed {
-			return "tool.failed"
-		}
-		return "tool.after"
-	},
-}
+var routers = sync.OnceValue(func() map[string]Router {
+	return map[string]Router{
+		// A Gemini AfterTool is a failure when tool_response.error is present, or
+		// when a shell command's last "Exit Code: N" line has N ≠ 0 (T§3.2); the
+		// geminiShell converter reads both into Failed.
+		"geminiAfterTool": func(r ToolResult) string {
+			if r.Failed {
+				return "tool.failed"
+			}
+			return "tool.after"
+		},
+	}
+})
 
 // RouterByName returns a named router, or nil.
-func RouterByName(name string) Router { return routers[name] }
+func RouterByName(name string) Router { return routers()[name] }
 
 // DeriveContext is what a deriver may look at.
 type DeriveContext struct {
@@ -1093,49 +1102,51 @@ type DeriveContext struct {
 // dialect does not send. It returns false when the field does not apply.
 type Deriver func(c DeriveContext) (any, bool)
 
-var derivers = map[string]Deriver{
-	"timestamp": func(c DeriveContext) (any, bool) {
-		return c.Now().UTC().Format("2006-01-02T15:04:05.000Z"), true
-	},
-	// timestampMs is Copilot CLI's: milliseconds since the epoch.
-	"timestampMs": func(c DeriveContext) (any, bool) {
-		return c.Now().UnixMilli(), true
-	},
-	// toolUseID makes a stable id from the session and the tool call, so a
-	// PreToolUse and its PostToolUse get the same id when their input matches.
-	"toolUseID": func(c DeriveContext) (any, bool) {
-		if !strings.HasPrefix(c.Canonical, "tool.") {
-			return nil, false
-		}
-		h := sha256.New()
-		h.Write(c.Field("session_id"))
-		h.Write(c.Field("tool_name"))
-		h.Write(c.Field("tool_input"))
-		return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24], true
-	},
-	// turnID gives a Codex hook the turn_id Codex sends on every event of a
-	// turn (not on SessionStart or SessionEnd): the id of the user prompt
-	// the event belongs to, where the host has one (Claude's prompt_id).
-	"turnID": func(c DeriveContext) (any, bool) {
-		if c.Canonical == "session.start" || c.Canonical == "session.end" || c.Source == nil {
-			return nil, false
-		}
-		var id string
-		if json.Unmarshal(c.Source("prompt_id"), &id) != nil || id == "" {
-			return nil, false
-		}
-		return id, true
-	},
-	"mcpContext": func(c DeriveContext) (any, bool) {
-		if c.MCPServer == "" || !strings.HasPrefix(c.Canonical, "tool.") {
-			return nil, false
-		}
-		return map[string]any{"server_name": c.MCPServer, "tool_name": c.MCPTool}, true
-	},
-}
+var derivers = sync.OnceValue(func() map[string]Deriver {
+	return map[string]Deriver{
+		"timestamp": func(c DeriveContext) (any, bool) {
+			return c.Now().UTC().Format("2006-01-02T15:04:05.000Z"), true
+		},
+		// timestampMs is Copilot CLI's: milliseconds since the epoch.
+		"timestampMs": func(c DeriveContext) (any, bool) {
+			return c.Now().UnixMilli(), true
+		},
+		// toolUseID makes a stable id from the session and the tool call, so a
+		// PreToolUse and its PostToolUse get the same id when their input matches.
+		"toolUseID": func(c DeriveContext) (any, bool) {
+			if !strings.HasPrefix(c.Canonical, "tool.") {
+				return nil, false
+			}
+			h := sha256.New()
+			h.Write(c.Field("session_id"))
+			h.Write(c.Field("tool_name"))
+			h.Write(c.Field("tool_input"))
+			return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24], true
+		},
+		// turnID gives a Codex hook the turn_id Codex sends on every event of a
+		// turn (not on SessionStart or SessionEnd): the id of the user prompt
+		// the event belongs to, where the host has one (Claude's prompt_id).
+		"turnID": func(c DeriveContext) (any, bool) {
+			if c.Canonical == "session.start" || c.Canonical == "session.end" || c.Source == nil {
+				return nil, false
+			}
+			var id string
+			if json.Unmarshal(c.Source("prompt_id"), &id) != nil || id == "" {
+				return nil, false
+			}
+			return id, true
+		},
+		"mcpContext": func(c DeriveContext) (any, bool) {
+			if c.MCPServer == "" || !strings.HasPrefix(c.Canonical, "tool.") {
+				return nil, false
+			}
+			return map[string]any{"server_name": c.MCPServer, "tool_name": c.MCPTool}, true
+		},
+	}
+})
 
 // DeriverByName returns a named deriver, or nil.
-func DeriverByName(name string) Deriver { return derivers[name] }
+func DeriverByName(name string) Deriver { return derivers()[name] }
 
 // SplitMCP splits an MCP tool name into server and tool. known lists server
 // names to prefer when the split is ambiguous; nil splits at the first

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"math"
 	"path"
 	"regexp"
@@ -46,12 +45,20 @@ const (
 	None        Mark = "none"        // cannot be expressed
 )
 
-// worse returns the less faithful of two marks.
-var markRank = map[Mark]int{"": 0, Exact: 0, Approximate: 1, None: 2}
+// markRank orders the marks, the least faithful last; "" is Exact.
+func markRank(m Mark) int {
+	switch m {
+	case Approximate:
+		return 1
+	case None:
+		return 2
+	}
+	return 0
+}
 
+// worse returns the less faithful of two marks.
 func worse(a, b Mark) Mark {
-	rank := markRank
-	if rank[b] > rank[a] {
+	if markRank(b) > markRank(a) {
 		return b
 	}
 	if a == "" {
@@ -675,7 +682,30 @@ type Transcript struct {
 	Live    bool   `json:"live"`   // its records were seen in real runs
 	Carries string `json:"carries"`
 	Lacks   string `json:"lacks"`
+	// ReadOnly says package transcript reads the format but does not write
+	// it: a hook of another agent under this one gets a translated copy, a
+	// hook of this agent under another gets the host's own file.
+	ReadOnly bool `json:"readOnly"`
+	// Tools renames the tool calls the transcript records where the agent
+	// shows its hooks another name or other arguments (Codex records
+	// exec_command {cmd}; its hooks see Bash {command}); by recorded name.
+	Tools map[string]TranscriptTool `json:"tools"`
 }
+
+// TranscriptTool is how one recorded tool call reads as the dialect's tool.
+type TranscriptTool struct {
+	Name string `json:"name"` // the dialect's tool
+	// Fields maps recorded arguments to the tool's; an argument not listed
+	// is not shown to hooks and is dropped.
+	Fields map[string]string `json:"fields"`
+	// Input, for a tool whose recorded input is text rather than
+	// arguments (Codex's freeform apply_patch), is the argument holding it.
+	Input string `json:"input"`
+}
+
+// Writable reports whether package transcript can write the format, so
+// that a hook of this dialect can be given a translated copy.
+func (t Transcript) Writable() bool { return t.Format != "" && !t.ReadOnly }
 
 // Tool is one built-in tool of a dialect.
 type Tool struct {
@@ -742,6 +772,7 @@ type Table struct {
 	Dialects  []*Dialect
 
 	byName map[string]*Dialect
+	lazy   *lazy // set when the dialects are built on first use (Lazy)
 }
 
 var (
@@ -754,16 +785,20 @@ var (
 // init, called once by Default.
 var generated func() *Table
 
-// generatedShells maps each dialect to its hook shell (table_gen.go).
-var generatedShells map[string]string
+// generatedShell returns a dialect's hook shell and whether it exists
+// (table_gen.go).
+var generatedShell func(dialect string) (string, bool)
+
+// generatedNames lists the generated table's dialects, in its order
+// (table_gen.go).
+var generatedNames []string
 
 // HookShell returns the shell a dialect's agent runs hook commands with
 // ("sh" or "bash") and whether the dialect exists, without building the
 // table: a pass-through wrap needs nothing else from it.
 func HookShell(dialect string) (string, bool) {
-	if generatedShells != nil {
-		sh, ok := generatedShells[dialect]
-		return sh, ok
+	if generatedShell != nil {
+		return generatedShell(dialect)
 	}
 	d, err := Default().Dialect(dialect)
 	if err != nil {
@@ -775,8 +810,8 @@ func HookShell(dialect string) (string, bool) {
 // Names lists the embedded table's dialects in its order, without
 // building the table (wrap's help needs nothing else).
 func Names() []string {
-	if generatedShells != nil {
-		return slices.Sorted(maps.Keys(generatedShells))
+	if generatedNames != nil {
+		return slices.Clone(generatedNames)
 	}
 	return Default().DialectNames()
 }
@@ -899,11 +934,11 @@ func (t *Table) index() error {
 		if err := d.compileMatchers(); err != nil {
 			errs = append(errs, err)
 		}
-		if responseConverters[d.DefaultResponse] == nil {
+		if responseConverters()[d.DefaultResponse] == nil {
 			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)
 		}
 		for field, name := range d.Derive {
-			if _, ok := derivers[name]; !ok {
+			if _, ok := derivers()[name]; !ok {
 				bad("%s: derive %s: unknown deriver %q", d.Name, field, name)
 			}
 		}
@@ -940,13 +975,13 @@ func (t *Table) index() error {
 			if e.LiveBy != "" && !e.Live {
 				bad("%s: event %s: liveBy cites a run, but the event is not marked live", d.Name, e.Name)
 			}
-			if e.Convert != "" && eventConverters[e.Convert] == nil {
+			if e.Convert != "" && eventConverters()[e.Convert] == nil {
 				bad("%s: event %s: unknown converter %q", d.Name, e.Name, e.Convert)
 			}
 			if e.StopActive != nil && (e.StopActive.Field == "" || e.StopActive.Chain == "") {
 				bad("%s: event %s: stopActive needs field and chain", d.Name, e.Name)
 			}
-			if e.Route != "" && routers[e.Route] == nil {
+			if e.Route != "" && routers()[e.Route] == nil {
 				bad("%s: event %s: unknown router %q", d.Name, e.Name, e.Route)
 			}
 			if len(e.Also) > 0 && e.Route == "" {
@@ -1042,11 +1077,11 @@ func (t *Table) index() error {
 					bad("%s: tool %s: also %q needs a lacks entry saying which tool stands for it", d.Name, tool.Name, a)
 				}
 			}
-			if tool.Convert != "" && inputConverters[tool.Convert] == nil {
+			if tool.Convert != "" && inputConverters()[tool.Convert] == nil {
 				bad("%s: tool %s: unknown converter %q", d.Name, tool.Name, tool.Convert)
 			}
 			for arg, name := range tool.Paths {
-				if pathResolvers[name] == nil {
+				if pathResolvers()[name] == nil {
 					bad("%s: tool %s: path %s: unknown resolver %q", d.Name, tool.Name, arg, name)
 				}
 				if _, ok := tool.Fields[arg]; !ok {
@@ -1056,7 +1091,7 @@ func (t *Table) index() error {
 			if tool.OutputReplace != "" && tool.OutputReplace != "applied" && tool.OutputReplace != "ignored" {
 				bad("%s: tool %s: outputReplace %q is neither applied nor ignored", d.Name, tool.Name, tool.OutputReplace)
 			}
-			if tool.Response != "" && responseConverters[tool.Response] == nil {
+			if tool.Response != "" && responseConverters()[tool.Response] == nil {
 				bad("%s: tool %s: unknown response converter %q", d.Name, tool.Name, tool.Response)
 			}
 			if tool.Mark != "" && tool.Mark != Exact && tool.Mark != Approximate {
@@ -1106,6 +1141,17 @@ func (t *Table) index() error {
 			}
 			if strings.TrimSpace(reason) == "" {
 				bad("%s: lacks tool %q without a reason", d.Name, id)
+			}
+		}
+		if len(d.Transcript.Tools) > 0 && d.Transcript.Format == "" {
+			bad("%s: transcript.tools without a transcript.format", d.Name)
+		}
+		for rec, tt := range d.Transcript.Tools {
+			if tool := d.toolByName[tt.Name]; tool == nil || tool.Name != tt.Name {
+				bad("%s: transcript.tools[%s]: %q is not one of its tools", d.Name, rec, tt.Name)
+			}
+			if tt.Input != "" && len(tt.Fields) > 0 {
+				bad("%s: transcript.tools[%s]: input and fields exclude each other", d.Name, rec)
 			}
 		}
 		d.indexOnce.Do(func() {}) // its lookups are built: ensureIndex has nothing to do
@@ -1183,6 +1229,9 @@ func (o Output) validate(where string) error {
 
 // DialectNames lists the table's dialects, in its order.
 func (t *Table) DialectNames() []string {
+	if t.lazy != nil {
+		return slices.Clone(t.lazy.names)
+	}
 	names := make([]string, 0, len(t.Dialects))
 	for _, d := range t.Dialects {
 		names = append(names, d.Name)
@@ -1192,7 +1241,7 @@ func (t *Table) DialectNames() []string {
 
 // Dialect returns the named dialect.
 func (t *Table) Dialect(name string) (*Dialect, error) {
-	d, ok := t.byName[name]
+	d, ok := t.lookup(name)
 	if !ok {
 		names := t.DialectNames()
 		return nil, fmt.Errorf("unknown dialect %q (known: %s)%s", name, strings.Join(names, ", "), DidYouMean(name, names))
@@ -1406,7 +1455,7 @@ func joinNotes(a, b string) string {
 // a host whose dialect is not known otherwise.
 func (t *Table) EventOwner(name string) *Dialect {
 	var owner *Dialect
-	for _, d := range t.Dialects {
+	for _, d := range t.all() {
 		if e := d.Event(name); e != nil {
 			if e.Output.Guard {
 				return d
@@ -1426,7 +1475,7 @@ func (t *Table) EventOwner(name string) *Dialect {
 // dialect. Nil only for a table with no dialect.
 func (t *Table) LikelyHost(event, hook string) *Dialect {
 	var guard, has, other *Dialect
-	for _, d := range t.Dialects {
+	for _, d := range t.all() {
 		if d.Name == hook {
 			continue
 		}
@@ -1441,8 +1490,8 @@ func (t *Table) LikelyHost(event, hook string) *Dialect {
 	if d := cmp.Or(guard, has, t.EventOwner(event), other); d != nil {
 		return d
 	}
-	if len(t.Dialects) > 0 {
-		return t.Dialects[0]
+	if ds := t.all(); len(ds) > 0 {
+		return ds[0]
 	}
 	return nil
 }

@@ -133,14 +133,17 @@ func TestValidationReportsEveryProblem(t *testing.T) {
 		"d/canonical.jsonc": {Data: canon},
 		"d/x.jsonc": {Data: []byte(`{"name":"x","protocol":"nope","timeout":{"unit":"h"},"defaultResponse":"geminiText",
 			"events":[{"name":"A","canonical":"tool.before","matcher":"tool"},{"name":"A","canonical":"no.such","matcher":"sometimes"}],
-			"tools":[{"name":"t"}]}`)},
+			"tools":[{"name":"t"}],
+			"transcript":{"tools":{"exec":{"name":"nope"},"patch":{"name":"t","input":"command","fields":{"a":"b"}}}}}`)},
 	}
 	_, err := Load(fsys, "d")
 	if err == nil {
 		t.Fatal("broken table loaded")
 	}
 	for _, want := range []string{`unknown protocol "nope"`, `timeout unit "h"`, `event "A" listed twice`, `unknown canonical event "no.such"`,
-		`matcher kind "sometimes"`, `tool t has neither`, `canonical event "tool.after" is neither mapped nor listed`} {
+		`matcher kind "sometimes"`, `tool t has neither`, `canonical event "tool.after" is neither mapped nor listed`,
+		`transcript.tools without a transcript.format`, `transcript.tools[exec]: "nope" is not one of its tools`,
+		`transcript.tools[patch]: input and fields exclude each other`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %q:\n%v", want, err)
 		}

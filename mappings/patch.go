@@ -116,56 +116,55 @@ func editPatch(path, old, new string) string {
 	return b.String()
 }
 
-func init() {
-	inputConverters["applyPatch"] = &InputConverter{
-		Args:      []string{"command"},
-		Canonical: []string{"file_path", "old_string", "new_string", "content"},
-		ToCanonical: func(a map[string]any) []string {
-			patch, _ := a["command"].(string)
-			e, why := onePatchEdit(patch)
-			if why != "" {
-				return []string{why}
-			}
-			delete(a, "command")
-			a["file_path"], a["old_string"], a["new_string"] = e.path, e.old, e.new
-			if e.old == "" {
-				a["content"] = e.new // an added file, as a whole-file write
-			}
-			return nil
-		},
-		Uncarried: func(a map[string]any) string {
-			if p, ok := a["command"].(string); ok {
-				_, why := onePatchEdit(p)
-				return why
-			}
-			return ""
-		},
-		FromCanonical: func(a map[string]any) []string {
-			path, _ := a["file_path"].(string)
-			old, _ := a["old_string"].(string)
-			new, _ := a["new_string"].(string)
-			if content, ok := a["content"].(string); ok && old == "" && new == "" {
-				new = content // a whole-file write; a patch adds the file
-				notes := []string{"a write is carried as a patch that adds the file; Codex's apply_patch refuses to add a file that exists"}
-				delete(a, "content")
-				delete(a, "file_path")
-				if path != "" {
-					a["command"] = editPatch(path, "", new)
-				}
-				return notes
-			}
+// applyPatch is the converter of Codex's apply_patch (inputConverters).
+var applyPatch = &InputConverter{
+	Args:      []string{"command"},
+	Canonical: []string{"file_path", "old_string", "new_string", "content"},
+	ToCanonical: func(a map[string]any) []string {
+		patch, _ := a["command"].(string)
+		e, why := onePatchEdit(patch)
+		if why != "" {
+			return []string{why}
+		}
+		delete(a, "command")
+		a["file_path"], a["old_string"], a["new_string"] = e.path, e.old, e.new
+		if e.old == "" {
+			a["content"] = e.new // an added file, as a whole-file write
+		}
+		return nil
+	},
+	Uncarried: func(a map[string]any) string {
+		if p, ok := a["command"].(string); ok {
+			_, why := onePatchEdit(p)
+			return why
+		}
+		return ""
+	},
+	FromCanonical: func(a map[string]any) []string {
+		path, _ := a["file_path"].(string)
+		old, _ := a["old_string"].(string)
+		new, _ := a["new_string"].(string)
+		if content, ok := a["content"].(string); ok && old == "" && new == "" {
+			new = content // a whole-file write; a patch adds the file
+			notes := []string{"a write is carried as a patch that adds the file; Codex's apply_patch refuses to add a file that exists"}
 			delete(a, "content")
-			var notes []string
-			if all, _ := a["replace_all"].(bool); all {
-				notes = append(notes, "replace_all has no counterpart in a patch, which changes the first match of its context")
-			}
-			for _, k := range []string{"file_path", "old_string", "new_string", "replace_all"} {
-				delete(a, k)
-			}
+			delete(a, "file_path")
 			if path != "" {
-				a["command"] = editPatch(path, old, new)
+				a["command"] = editPatch(path, "", new)
 			}
 			return notes
-		},
-	}
+		}
+		delete(a, "content")
+		var notes []string
+		if all, _ := a["replace_all"].(bool); all {
+			notes = append(notes, "replace_all has no counterpart in a patch, which changes the first match of its context")
+		}
+		for _, k := range []string{"file_path", "old_string", "new_string", "replace_all"} {
+			delete(a, k)
+		}
+		if path != "" {
+			a["command"] = editPatch(path, old, new)
+		}
+		return notes
+	},
 }

@@ -3,6 +3,7 @@ package mappings
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -29,65 +30,67 @@ type PathContext struct {
 // known from the payload and the disk alone.
 type PathResolver func(p string, c PathContext) (resolved, uncertain string)
 
-var pathResolvers = map[string]PathResolver{
-	// read_file and write_file: resolveDefensiveToolPath (NUL bytes
-	// removed, a leading @ dropped unless that path exists), then
-	// path.resolve against the target directory, then resolveToRealPath
-	// (decodeURIComponent, path.resolve again).
-	"geminiFile": func(p string, c PathContext) (string, string) {
-		return geminiResolve(geminiDefensive(p, c), c, true)
-	},
-	// replace: an absolute path loses its NUL bytes; a relative one is
-	// looked up first as target directory + path, and only when that does
-	// not exist searched for across the workspace (correctPath), which
-	// hookx does not repeat.
-	"geminiEditFile": func(p string, c PathContext) (string, string) {
-		clean := strings.ReplaceAll(p, "\x00", "")
-		if filepath.IsAbs(clean) {
-			return geminiResolve(clean, c, true)
-		}
-		sanitized := geminiDefensive(p, c)
-		direct, unc := geminiResolve(sanitized, c, false)
-		if unc != "" {
-			return direct, unc
-		}
-		if c.Exists != nil && c.Exists(direct) {
-			return geminiResolve(sanitized, c, true)
-		}
-		return direct, "Gemini CLI searches the workspace for a file ending in " + sanitized + " when " + direct + " does not exist"
-	},
-	// glob and grep_search: path.resolve against the target directory,
-	// then resolveToRealPath.
-	"geminiSearchDir": func(p string, c PathContext) (string, string) {
-		return geminiResolve(p, c, true)
-	},
-	// list_directory and run_shell_command: path.resolve only.
-	"geminiDir": func(p string, c PathContext) (string, string) {
-		return geminiResolve(p, c, false)
-	},
-	// Copilot CLI's view, create and edit ask for an absolute path, and
-	// take a relative one against the session's cwd (live, 2026-11-23:
-	// view {"path":"f.txt"} read <cwd>/f.txt; the hook got "f.txt").
-	// Whether it expands ~ was not seen.
-	"copilotPath": func(p string, c PathContext) (string, string) {
-		if strings.HasPrefix(p, "~") {
-			return p, "whether Copilot CLI expands ~ is not known"
-		}
-		return nodeResolve(c.Cwd, p)
-	},
-	// Factory Droid's Read, Create, Edit and LS: taken against the
-	// session's cwd as Node's path.resolve would (read in its binary, not
-	// seen live with a relative path); whether it expands ~ is not known.
-	"droidPath": func(p string, c PathContext) (string, string) {
-		if strings.HasPrefix(p, "~") {
-			return p, "whether Factory Droid expands ~ is not known"
-		}
-		return nodeResolve(c.Cwd, p)
-	},
-}
+var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
+	return map[string]PathResolver{
+		// read_file and write_file: resolveDefensiveToolPath (NUL bytes
+		// removed, a leading @ dropped unless that path exists), then
+		// path.resolve against the target directory, then resolveToRealPath
+		// (decodeURIComponent, path.resolve again).
+		"geminiFile": func(p string, c PathContext) (string, string) {
+			return geminiResolve(geminiDefensive(p, c), c, true)
+		},
+		// replace: an absolute path loses its NUL bytes; a relative one is
+		// looked up first as target directory + path, and only when that does
+		// not exist searched for across the workspace (correctPath), which
+		// hookx does not repeat.
+		"geminiEditFile": func(p string, c PathContext) (string, string) {
+			clean := strings.ReplaceAll(p, "\x00", "")
+			if filepath.IsAbs(clean) {
+				return geminiResolve(clean, c, true)
+			}
+			sanitized := geminiDefensive(p, c)
+			direct, unc := geminiResolve(sanitized, c, false)
+			if unc != "" {
+				return direct, unc
+			}
+			if c.Exists != nil && c.Exists(direct) {
+				return geminiResolve(sanitized, c, true)
+			}
+			return direct, "Gemini CLI searches the workspace for a file ending in " + sanitized + " when " + direct + " does not exist"
+		},
+		// glob and grep_search: path.resolve against the target directory,
+		// then resolveToRealPath.
+		"geminiSearchDir": func(p string, c PathContext) (string, string) {
+			return geminiResolve(p, c, true)
+		},
+		// list_directory and run_shell_command: path.resolve only.
+		"geminiDir": func(p string, c PathContext) (string, string) {
+			return geminiResolve(p, c, false)
+		},
+		// Copilot CLI's view, create and edit ask for an absolute path, and
+		// take a relative one against the session's cwd (live, 2026-11-23:
+		// view {"path":"f.txt"} read <cwd>/f.txt; the hook got "f.txt").
+		// Whether it expands ~ was not seen.
+		"copilotPath": func(p string, c PathContext) (string, string) {
+			if strings.HasPrefix(p, "~") {
+				return p, "whether Copilot CLI expands ~ is not known"
+			}
+			return nodeResolve(c.Cwd, p)
+		},
+		// Factory Droid's Read, Create, Edit and LS: taken against the
+		// session's cwd as Node's path.resolve would (read in its binary, not
+		// seen live with a relative path); whether it expands ~ is not known.
+		"droidPath": func(p string, c PathContext) (string, string) {
+			if strings.HasPrefix(p, "~") {
+				return p, "whether Factory Droid expands ~ is not known"
+			}
+			return nodeResolve(c.Cwd, p)
+		},
+	}
+})
 
 // PathResolverByName returns a named path resolver, or nil.
-func PathResolverByName(name string) PathResolver { return pathResolvers[name] }
+func PathResolverByName(name string) PathResolver { return pathResolvers()[name] }
 
 // geminiDefensive is Gemini CLI's resolveDefensiveToolPath.
 func geminiDefensive(p string, c PathContext) string {

@@ -60,8 +60,8 @@ console.log(JSON.stringify(inputs.map(p => {
 		if strings.HasPrefix(p, "@") {
 			continue
 		}
-		dir, _ := pathResolvers["geminiDir"](p, c)
-		search, _ := pathResolvers["geminiSearchDir"](p, c)
+		dir, _ := pathResolvers()["geminiDir"](p, c)
+		search, _ := pathResolvers()["geminiSearchDir"](p, c)
 		if dir != want[i][0] || search != want[i][1] {
 			t.Errorf("%q: hookx resolves %q and %q; Node %q and %q", p, dir, search, want[i][0], want[i][1])
 		}
@@ -82,7 +82,7 @@ func TestGeminiDefensivePath(t *testing.T) {
 		{"@a/b", "/w/@a/b", []string{"/w/@a/b"}},
 		{"a\x00b", "/w/ab", nil},
 	} {
-		got, unc := pathResolvers["geminiFile"](c.in, PathContext{Cwd: "/w", Exists: func(p string) bool {
+		got, unc := pathResolvers()["geminiFile"](c.in, PathContext{Cwd: "/w", Exists: func(p string) bool {
 			for _, e := range c.exists {
 				if p == e {
 					return true

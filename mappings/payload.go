@@ -19,6 +19,11 @@ type ForeignSettings struct {
 	// hook all the same (it then runs twice): the agent's own reading of
 	// the hook fails open where its own agent's would block.
 	Guards []string `json:"guards"`
+	// Loses are those of Events whose output the agent's own reading drops
+	// (event → what is lost): hookx writes its own copy of a hook on them
+	// too (it then runs twice), so that what its own agent would deliver
+	// is delivered.
+	Loses map[string]string `json:"loses"`
 	// Differs says how the agent's own reading differs from the dialect's
 	// agent's, for the report.
 	Differs string `json:"differs"`

@@ -65,7 +65,7 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 		}
 		rows = append(rows, Row{Kind: "tool", From: name, To: m.Name, Mark: m.Mark, Note: note, Verified: verified(m.Live, m.Mark)})
 	}
-	if from.Transcript.Format != "" && to.Transcript.Format != "" {
+	if from.Transcript.Writable() && to.Transcript.Format != "" {
 		// wrap hands the hook a translated copy in its own format.
 		rows = append(rows, Row{Kind: "transcript", From: from.Transcript.File, To: to.Transcript.File, Mark: Approximate,
 			Note:     joinNotes("a translated copy holds "+to.Transcript.Carries, "not "+to.Transcript.Lacks),

@@ -41,7 +41,7 @@ func DidYouMean(word string, candidates []string) string {
 // event of that name and d's counterpart of it, or the closest of d's own
 // names. It returns "" when it has nothing to say.
 func (t *Table) EventHint(d *Dialect, name string) string {
-	for _, other := range t.Dialects {
+	for _, other := range t.all() {
 		e := other.Event(name)
 		if other == d || e == nil {
 			continue

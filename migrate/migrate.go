@@ -578,15 +578,22 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("the "+sh.event+" hook", em.Note, "no "+p.to.Agent+" event fires at this point; keep this hook in "+p.from.Agent+" only")
 	}
 	if native := p.nativeRun(sh); native != nil {
-		if !slices.Contains(native.Guards, sh.event) {
+		lost, loses := native.Loses[sh.event]
+		switch {
+		case slices.Contains(native.Guards, sh.event):
+			note(Warning, "runs twice in "+p.to.Agent,
+				fmt.Sprintf("%s also runs this guard itself from %s, reading it its own way: %s. The copy written here blocks as %s would; a deny from either blocks",
+					p.to.Agent, filepath.ToSlash(sh.file), native.Differs, p.from.Agent))
+		case loses:
+			note(Warning, "runs twice in "+p.to.Agent,
+				fmt.Sprintf("%s also runs this hook itself from %s, but there %s. The copy written here delivers it as %s would; the hook runs twice (once with %s's own payload: %s)",
+					p.to.Agent, filepath.ToSlash(sh.file), lost, p.from.Agent, p.to.Agent, native.Differs))
+		default:
 			note(Note, "not written: "+p.to.Agent+" already runs it",
 				fmt.Sprintf("%s runs the hooks of %s itself; a copy would run it twice. Its own reading differs: %s",
 					p.to.Agent, filepath.ToSlash(sh.file), native.Differs))
 			return nil
 		}
-		note(Warning, "runs twice in "+p.to.Agent,
-			fmt.Sprintf("%s also runs this guard itself from %s, reading it its own way: %s. The copy written here blocks as %s would; a deny from either blocks",
-				p.to.Agent, filepath.ToSlash(sh.file), native.Differs, p.from.Agent))
 	}
 	if em.Mark != mappings.Exact && em.Note != "" && !p.seenEv[sh.event] {
 		p.seenEv[sh.event] = true

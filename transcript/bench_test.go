@@ -19,7 +19,9 @@ func big(tb testing.TB, file, section string, size int) []byte {
 	data := golden(tb, file, section)
 	var conv []string
 	for _, l := range strings.Split(string(data), "\n") {
-		if strings.Contains(l, `"type":"user"`) || strings.Contains(l, `"type":"assistant"`) || strings.Contains(l, `"type":"gemini"`) {
+		if strings.Contains(l, `"type":"user"`) || strings.Contains(l, `"type":"assistant"`) || strings.Contains(l, `"type":"gemini"`) ||
+			strings.Contains(l, `"type":"tool_result"`) || strings.Contains(l, `"type":"response_item"`) || strings.Contains(l, `"type":"message"`) ||
+			strings.Contains(l, `"type":"user.message"`) || strings.Contains(l, `"type":"assistant.message"`) || strings.Contains(l, `"type":"tool.execution_complete"`) {
 			conv = append(conv, l)
 		}
 	}
@@ -41,6 +43,21 @@ func big(tb testing.TB, file, section string, size int) []byte {
 var directions = []struct{ name, file, src, from, to string }{
 	{"claude-to-gemini", "claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini"},
 	{"gemini-to-claude", "gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude"},
+	{"qwen-to-claude", "qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "claude"},
+	{"codex-to-claude", "codex-read-write.txtar", "real-codex.jsonl", "codex", "claude"},
+	{"droid-to-claude", "droid-read-write.txtar", "real-droid.jsonl", "droid", "claude"},
+	{"copilot-to-claude", "copilot-read-write.txtar", "real-copilot.jsonl", "copilot", "claude"},
+}
+
+// newReply is one new assistant reply in each source format, with %d, %d
+// for unique ids.
+var newReply = map[string]string{
+	"claude":  `{"parentUuid":null,"type":"assistant","message":{"id":"msg_new_%d","role":"assistant","content":[{"type":"text","text":"a new reply"}]},"uuid":"u%d","timestamp":"t"}` + "\n",
+	"gemini":  `{"id":"new-%d-%d","timestamp":"t","type":"gemini","content":"a new reply"}` + "\n",
+	"qwen":    `{"uuid":"new-%d-%d","timestamp":"t","type":"assistant","provenance":"assistant_output","message":{"role":"model","parts":[{"text":"a new reply"}]}}` + "\n",
+	"droid":   `{"type":"message","id":"new-%d-%d","timestamp":"t","message":{"role":"assistant","content":[{"type":"text","text":"a new reply"}]}}` + "\n",
+	"copilot": `{"type":"assistant.message","data":{"messageId":"new-%d-%d","content":"a new reply","toolRequests":[]},"id":"e","timestamp":"t"}` + "\n",
+	"codex":   `{"timestamp":"t","type":"response_item","payload":{"type":"message","id":"msg_new_%d_%d","role":"assistant","content":[{"type":"output_text","text":"a new reply"}]}}` + "\n",
 }
 
 // BenchmarkSyncFirstUse10MB is a hook's first call in a session whose
@@ -88,10 +105,7 @@ func BenchmarkSyncWarm10MB(b *testing.B) {
 				}
 				f, _ := os.OpenFile(src, os.O_WRONLY|os.O_APPEND, 0)
 				defer f.Close()
-				line := `{"parentUuid":null,"type":"assistant","message":{"id":"msg_new_%d","role":"assistant","content":[{"type":"text","text":"a new reply"}]},"uuid":"u%d","timestamp":"t"}` + "\n"
-				if d.from == "gemini" {
-					line = `{"id":"new-%d-%d","timestamp":"t","type":"gemini","content":"a new reply"}` + "\n"
-				}
+				line := newReply[d.from]
 				cpu := cpuTime()
 				for i := 0; b.Loop(); i++ {
 					if add {

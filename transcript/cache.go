@@ -126,6 +126,10 @@ func readTurn(b []byte) Turn {
 type readState struct {
 	Calls []namedCall `json:"calls,omitempty"` // recent tool calls, for results that name none
 	Seen  []*seenMsg  `json:"seen,omitempty"`  // recent Gemini messages, which are re-appended as they change
+	// Codex: the model response being read (its first item's id), and
+	// the model of the turn.
+	Resp  string `json:"resp,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
 type namedCall struct {

@@ -43,6 +43,14 @@ func TestSyncIncrementalEqualsWhole(t *testing.T) {
 	for _, tc := range []struct{ file, src, from, to string }{
 		{"claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini"},
 		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude"},
+		{"qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "claude"},
+		{"qwen-read-write.txtar", "real-qwen.jsonl", "qwen", "gemini"},
+		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "claude"},
+		{"codex-read-write.txtar", "real-codex.jsonl", "codex", "gemini"},
+		{"droid-read-write.txtar", "real-droid.jsonl", "droid", "claude"},
+		{"droid-read-write.txtar", "real-droid.jsonl", "droid", "gemini"},
+		{"copilot-read-write.txtar", "real-copilot.jsonl", "copilot", "claude"},
+		{"copilot-read-write.txtar", "real-copilot.jsonl", "copilot", "gemini"},
 	} {
 		t.Run(tc.from+"-to-"+tc.to, func(t *testing.T) {
 			data := golden(t, tc.file, tc.src)
@@ -255,7 +263,7 @@ func TestSyncOfAMissingSourceWritesOnlyWhatItMust(t *testing.T) {
 		writes                    bool
 	}{
 		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude", "", false},
-		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude", "a reply", false},
+		{"gemini-ralph-loop.txtar", "real-gemini.jsonl", "gemini", "claude", "a reply", true},
 		{"claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini", "", true},
 		{"claude-ralph-loop.txtar", "real-claude.jsonl", "claude", "gemini", "a reply", true},
 	} {

@@ -162,7 +162,11 @@ func writeClaude(w *writeState, m *Message, out *bytes.Buffer) {
 		return
 	}
 	var blocks []toolBlock
-	if m.Text != "" {
+	if m.Text != "" && w.Pending != "" && strings.TrimSpace(m.Text) == strings.TrimSpace(w.PendingText) {
+		// The host's last message, written ahead of its transcript: its
+		// text is there already.
+		w.Pending, w.PendingText = "", ""
+	} else if m.Text != "" {
 		t := m.Text
 		blocks = append(blocks, toolBlock{Type: "text", Text: &t})
 	}
@@ -177,6 +181,19 @@ func writeClaude(w *writeState, m *Message, out *bytes.Buffer) {
 		return
 	}
 	emit(claudeOut{Type: "assistant", Message: claudeMsg{ID: m.ID, Type: "message", Role: "assistant", Model: m.Model, Content: blocks}})
+}
+
+// tailClaude writes the host's last message ahead of its transcript (a
+// host whose Stop hooks run before it records the reply: Qwen Code); when
+// the transcript catches up, the record's text is not written again.
+func tailClaude(w *writeState, text string, out *bytes.Buffer) {
+	if w.Pending != "" && w.PendingText == text {
+		return
+	}
+	id := newID(w.Session, "pending", text)
+	w.Pending, w.PendingText = "", ""
+	writeClaude(w, &Message{Role: "assistant", ID: id, Text: text}, out)
+	w.Pending, w.PendingText = id, text
 }
 
 func claudeFile(session string) string { return safeName(session, "session") + ".jsonl" }

@@ -5,7 +5,14 @@
 // line, tool_use and tool_result blocks) and Gemini CLI's chat file (JSONL
 // too: a metadata record, then message records {"id","type":"user"|"gemini",
 // "content",…,"toolCalls":[…]}, where a record re-appended with the same id
-// replaces the earlier one).
+// replaces the earlier one). It also reads, but does not write, Qwen Code's
+// chat recording (JSONL records {uuid, type: user|assistant|tool_result|
+// system, message: {role, parts}} with Gemini's parts) and Codex's rollout
+// (JSONL records {timestamp, type, payload}, the conversation in the
+// response_item ones), Factory Droid's session file (JSONL message records
+// holding Claude's content blocks) and Copilot CLI's session events (JSONL
+// {type, data} events), so that a Claude or Gemini hook under those agents
+// gets a copy in its own format.
 //
 // What is carried: user prompts, assistant text, tool calls (names and
 // arguments mapped through the table) and tool results (as text). What is
@@ -23,7 +30,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -47,6 +56,10 @@ type Call struct {
 	ID    string
 	Name  string
 	Input map[string]any
+	// Raw is the input of a tool that takes text, not arguments (Codex's
+	// freeform apply_patch); Input then holds it as "input" until the
+	// dialect's transcript.tools names its argument.
+	Raw *string
 }
 
 // Result is one tool result, as text.
@@ -119,12 +132,31 @@ type format struct {
 	tail func(w *writeState, text string, out *bytes.Buffer)
 	// file is the translated file's name.
 	file func(session string) string
+	// settled, for a host that writes its transcript behind its Stop
+	// hooks, reports whether tail (the file's end) records what the stop's
+	// payload says happened last: then everything before it is written.
+	settled func(tail []byte, m Mark) bool
 }
 
-// formats by the name a dialect gives in its transcript.format.
+// Mark is what a stop's payload says the host's transcript must hold by
+// now.
+type Mark struct {
+	// Stamp is the payload's timestamp as sent (Copilot records each
+	// hook's start with its input).
+	Stamp string
+	// LastReply is the payload's last_assistant_message.
+	LastReply string
+}
+
+// formats by the name a dialect gives in its transcript.format. A format
+// with no writer is read only (the dialect's transcript.readOnly says so).
 var formats = map[string]*format{
-	"claude": {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: func(*writeState, string, *bytes.Buffer) {}, file: claudeFile},
-	"gemini": {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
+	"claude":  {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
+	"gemini":  {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
+	"qwen":    {read: readQwen, settled: qwenSettled},
+	"codex":   {read: readCodex},
+	"droid":   {read: readDroid},
+	"copilot": {read: readCopilot, settled: copilotSettled},
 }
 
 // Converter converts one dialect's transcript records into another's.
@@ -149,10 +181,81 @@ func NewConverter(table *mappings.Table, from, to string) (*Converter, error) {
 		return nil, err
 	}
 	c := &Converter{from: f, to: t, table: table, rf: formats[f.Transcript.Format], wf: formats[t.Transcript.Format]}
-	if c.rf == nil || c.wf == nil {
-		return nil, fmt.Errorf("no transcript format for %s or %s", f.Agent, t.Agent)
+	switch {
+	case c.rf == nil:
+		return nil, fmt.Errorf("hookx cannot read %s's transcript format", f.Agent)
+	case c.wf == nil || c.wf.write == nil:
+		return nil, fmt.Errorf("hookx cannot write %s's transcript format", t.Agent)
 	}
 	return c, nil
+}
+
+// settleTail is how much of the transcript's end Settle reads each time.
+const settleTail = 256 << 10
+
+// Settle waits, up to limit, until the host's transcript at src holds what
+// the stop's payload says happened last, for a host that writes its
+// transcript behind its Stop hooks (seen live: Copilot CLI records its
+// events about 100 ms behind, Qwen Code its last records; a Stop hook
+// would read a turn without its end). It reports whether the transcript
+// caught up; for every other host, and with nothing to wait for, it
+// returns true at once. It only reads src.
+func (c *Converter) Settle(src string, m Mark, limit time.Duration) bool {
+	if c.rf.settled == nil || m == (Mark{}) {
+		return true
+	}
+	deadline := time.Now().Add(limit)
+	buf := make([]byte, settleTail)
+	for {
+		if c.settledIn(src, m, buf) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// settledIn reads the end of src, a regular file, into buf and asks the
+// format whether it holds m.
+func (c *Converter) settledIn(src string, m Mark, buf []byte) bool {
+	f, err := os.OpenFile(src, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	n, _ := f.ReadAt(buf, max(0, fi.Size()-int64(len(buf))))
+	return c.rf.settled(buf[:n], m)
+}
+
+// wholeLineWith reports whether tail has a whole line (ended by a newline)
+// holding every one of parts.
+func wholeLineWith(tail []byte, parts ...[]byte) bool {
+	for len(tail) > 0 && len(parts) > 0 {
+		i := bytes.Index(tail, parts[0])
+		if i < 0 {
+			return false
+		}
+		start := bytes.LastIndexByte(tail[:i], '\n') + 1
+		end := bytes.IndexByte(tail[i:], '\n')
+		if end < 0 {
+			return false // not written whole yet
+		}
+		line, all := tail[start:i+end], true
+		for _, p := range parts[1:] {
+			all = all && bytes.Contains(line, p)
+		}
+		if all {
+			return true
+		}
+		tail = tail[i+end:]
+	}
+	return false
 }
 
 // Convert converts a whole transcript at once and returns it with its last
@@ -185,6 +288,7 @@ func (c *Converter) feed(st *state, src []byte, out *bytes.Buffer) int {
 		line := src[n : n+i]
 		n += i + 1
 		for _, m := range c.rf.read(line, &st.R) {
+			c.recordedTools(&m)
 			c.mapTools(&m)
 			st.turn.add(&m)
 			switch {
@@ -223,10 +327,13 @@ func (c *Converter) mapTools(m *Message) {
 		if err != nil || tm.Name == "" {
 			continue
 		}
-		if tm.From != nil && tm.To != nil {
-			call.Input = mapArgs(call.Input, tm.From, tm.To)
-		}
 		call.Name = tm.Name
+		if tm.From != nil && tm.To != nil {
+			canon := toCanonical(call.Input, tm.From)
+			dst := c.bestFit(tm.From, tm.To, canon)
+			call.Input = fromCanonical(canon, dst, dst != tm.To)
+			call.Name = dst.Name
+		}
 	}
 	for i := range m.Results {
 		r := &m.Results[i]
@@ -235,13 +342,89 @@ func (c *Converter) mapTools(m *Message) {
 		}
 		if tm, err := c.table.MapTool(c.from, c.to, r.Name); err == nil && tm.Name != "" {
 			r.Name = tm.Name
+			if tm.From != nil && len(tm.From.Also) > 0 {
+				// Its call may be shown as another tool (bestFit): the
+				// writer takes the call's name.
+				r.Name = ""
+			}
 		}
 	}
 }
 
-// mapArgs renames arguments through the canonical names, applying the
-// table's named converters.
-func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
+// bestFit chooses, among the target's tools for what the source tool does
+// (its canonical tool and those it also stands for: Codex's apply_patch
+// edits and adds files), the one whose arguments hold most of the call's:
+// an argument with a value counts for it, one left empty against it. The
+// primary tool wins a tie. So a patch that adds a file reads as the Write a
+// Claude hook's own agent would record, one that changes a file as an Edit.
+func (c *Converter) bestFit(src, primary *mappings.Tool, canon map[string]any) *mappings.Tool {
+	if len(src.Also) == 0 {
+		return primary
+	}
+	score := func(t *mappings.Tool) int {
+		n := 0
+		for k, v := range canon {
+			if _, ok := t.ArgFor(k); !ok {
+				continue
+			}
+			if s, isStr := v.(string); isStr && s == "" {
+				n--
+			} else {
+				n++
+			}
+		}
+		return n
+	}
+	best, bestScore := primary, score(primary)
+	for _, also := range src.Also {
+		if t, _ := c.to.ToolFor(also); t != nil && t != best {
+			if sc := score(t); sc > bestScore {
+				best, bestScore = t, sc
+			}
+		}
+	}
+	return best
+}
+
+// recordedTools renames the tool calls as the source records them into the
+// tools its agent shows hooks (the dialect's transcript.tools).
+func (c *Converter) recordedTools(m *Message) {
+	tools := c.from.Transcript.Tools
+	if len(tools) == 0 {
+		return
+	}
+	for i := range m.Calls {
+		call := &m.Calls[i]
+		tt, ok := tools[call.Name]
+		if !ok {
+			continue
+		}
+		call.Name = tt.Name
+		if tt.Input != "" && call.Raw != nil {
+			call.Input = map[string]any{tt.Input: *call.Raw}
+			continue
+		}
+		if tt.Fields == nil {
+			continue
+		}
+		in := make(map[string]any, len(tt.Fields))
+		for k, v := range call.Input {
+			if arg, ok := tt.Fields[k]; ok {
+				in[arg] = v
+			}
+		}
+		call.Input = in
+	}
+	for i := range m.Results {
+		if tt, ok := tools[m.Results[i].Name]; ok {
+			m.Results[i].Name = tt.Name
+		}
+	}
+}
+
+// toCanonical renames a call's arguments to the canonical names, applying
+// the source tool's named converter.
+func toCanonical(in map[string]any, src *mappings.Tool) map[string]any {
 	a := make(map[string]any, len(in))
 	for k, v := range in {
 		a[k] = v
@@ -256,6 +439,13 @@ func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
 		}
 		canon[k] = v
 	}
+	return canon
+}
+
+// fromCanonical renames canonical arguments to the target tool's, applying
+// its named converter; with only, the arguments the tool lacks are left
+// out (a call shown as another tool its source stands for).
+func fromCanonical(canon map[string]any, dst *mappings.Tool, only bool) map[string]any {
 	if cv := mappings.InputConverterByName(dst.Convert); cv != nil {
 		cv.FromCanonical(canon)
 	}
@@ -263,6 +453,8 @@ func mapArgs(in map[string]any, src, dst *mappings.Tool) map[string]any {
 	for k, v := range canon {
 		if arg, ok := dst.ArgFor(k); ok {
 			k = arg
+		} else if only {
+			continue
 		}
 		out[k] = v
 	}

@@ -21,15 +21,26 @@ import (
 //     is the one the handler was registered on.
 //   - preToolUse: a top-level permissionDecision "deny" blocks, with
 //     permissionDecisionReason reaching the model; "ask" in -p denies with
-//     its reason. hookSpecificOutput and a top-level decision are ignored.
-//   - userPromptSubmitted, agentStop: a top-level decision "block" with a
-//     reason refuses the prompt / continues the turn.
+//     its reason. hookSpecificOutput, a top-level decision and updatedInput
+//     (top-level or in hookSpecificOutput) are ignored. modifiedArgs is
+//     what runs: an object, or a string holding one; anything else (null,
+//     an array, a string of something else) fails the call ("Invalid
+//     input: Expected JSON object but got null"), which runs nothing.
+//   - userPromptSubmitted, agentStop, postToolUse: a top-level decision
+//     "block" with a non-empty reason refuses the prompt / continues the
+//     turn / replaces the tool's result ("Tool result blocked: <reason>");
+//     without a reason it is ignored. On userPromptSubmitted, handled true
+//     with a non-empty responseContent answers the prompt with no model
+//     call, and a non-empty modifiedPrompt replaces the prompt the model
+//     gets. postToolUse's modifiedResult replaces the tool's result.
 //   - additionalContext reaches the model on preToolUse, postToolUse,
 //     userPromptSubmitted and sessionStart.
 //   - Exit 2 denies a tool call whatever stdout says, and its stderr is
 //     dropped: the model gets "hook exited with code 2". Every other
 //     non-zero exit (1, 3, 127) denies it too ("hook errored"), also over a
-//     JSON deny on stdout. Plain text and invalid JSON at exit 0 are
+//     JSON deny on stdout. On every other event exit 2 logs stderr as a
+//     warning and reads stdout as at exit 0; any other non-zero exit is
+//     logged, stdout ignored. Plain text and invalid JSON at exit 0 are
 //     ignored. A timeout lets the tool run.
 
 // copilotOutputKeys are the output fields Copilot CLI reads on some event
@@ -37,7 +48,7 @@ import (
 var copilotOutputKeys = keySet("permissionDecision", "permissionDecisionReason", "modifiedArgs", "updatedInput",
 	"additionalContext", "suppressOutput", "modifiedResult", "decision", "reason", "modifiedPrompt",
 	"modifiedConfig", "cleanupActions", "sessionSummary", "errorHandling", "retryCount", "userNotification",
-	"modifiedResponse", "modifiedTransformedPrompt", "metaToUse")
+	"modifiedResponse", "modifiedTransformedPrompt", "metaToUse", "handled", "responseContent")
 
 // readCopilot applies Copilot CLI's rules to a hook's output on ev.
 func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
@@ -58,8 +69,12 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 			v.Block, v.Reason = true, why
 			return v
 		}
-		v.Failure = why
-		return v
+		if out.Signaled || exit != 2 {
+			v.Failure = why
+			return v
+		}
+		// Exit 2 elsewhere: Copilot logs stderr and reads stdout as at
+		// exit 0 (live: a block refused the prompt, continued the turn).
 	}
 	obj, ok := singleObject(trimJS(out.Stdout))
 	if !ok {
@@ -86,23 +101,29 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 			fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid in Copilot CLI; ignored")
 		}
 		if ev.Output.RewriteInput {
-			key := "modifiedArgs"
-			if _, ok := o[key]; !ok {
-				key = "updatedInput"
-			}
-			if in, err := o.inputObject(key); err != nil {
-				unreadableRewrite(&v, err, fs)
-			} else if in != nil {
-				v.NewInput = in
-			}
+			copilotModifiedArgs(&v, o, fs)
 		}
 	} else if d := o.str("decision"); d != "" {
 		switch {
-		case d == "block" && (ev.Output.Block == "deny" || ev.Output.Block == "continue"):
+		case d == "block" && copilotNeedsReason(ev) && o.str("reason") == "":
+			fs.add(mappings.None, `decision "block"`, "Copilot CLI blocks on %s only with a non-empty reason and goes ahead without one; nothing is blocked", ev.Name)
+		case d == "block" && slices.Contains([]string{"deny", "continue", "hide_output"}, ev.Output.Block):
 			v.Block, v.Reason = true, cmp.Or(o.str("reason"), "Blocked by hook")
 		case d == "allow":
 		default:
 			fs.add(mappings.None, fmt.Sprintf("decision %q", d), "Copilot CLI does not read it on %s; ignored", ev.Name)
+		}
+	}
+	if o.isTrue("handled") && ev.Output.Guard && !ev.Output.Ask {
+		// The prompt is answered by the hook and never reaches the model:
+		// a block, whose reason (the answer) the host shows.
+		if text := o.str("responseContent"); text != "" {
+			if !v.Block {
+				v.Block, v.Reason = true, text
+			}
+			fs.add(mappings.Approximate, "handled", "Copilot CLI answers the prompt with responseContent and calls no model; read as a block with the answer as its reason")
+		} else {
+			fs.add(mappings.None, "handled", "Copilot CLI ignores handled without a non-empty responseContent and sends the prompt to the model")
 		}
 	}
 	if c := o.str("additionalContext"); c != "" {
@@ -113,14 +134,105 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	}
 	if r := o["modifiedResult"]; r != nil {
-		fs.add(mappings.None, "modifiedResult", "a replaced tool result is not carried to another agent")
+		if mr := o.object("modifiedResult"); mr != nil && ev.Output.ReplaceOutput {
+			// The model gets the replacement, never the tool's output
+			// (live): a block that hides the output, with the
+			// replacement as its reason.
+			if !v.Block {
+				v.Block, v.Reason = true, cmp.Or(mr.str("textResultForLlm"), "The hook replaced the tool's result")
+			}
+			fs.add(mappings.Approximate, "modifiedResult", "read as a block that hides the tool's output, with textResultForLlm as the reason")
+		} else {
+			fs.add(mappings.None, "modifiedResult", "Copilot CLI does not read it on %s; ignored", ev.Name)
+		}
 	}
-	for _, k := range []string{"modifiedPrompt", "modifiedConfig", "modifiedResponse", "modifiedTransformedPrompt"} {
+	if p, isString := rawString(o["modifiedPrompt"]); isString && p != "" && ev.Output.Guard && !ev.Output.Ask {
+		// The model gets the replacement, never the prompt (live). No
+		// other agent takes a replaced prompt from a hook; sending the
+		// original would send what the hook kept from the model.
+		if !v.Block {
+			v.Block, v.Reason = true, "the hook replaced the prompt (modifiedPrompt), which hookx cannot carry to this agent; blocked rather than sending the original prompt"
+		}
+		fs.add(mappings.None, "modifiedPrompt", "the host cannot take a replaced prompt from a hook; blocked rather than sending the original")
+	}
+	for _, k := range []string{"modifiedConfig", "modifiedResponse", "modifiedTransformedPrompt"} {
 		if o[k] != nil {
 			fs.add(mappings.None, k, "the host cannot take it from a hook")
 		}
 	}
 	return v
+}
+
+// copilotNeedsReason reports whether Copilot CLI ignores a decision "block"
+// without a reason on ev: seen live on userPromptSubmitted, agentStop and
+// postToolUse, the SDK's type for subagentStop. permissionRequest's reading
+// was not seen: its reasonless block stays a block, the safe side.
+func copilotNeedsReason(ev *mappings.Event) bool {
+	o := ev.Output
+	return o.Block == "continue" || o.Block == "hide_output" || (o.Block == "deny" && o.Guard && !o.Ask)
+}
+
+// copilotModifiedArgs reads preToolUse's modifiedArgs as Copilot CLI runs
+// it (live): an object, or a string holding one, replaces the tool's
+// arguments; any other value fails the call with "Invalid input", which
+// runs nothing, so hookx blocks. updatedInput is not read, top-level or in
+// hookSpecificOutput.
+func copilotModifiedArgs(v *Verdict, o fields, fs *findings) {
+	for _, k := range []string{"updatedInput", "hookSpecificOutput"} {
+		if _, ok := o[k]; ok {
+			fs.add(mappings.None, k, "Copilot CLI reads only a top-level modifiedArgs as a rewrite; ignored as Copilot CLI would")
+		}
+	}
+	raw, ok := o["modifiedArgs"]
+	if !ok {
+		return
+	}
+	var val any
+	if err := json.Unmarshal(raw, &val); err != nil {
+		unreadableRewrite(v, fmt.Errorf("modifiedArgs cannot be carried: %w", err), fs)
+		return
+	}
+	if s, isString := val.(string); isString {
+		// Copilot parses a string as JSON.
+		if err := json.Unmarshal([]byte(s), &val); err != nil {
+			val = s
+		}
+	}
+	in, isObject := val.(map[string]any)
+	if !isObject {
+		if !v.Block {
+			v.Block, v.Reason = true, fmt.Sprintf("Invalid input: Expected JSON object but got %s", jsonKind(val))
+		}
+		fs.add(mappings.Approximate, "modifiedArgs", "not an object: Copilot CLI fails the call and runs nothing; blocked")
+		return
+	}
+	v.NewInput = in
+}
+
+// rawString decodes a JSON string value.
+func rawString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonKind names a decoded JSON value's type as Copilot CLI's message does.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	}
+	return "object"
 }
 
 // copilot renders a verdict for a Copilot CLI host on ev: one JSON object,
@@ -143,15 +255,20 @@ func (r rendered) copilot(ev *mappings.Event) []byte {
 				o.set("permissionDecision", "ask")
 				o.set("permissionDecisionReason", cmp.Or(r.askReason, "The hook asked for confirmation"))
 			}
-		case r.block && (ev.Output.Block == "deny" || ev.Output.Block == "continue"):
+		case r.block && (ev.Output.Block == "deny" || ev.Output.Block == "continue" || ev.Output.Block == "hide_output"):
 			o.set("decision", "block")
 			o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
 		case r.block && ev.Output.Block == "feedback":
 			ctx = append([]string{cmp.Or(r.reason, "Blocked by hook")}, ctx...)
 		}
-		if r.replaceOutput && ev.Output.ReplaceOutput {
+		switch {
+		case r.replaceOutput && ev.Output.ReplaceOutput:
 			// The model gets the reason instead of the tool's result.
 			o.set("modifiedResult", map[string]any{"resultType": "success", "textResultForLlm": cmp.Or(r.reason, "Blocked by hook")})
+		case r.newOutput != nil && !r.block && ev.Output.ReplaceOutput:
+			// The hook replaced the result (Claude's updatedToolOutput):
+			// so does modifiedResult.
+			o.set("modifiedResult", map[string]any{"resultType": "success", "textResultForLlm": resultText(r.newOutput)})
 		}
 		if r.newInput != nil && !r.block && ev.Output.RewriteInput {
 			o.set("modifiedArgs", r.newInput)
@@ -166,6 +283,40 @@ func (r rendered) copilot(ev *mappings.Event) []byte {
 	return o.bytes()
 }
 
+// resultText is the text of a replacement tool result: a string, a Bash
+// result's stdout (and stderr), MCP content blocks' text, or else the JSON
+// itself.
+func resultText(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any:
+		if out, ok := x["stdout"].(string); ok {
+			if errText, _ := x["stderr"].(string); errText != "" {
+				return joinText(out, errText)
+			}
+			return out
+		}
+	case []any:
+		var parts []string
+		for _, b := range x {
+			if m, ok := b.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					parts = append(parts, t)
+				}
+			}
+		}
+		if len(parts) == len(x) && len(parts) > 0 {
+			return strings.Join(parts, "\n")
+		}
+	}
+	return string(raw)
+}
+
 // copilotRenderFindings says what a verdict carries that Copilot CLI has no
 // place for on ev.
 func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
@@ -174,6 +325,9 @@ func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
 	}
 	if r.replaceOutput && (ev == nil || !ev.Output.ReplaceOutput) {
 		fs.add(mappings.None, "hidden output", "Copilot CLI cannot replace the tool's result here; the reason is sent as context, the output stays visible")
+	}
+	if ev != nil && r.newOutput != nil && !r.block && ev.Output.ReplaceOutput {
+		fs.add(mappings.Approximate, "updatedToolOutput", "sent as modifiedResult, as text")
 	}
 	if ev != nil && r.block && ev.Output.Block == "feedback" {
 		fs.add(mappings.Approximate, "block", "Copilot CLI cannot block on %s; the reason is sent to the model as additional context", ev.Name)

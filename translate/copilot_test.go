@@ -164,10 +164,10 @@ func TestBlocksOnCopilotEvents(t *testing.T) {
 		{"claude", "Stop", "agentStop", Output{Stdout: []byte(`{"decision":"block","reason":"run the tests"}`)}, `{"decision":"block","reason":"run the tests"}`},
 		{"claude", "UserPromptSubmit", "userPromptSubmitted", Output{ExitCode: 2, Stderr: []byte("no secrets")}, `{"decision":"block","reason":"no secrets"}`},
 		{"claude", "PostToolUse", "postToolUse", Output{Stdout: []byte(`{"decision":"block","reason":"lint failed"}`)}, `{"additionalContext":"lint failed"}`},
-		// A Gemini AfterTool deny hides the output: modifiedResult replaces
-		// it in Copilot (seen live).
+		// A Gemini AfterTool deny hides the output: Copilot's decision
+		// "block" replaces it with "Tool result blocked: <reason>" (live).
 		{"gemini", "AfterTool", "postToolUse", Output{Stdout: []byte(`{"decision":"deny","reason":"secret in output"}`)},
-			`{"modifiedResult":{"resultType":"success","textResultForLlm":"Tool result blocked: secret in output"},"additionalContext":"Tool result blocked: secret in output"}`},
+			`{"decision":"block","reason":"secret in output"}`},
 		{"claude", "SessionStart", "sessionStart", Output{Stdout: []byte("remember this\n")}, `{"additionalContext":"remember this"}`},
 	} {
 		got, _ := copilotResult(t, c.hook, "copilot", c.hookEv, c.hostEv, c.out)

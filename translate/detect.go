@@ -26,20 +26,23 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	var name string
 	_ = json.Unmarshal(p["hook_event_name"], &name)
+	// The dialects' clues are all it reads of the table: a lazy table
+	// (mappings.Lazy) builds no dialect for it.
+	clues := t.Clues()
 	if name == "" {
 		// A payload that names no event is in its agent's own form
 		// (Copilot CLI's camelCase): its field names tell.
-		for _, d := range t.Dialects {
-			for _, field := range d.Detect.Fields {
-				if _, ok := p[field]; ok && d.Payload.Own() {
+		for _, d := range clues {
+			for _, field := range d.Fields {
+				if _, ok := p[field]; ok && d.OwnPayload {
 					return d.Name, nil
 				}
 			}
 		}
 	}
-	var owners []*mappings.Dialect
-	for _, d := range t.Dialects {
-		if d.Event(name) != nil {
+	var owners []mappings.Clue
+	for _, d := range clues {
+		if slices.Contains(d.Events, name) {
 			owners = append(owners, d)
 		}
 	}
@@ -48,15 +51,15 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	// An agent that sets one of its detect.env variables for every hook is
 	// not the host when none is set.
-	owners = slices.DeleteFunc(owners, func(d *mappings.Dialect) bool {
-		return len(d.Detect.Env) > 0 && !slices.ContainsFunc(d.Detect.Env, func(v string) bool { return getenv(v) != "" })
+	owners = slices.DeleteFunc(owners, func(d mappings.Clue) bool {
+		return len(d.Env) > 0 && !slices.ContainsFunc(d.Env, func(v string) bool { return getenv(v) != "" })
 	})
 	if len(owners) == 0 {
 		return "", fmt.Errorf("cannot tell which agent sent %s: the agents that have it set their own variables, and none is set; pass --host", name)
 	}
 	// one decides when exactly one owner passes test; two passing is an
 	// ambiguity, none passing goes on to the next rule.
-	one := func(what string, test func(*mappings.Dialect) bool) (string, error, bool) {
+	one := func(what string, test func(mappings.Clue) bool) (string, error, bool) {
 		var hits []string
 		for _, d := range owners {
 			if test(d) {
@@ -76,14 +79,14 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	rules := []struct {
 		what string
-		test func(*mappings.Dialect) bool
+		test func(mappings.Clue) bool
 	}{
-		{"the environment variables", func(d *mappings.Dialect) bool {
-			return slices.ContainsFunc(d.Detect.Env, func(v string) bool { return getenv(v) != "" })
+		{"the environment variables", func(d mappings.Clue) bool {
+			return slices.ContainsFunc(d.Env, func(v string) bool { return getenv(v) != "" })
 		}},
-		{"the payload fields", func(d *mappings.Dialect) bool { return hasField(d.Detect.Fields) }},
-		{"the event name", func(*mappings.Dialect) bool { return len(owners) == 1 }},
-		{"the payload fields", func(d *mappings.Dialect) bool { return hasField(d.Signature) }},
+		{"the payload fields", func(d mappings.Clue) bool { return hasField(d.Fields) }},
+		{"the event name", func(mappings.Clue) bool { return len(owners) == 1 }},
+		{"the payload fields", func(d mappings.Clue) bool { return hasField(d.Signature) }},
 	}
 	for _, r := range rules {
 		if host, err, decided := one(r.what, r.test); decided {
@@ -92,9 +95,9 @@ func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (
 	}
 	var session string
 	_ = json.Unmarshal(p["session_id"], &session)
-	if host, err, decided := one("the session variables", func(d *mappings.Dialect) bool {
-		v := getenv(d.Env.SessionID)
-		return d.Env.SessionID != "" && v != "" && v == session
+	if host, err, decided := one("the session variables", func(d mappings.Clue) bool {
+		v := getenv(d.SessionEnv)
+		return d.SessionEnv != "" && v != "" && v == session
 	}); decided {
 		return host, err
 	}

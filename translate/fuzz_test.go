@@ -123,6 +123,28 @@ func FuzzResult(f *testing.F) {
 	f.Add(mappings.PairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo safe"}}}`, "", 0)
 	f.Add(mappings.PairOf("claude", "codex"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", 0)
 	f.Add(mappings.PairOf("codex", "claude"), "PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"x"}}}`, "", 0)
+	// Copilot's readings seen live 2026-11-27: exit 2 reads stdout off
+	// preToolUse, a reasonless block is none, a non-object modifiedArgs
+	// fails the call, a handled prompt never reaches the model.
+	for _, c := range []struct {
+		event, stdout string
+		exit          int
+	}{
+		{"userPromptSubmitted", `{"decision":"block","reason":"no"}`, 2},
+		{"agentStop", `{"decision":"block","reason":"again"}`, 2},
+		{"postToolUse", `{"decision":"block","reason":"secret"}`, 2},
+		{"postToolUse", `{"decision":"block"}`, 0},
+		{"userPromptSubmitted", `{"decision":"block"}`, 0},
+		{"preToolUse", `{"modifiedArgs":null,"updatedInput":{"command":"x"}}`, 0},
+		{"preToolUse", `{"modifiedArgs":"{\"command\":\"x\"}"}`, 0},
+		{"userPromptSubmitted", `{"handled":true,"responseContent":"answered"}`, 0},
+		{"userPromptSubmitted", `{"modifiedPrompt":"other"}`, 0},
+		{"postToolUse", `{"modifiedResult":{"resultType":"success","textResultForLlm":"x"}}`, 0},
+	} {
+		for _, host := range []string{"claude", "gemini", "codex", "qwen"} {
+			f.Add(mappings.PairOf("copilot", host), c.event, c.stdout, "E", c.exit)
+		}
+	}
 	f.Fuzz(func(t *testing.T, pair uint8, event, stdout, stderr string, exit int) {
 		hook, host := mappings.DialectPair(pair)
 		tr := newTr(t, hook, host)

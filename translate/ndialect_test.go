@@ -176,3 +176,51 @@ func TestStderrAsOutputOverflowBlocksAGuard(t *testing.T) {
 		t.Fatal("no dialect reads stderr as its output")
 	}
 }
+
+// Beyond guards, with Copilot CLI on either side: a block that continues
+// the turn stays one, and a block that hides a tool's output keeps it from
+// the model (a block, a replaced result, or continue:false), for every
+// blocking answer the hook's own agent reads as one.
+func TestContinueAndHideBlocksWithCopilot(t *testing.T) {
+	tbl := mappings.Default()
+	n := 0
+	for _, hook := range tbl.Dialects {
+		for _, host := range tbl.Dialects {
+			if hook == host || (hook.Name != "copilot" && host.Name != "copilot") {
+				continue
+			}
+			tr := newTr(t, hook.Name, host.Name)
+			for _, ev := range hook.Events {
+				kind := ev.Output.Block
+				if kind != "continue" && kind != "hide_output" {
+					continue
+				}
+				m, _ := tbl.MapEvent(hook, host, ev.Name)
+				if m.To == nil || (m.To.Output.Block != kind && !(kind == "hide_output" && m.To.Output.Block == "feedback")) {
+					continue
+				}
+				for name, in := range blockForms(ev) {
+					var own findings
+					want := readOutput(hook, ev, in, &own)
+					if !want.Block {
+						continue
+					}
+					n++
+					payload := `{"hook_event_name":"` + m.To.Name + `","tool_name":"Bash","tool_input":{"command":"cat s"},"tool_response":{"stdout":"S"}}`
+					out, _ := tr.Result(ResultContext{HookEvent: ev.Name, HostEvent: m.To.Name, HostPayload: []byte(payload)}, in)
+					var fs findings
+					v := readOutput(host, m.To, out, &fs)
+					kept := v.Block || (kind == "hide_output" && (v.NewOutput != nil || v.Stop))
+					if !kept || (v.Block && !strings.Contains(v.Reason, want.Reason)) {
+						t.Errorf("%s %s hook, %s (a %s block, %q), on %s %s: host reads %+v from %q exit %d",
+							hook.Name, ev.Name, name, kind, want.Reason, host.Name, m.To.Name, v, out.Stdout, out.ExitCode)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no continue or hide_output block with Copilot on either side")
+	}
+	t.Logf("%d blocking answers checked", n)
+}

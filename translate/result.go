@@ -131,7 +131,8 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 // blocks unless JSON on stdout says otherwise; TerminaI's exit 2 with its
 // stderr, which is not empty when it overflowed), it blocks, as it does on
 // an event where a failure blocks (BlocksOnFailure). Elsewhere it is a
-// failure that fails open.
+// failure that fails open. Copilot CLI reads no stderr: with its stdout
+// whole, a Copilot hook is read exactly.
 func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
 	exit := out.ExitCode
@@ -140,7 +141,8 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	case "gemini":
 		blockingExit = exit != 0 && d.Reading.Blocks(exit)
 	case "copilot":
-		// Every non-zero exit denies a tool call; elsewhere none blocks.
+		// Every non-zero exit denies a tool call; elsewhere no exit blocks
+		// by itself (exit 2 reads stdout, which is lost here).
 		blockingExit = exit != 0 && ev.Output.Ask
 	}
 	if out.Signaled {
@@ -148,11 +150,13 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	}
 	byExit := d.Protocol == "gemini" && d.Reading.ByExit()
 	switch {
+	case d.Protocol == "copilot" && out.Stdout != nil:
+		// Copilot reads stdout and the exit code only, never stderr: with
+		// stdout whole the reading is exact, at every exit.
+		fs.add(mappings.None, "stderr", "%s; Copilot CLI does not read it", why)
+		return readCopilot(ev, Output{Stdout: out.Stdout, ExitCode: exit, Signaled: out.Signaled, FailReason: out.FailReason}, fs)
 	case ev.Output.Block == "none" || ev.Output.Block == "":
 		return Verdict{Failure: why}
-	case d.Protocol == "copilot" && out.Stdout != nil && exit == 0 && !out.Signaled:
-		// Copilot reads stdout only, which is whole.
-		return readCopilot(ev, Output{Stdout: out.Stdout}, fs)
 	case byExit && (exit == 0 && !out.Signaled && out.Stdout != nil || (exit != 0 || out.Signaled) && out.Stderr != nil):
 		// The one stream the exit code says is read is whole.
 		return readGemini(d, ev, out, fs)
@@ -731,7 +735,8 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		}
 	}
 
-	if v.NewOutput != nil && !r.replaceOutput {
+	r.newOutput = v.NewOutput
+	if v.NewOutput != nil && !r.replaceOutput && !(tr.To.Protocol == "copilot" && hostEv.Output.ReplaceOutput) {
 		fs.add(mappings.None, "updatedToolOutput", "%s cannot replace a tool's output; the original output stays", tr.To.Agent)
 	}
 
@@ -805,6 +810,7 @@ type rendered struct {
 	stopReason    string
 	newInput      map[string]any
 	replaceOutput bool
+	newOutput     json.RawMessage // the hook's replacement tool result
 }
 
 func (r rendered) gemini() []byte {

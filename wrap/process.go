@@ -134,7 +134,7 @@ func (s *hookSpec) run() runResult {
 	go func() { drained.Wait(); close(pipesDone) }()
 
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { waited <- waitHook(cmd) }()
 
 	var timeoutC, killC <-chan time.Time
 	if s.timeout > 0 {

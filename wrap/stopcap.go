@@ -185,12 +185,17 @@ func setBool(payload []byte, field string, v bool) ([]byte, error) {
 
 // stopFile names the counter of one hook command in one session.
 func (r *runner) stopFile(payload []byte) string {
+	// The host's own name for the session (Copilot CLI's sessionId).
+	field := "session_id"
+	if own := r.host.Payload.Inverse()[field]; own != "" {
+		field = own
+	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", r.From, stringField(payload, "session_id"))
+	fmt.Fprintf(h, "%s\x00%s\x00", r.From, stringField(payload, field))
 	for _, a := range r.Command {
 		fmt.Fprintf(h, "%s\x00", a)
 	}
-	session := sanitize(stringField(payload, "session_id"))
+	session := sanitize(stringField(payload, field))
 	return filepath.Join(r.StateDir, session+"-"+hex.EncodeToString(h.Sum(nil))[:16])
 }
 
@@ -280,6 +285,10 @@ func isBlock(host *mappings.Dialect, out Output) bool {
 		return v.Decision == "deny" || v.Decision == "block"
 	case "claude":
 		return v.Decision == "block" || v.HSO.PermissionDecision == "deny"
+	case "copilot":
+		// hookx writes a Copilot block with its reason, which Copilot
+		// needs.
+		return v.Decision == "block"
 	}
 	return false
 }

@@ -24,9 +24,21 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	}
 	// Payloads can hold megabytes of tool output: split them once, at
 	// memchr speed, and decode only the small fields needed.
-	_, host, err := mappings.SplitObject(hostPayload)
+	_, own, err := mappings.SplitObject(hostPayload)
 	if err != nil {
 		return hookPayload
+	}
+	// The host payload in translation's names (Copilot's says
+	// transcriptPath and sessionId).
+	host := own
+	if r.host.Payload.Own() {
+		host = make(map[string]json.RawMessage, len(own))
+		for k, v := range own {
+			if n, ok := r.host.Payload.Fields[k]; ok {
+				k = n
+			}
+			host[k] = v
+		}
 	}
 	src := rawString(host["transcript_path"])
 	if src == "" {
@@ -45,6 +57,13 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	}
 	conv.Session, conv.Cwd = rawString(host["session_id"]), rawString(host["cwd"])
 	tail := rawString(host["last_assistant_message"])
+	if ev := r.host.Event(r.hostEvent); ev != nil && (ev.Canonical == "agent.stop" || ev.Canonical == "subagent.stop") {
+		// A Stop hook reads the turn's end: give a host that records it
+		// behind its hooks the time to.
+		if !conv.Settle(src, transcript.Mark{Stamp: string(host["timestamp"]), LastReply: tail}, settleMax) {
+			r.reportf("transcript_path: %s had not recorded this stop after %v; the copy may lack the turn's last records", r.host.Agent, settleMax)
+		}
+	}
 	cache := transcript.Cache{Dir: r.TranscriptDir}
 	res, err := cache.Sync(conv, src, tail)
 	if err != nil {
@@ -77,6 +96,11 @@ func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
 	}
 	return setFields(order, hook, set)
 }
+
+// settleMax bounds the wait for a host's transcript to catch up with a
+// Stop hook (Copilot's was 100 ms behind, Qwen's up to its last two
+// records, seen live).
+const settleMax = time.Second
 
 func has(m map[string]json.RawMessage, k string) bool {
 	_, ok := m[k]

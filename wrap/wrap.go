@@ -77,11 +77,13 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	Environ        []string         // the host's environment, as os.Environ
 	Signals        <-chan os.Signal // forwarded to the hook's process group
-	// Listen, when set, starts the delivery of Signals. Run calls it once
-	// before it reads stdin or starts the hook, and not before it
-	// replaces itself with the hook (Exec): the first signal.Notify of a
-	// process waits for a thread of its own to start, a cost a hook call
-	// that needs no signals should not pay.
+	// Listen, when set, starts the delivery of Signals; it must be safe to
+	// call concurrently, and do its work once (sync.OnceFunc). Run starts
+	// it in the background before it reads stdin, and waits for it before
+	// it starts the hook; not before it replaces itself with the hook
+	// (Exec). The first signal.Notify of a process waits for a thread of
+	// its own to start (0.1 to 0.2 ms): a hook call that needs no signals
+	// should not pay it, and one that does pays it alongside its own work.
 	Listen func()
 
 	// Exec replaces hookx with the hook (syscall.Exec), for a pass-through
@@ -117,7 +119,7 @@ func Run(opts Options) (code int) {
 		// Gemini's AfterAgent as "go on", without end). Answer instead.
 		if p := recover(); p != nil {
 			if r.Table == nil {
-				r.Table = mappings.Default()
+				r.Table = mappings.Lazy()
 			}
 			if r.host == nil {
 				r.host, _ = r.Table.Dialect(r.otherDialect())
@@ -170,10 +172,10 @@ func (r *runner) run() int {
 		r.execInPlace()
 	}
 	if r.Listen != nil {
-		r.Listen()
+		go r.Listen()
 	}
 	if r.Table == nil {
-		r.Table = mappings.Default()
+		r.Table = mappings.Lazy()
 	}
 	hook, err := r.Table.Dialect(r.From)
 	if err != nil {
@@ -298,6 +300,7 @@ func (r *runner) run() int {
 			return startSupervisor(r.Supervisor, pgid, bound, pipes)
 		}
 	}
+	r.listening()
 	res := spec.run()
 	r.trace.Timings.HookMS = ms(res.elapsed)
 	if res.signal != nil {
@@ -438,6 +441,14 @@ func (r *runner) execInPlace() {
 	_ = r.Exec(path, argv, r.Environ)
 }
 
+// listening returns once Signals are delivered, as they must be before a
+// hook starts.
+func (r *runner) listening() {
+	if r.Listen != nil {
+		r.Listen()
+	}
+}
+
 // passThrough runs the hook untouched: the host speaks its dialect.
 func (r *runner) passThrough(stdin io.Reader) int {
 	r.trace.Mode = "passthrough"
@@ -460,6 +471,7 @@ func (r *runner) passThrough(stdin io.Reader) int {
 		pipeGrace: cmp.Or(r.PipeGrace, DefaultPipeGrace), pipeCap: cmp.Or(r.PipeGrace, DefaultPipeGrace),
 		signals: r.Signals,
 	}
+	r.listening()
 	res := spec.run()
 	r.trace.Timings.HookMS = ms(res.elapsed)
 	switch {

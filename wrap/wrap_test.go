@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -463,5 +464,39 @@ func TestEventOfAnotherKindDoesNotRunTheHook(t *testing.T) {
 	run(t, f, beforeTool, func(o *Options) { o.Event = "PostToolUse" }, "touch "+marker)
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatal("the hook did not run for its own event")
+	}
+}
+
+// A Copilot agentStop hook that always blocks ends the turn after 8 blocks
+// in Copilot CLI; under a host without a cap (Codex) wrap ends it the same
+// way, as its finding says it does.
+func TestCopilotStopCapUnderUncappedHost(t *testing.T) {
+	dir := t.TempDir()
+	f := &fakeTranslation{hookEv: "agentStop", result: func(Output) Output { return Output{Stdout: []byte(`{"decision":"block","reason":"again"}`)} }}
+	for i := range 9 {
+		ev := fmt.Sprintf(`{"session_id":"s1","turn_id":"T","hook_event_name":"Stop","stop_hook_active":%v}`, i > 0)
+		_, out, _ := run(t, f, ev, func(o *Options) { o.StateDir = dir; o.Host = "codex"; o.From = "copilot" }, "true")
+		if blocked := strings.Contains(out, "block"); blocked != (i < 8) {
+			t.Fatalf("stop %d: %q, want a block on the first 8 only", i+1, out)
+		}
+	}
+}
+
+// On a Copilot host, whose payload says sessionId, the blocks of a hook
+// whose agent has no cap (Gemini) are counted, and Copilot's own cap is
+// reported when it ends the turn.
+func TestStopHostCapIsReportedOnCopilot(t *testing.T) {
+	dir := t.TempDir()
+	f := &fakeTranslation{hookEv: "AfterAgent", result: func(Output) Output { return Output{Stdout: []byte(`{"decision":"block","reason":"again"}`)} }}
+	for i := range 9 {
+		ev := fmt.Sprintf(`{"hook_event_name":"agentStop","sessionId":"s1","stopReason":"end_turn","stop_hook_active":%v}`, i > 0)
+		_, _, errs := run(t, f, ev, func(o *Options) { o.StateDir = dir; o.Host = "copilot"; o.From = "gemini" }, "true")
+		reported := strings.Contains(errs, "Copilot CLI ends the turn after 8 consecutive agentStop blocks")
+		if reported != (i == 8) {
+			t.Fatalf("stop %d: reported %v (stderr %q), want it on the 9th only", i+1, reported, errs)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "s1-*")); len(m) != 1 {
+		t.Errorf("counter files %v, want one named after Copilot's sessionId", m)
 	}
 }

@@ -83,12 +83,30 @@ single payloads (translate), all driven by one mapping table (mappings).
 // developed side by side do not edit one list.
 var extraCommands []func(streams) *cobra.Command
 
-// run executes hookx with args and returns the process exit code.
+// run executes hookx with args and returns the process exit code; main
+// exits with it at once.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &countingWriter{w: stdout}
-	root := newRootCmd(streams{In: stdin, Out: out, Err: stderr}, args)
+	s := streams{In: stdin, Out: out, Err: stderr}
+	if opts, command, ok := parseWrapDirect(args, s); ok {
+		// A hook call: no command tree (see parseWrapDirect), and the
+		// process exits once it returns (main). wrap has no --json.
+		opts.exits = true
+		return exitCode(opts.execute(command, nil), false, out, stdout, stderr)
+	}
+	root := newRootCmd(s, args)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
+	asJSON := false
+	if err != nil {
+		asJSON, _ = cmd.Flags().GetBool("json")
+	}
+	return exitCode(err, asJSON, out, stdout, stderr)
+}
+
+// exitCode reports a command's error on stderr (on stdout too, as JSON, for
+// --json when the command printed nothing) and returns its exit code.
+func exitCode(err error, asJSON bool, out *countingWriter, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -102,7 +120,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code = ee.code
 	}
 	fmt.Fprintf(stderr, "hookx: %v\n", err)
-	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON && out.n == 0 {
+	if asJSON && out.n == 0 {
 		// A tool reading --json output gets JSON for errors too, with the
 		// same exit code; when the command already printed its JSON, that
 		// object stands and the error goes to stderr only.

@@ -281,10 +281,10 @@ func fakehook() {
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		must(c.Start())
 		if *pidFile != "" {
-			must(os.WriteFile(*pidFile, []byte(strconv.Itoa(c.Process.Pid)), 0o644))
+			writePid(*pidFile, c.Process.Pid)
 		}
 	} else if *pidFile != "" {
-		must(os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644))
+		writePid(*pidFile, os.Getpid())
 	}
 	if *closeOut {
 		os.Stdout.Close()
@@ -297,6 +297,13 @@ func fakehook() {
 		must(syscall.Exec("/bin/sh", []string{"sh", "-c", fmt.Sprintf("kill -%d $$", *crash)}, os.Environ()))
 	}
 	os.Exit(*exit)
+}
+
+// writePid writes pid to file whole or not at all (a rename), so that a
+// script waiting for the file never reads it half-written.
+func writePid(file string, pid int) {
+	must(os.WriteFile(file+".tmp", []byte(strconv.Itoa(pid)), 0o644))
+	must(os.Rename(file+".tmp", file))
 }
 
 func must(err error) {

@@ -2,14 +2,13 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -20,12 +19,14 @@ import (
 	"github.com/hookx-dev/hookx/translate"
 	"github.com/hookx-dev/hookx/wrap"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 type wrapOptions struct {
 	s          streams
 	signals    chan os.Signal
 	listen     func() // starts the delivery of signals, once
+	exits      bool   // the process exits when wrap returns (stopSignals)
 	from       string
 	host       string
 	event      string
@@ -44,9 +45,14 @@ func init() {
 	extraCommands = append(extraCommands, func(s streams) *cobra.Command { return newWrapCmd(s, nil) })
 }
 
-func newWrapCmd(s streams, runF func(*wrapOptions) error) *cobra.Command {
+func newWrapOptions(s streams) *wrapOptions {
 	opts := &wrapOptions{s: s, signals: make(chan os.Signal, 4)}
 	opts.listen = sync.OnceFunc(func() { signal.Notify(opts.signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP) })
+	return opts
+}
+
+func newWrapCmd(s streams, runF func(*wrapOptions) error) *cobra.Command {
+	opts := newWrapOptions(s)
 	cmd := &cobra.Command{
 		Use:   "wrap --from DIALECT [flags] -- COMMAND [ARG...]",
 		Short: "Run a hook written for one agent under the other",
@@ -111,40 +117,79 @@ BeforeAgent) and warns elsewhere.
 		Example: `  hookx wrap --from claude -- '"'\$'CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'
   hookx wrap --from gemini --timeout 30s -- python3 hooks/check.py`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.command = args
-			var table *mappings.Table
-			if !opts.execInPlace() {
-				// Neither is needed for a run that replaces itself with
-				// the hook. Signals start now, while the table loads, and
-				// stop once started whatever the outcome.
-				go opts.listen()
-				defer func() { opts.listen(); signal.Stop(opts.signals) }()
-				table = loadTable()
-			}
-			if err := validateWrap(table, opts); err != nil {
-				return wrapUsageError(opts, err)
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return wrapRun(opts, table)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return opts.execute(args, runF) },
 	}
 	cmd.Flags().SetInterspersed(false) // everything after the command is the hook's
-	cmd.Flags().StringVar(&opts.from, "from", "", "the dialect the hook was written for (required): "+strings.Join(mappings.Names(), ", "))
-	cmd.Flags().StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the environment and the event), "+strings.Join(mappings.Names(), ", "))
-	cmd.Flags().StringVar(&opts.event, "event", "", "the event the hook was registered on in its own agent, e.g. PostToolUse; a host event that its own agent would send as another event is answered with no decision and the hook is not run")
-	cmd.Flags().StringVar(&opts.hostEvent, "host-event", "", "the host's event the hook is registered on, for a host whose payload names none (Copilot CLI's camelCase events, e.g. preToolUse); default: told from the payload's fields")
-	cmd.Flags().DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
-	cmd.Flags().BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
-	cmd.Flags().StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
-	cmd.Flags().StringVar(&opts.match, "match", "", "the hook's own tool matcher, in its dialect (hookx migrate writes it): the hook sees the host's tool as the tool this matcher names (LS for list_directory), and is not run when it names none; default: every tool")
-	cmd.Flags().StringArrayVar(&opts.env, "env", nil, "set NAME=VALUE in the hook's environment, last, as its own agent would (e.g. a plugin's CLAUDE_PLUGIN_ROOT); repeatable")
-	cmd.Flags().StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
-	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, the table's routine approximations included (default: what happened to the answer and what did not reach the hook; also $HOOKX_VERBOSE)")
+	opts.addFlags(cmd.Flags())
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
 	return cmd
+}
+
+// parseWrapDirect parses `hookx wrap` arguments with wrap's flags alone,
+// without cobra's command tree: wrap runs on every hook call of the host.
+// It declines (ok false) whatever cobra must answer: --help, the root's
+// flags, a flag error (answered as wrapUsageError); newWrapCmd parses the
+// same flags, and cobra then parses the arguments afresh.
+func parseWrapDirect(args []string, s streams) (opts *wrapOptions, command []string, ok bool) {
+	if len(args) == 0 || args[0] != "wrap" {
+		return nil, nil, false
+	}
+	opts = newWrapOptions(s)
+	fs := pflag.NewFlagSet("wrap", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.SetInterspersed(false)
+	opts.addFlags(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		return nil, nil, false
+	}
+	return opts, fs.Args(), true
+}
+
+// execute runs wrap with the parsed flags and the hook's command.
+func (opts *wrapOptions) execute(command []string, runF func(*wrapOptions) error) error {
+	opts.command = command
+	var table *mappings.Table
+	if !opts.execInPlace() {
+		// Neither is needed for a run that replaces itself with
+		// the hook. Signals start in wrap.Run, in the background, and
+		// stop once started whatever the outcome.
+		defer opts.stopSignals()
+		table = loadTable()
+	}
+	if err := validateWrap(table, opts); err != nil {
+		return wrapUsageError(opts, err)
+	}
+	if runF != nil {
+		return runF(opts)
+	}
+	return wrapRun(opts, table)
+}
+
+// stopSignals stops the delivery of signals to opts.signals, once started,
+// unless the process exits once wrap returns (run's way for a hook call):
+// Stop waits for the signal goroutine to be idle, about 0.1 ms on the
+// host's path, for nothing.
+func (opts *wrapOptions) stopSignals() {
+	if !opts.exits {
+		opts.listen()
+		signal.Stop(opts.signals)
+	}
+}
+
+// addFlags defines wrap's flags on fs.
+func (opts *wrapOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&opts.from, "from", "", "the dialect the hook was written for (required): "+strings.Join(mappings.Names(), ", "))
+	fs.StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the environment and the event), "+strings.Join(mappings.Names(), ", "))
+	fs.StringVar(&opts.event, "event", "", "the event the hook was registered on in its own agent, e.g. PostToolUse; a host event that its own agent would send as another event is answered with no decision and the hook is not run")
+	fs.StringVar(&opts.hostEvent, "host-event", "", "the host's event the hook is registered on, for a host whose payload names none (Copilot CLI's camelCase events, e.g. preToolUse); default: told from the payload's fields")
+	fs.DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
+	fs.BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
+	fs.StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
+	fs.StringVar(&opts.match, "match", "", "the hook's own tool matcher, in its dialect (hookx migrate writes it): the hook sees the host's tool as the tool this matcher names (LS for list_directory), and is not run when it names none; default: every tool")
+	fs.StringArrayVar(&opts.env, "env", nil, "set NAME=VALUE in the hook's environment, last, as its own agent would (e.g. a plugin's CLAUDE_PLUGIN_ROOT); repeatable")
+	fs.StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
+	fs.BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, the table's routine approximations included (default: what happened to the answer and what did not reach the hook; also $HOOKX_VERBOSE)")
 }
 
 // execInPlace says whether this run may replace itself with the hook (see
@@ -172,25 +217,30 @@ func validateWrap(table *mappings.Table, opts *wrapOptions) error {
 			return fmt.Errorf("--env: %q is not NAME=VALUE", kv)
 		}
 	}
+	if table == nil {
+		// Built only should a question below need it (Lazy builds no
+		// dialect until asked).
+		table = mappings.Lazy()
+	}
 	known := func(name string) error {
 		if _, ok := mappings.HookShell(name); ok {
 			return nil
 		}
-		_, err := cmp.Or(table, mappings.Default()).Dialect(name)
+		_, err := table.Dialect(name)
 		return err
 	}
 	if err := known(opts.from); err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
-	if table != nil && opts.match != "" {
-		// A pass-through run (no table) never reads the matcher.
+	if !opts.execInPlace() && opts.match != "" {
+		// A run that becomes the hook never reads the matcher.
 		hook, _ := table.Dialect(opts.from)
 		if _, err := hook.ToolMatcher(opts.match); err != nil {
 			return fmt.Errorf("--match: %w", err)
 		}
 	}
 	if opts.event != "" {
-		if d, _ := cmp.Or(table, mappings.Default()).Dialect(opts.from); d != nil && d.Event(opts.event) == nil {
+		if d, _ := table.Dialect(opts.from); d != nil && d.Event(opts.event) == nil {
 			return fmt.Errorf("--event: %q is not a %s event%s", opts.event, d.Agent, mappings.DidYouMean(opts.event, d.EventNames()))
 		}
 	}
@@ -245,19 +295,16 @@ func wrapUsageError(opts *wrapOptions, err error) error {
 	return silentExit(out.ExitCode)
 }
 
-// loadTable loads the mapping table with the collector paused: wrap is on
-// the host's critical path for every hook call, the load makes only
-// short-lived garbage, and collecting it mid-load cost about 1 ms.
+// loadTable returns the mapping table a hook call uses: its dialects are
+// built on first use, and a call builds the (at most two) it speaks.
 func loadTable() *mappings.Table {
-	old := debug.SetGCPercent(-1)
-	defer debug.SetGCPercent(old)
-	return mappings.Default()
+	return mappings.Lazy()
 }
 
 // wrapRun runs the hook. table is nil when the run replaces itself with
 // the hook; wrap loads it should that fail.
 func wrapRun(opts *wrapOptions, table *mappings.Table) error {
-	defer signal.Stop(opts.signals)
+	defer opts.stopSignals()
 
 	code := wrap.Run(wrap.Options{
 		Table:       table,

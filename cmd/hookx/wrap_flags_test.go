@@ -1,7 +1,11 @@
 package main
 
 import (
+	"io"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/spf13/pflag"
@@ -17,4 +21,52 @@ func TestMigrateKnowsWrapsValueFlags(t *testing.T) {
 			t.Errorf("wrap flag --%s takes a value, and migrate.WrapValueFlags does not list it", f.Name)
 		}
 	})
+}
+
+// A hook call's arguments are parsed without cobra (parseWrapDirect); they
+// must come out as cobra parses them, and whatever cobra alone answers
+// (help, the root's flags, flag errors) must be left to it.
+func TestWrapDirectParsesAsCobra(t *testing.T) {
+	t.Setenv("HOOKX_TRACE", "")
+	t.Setenv("HOOKX_VERBOSE", "")
+	parsed := func(o *wrapOptions) []any {
+		return []any{o.from, o.host, o.event, o.hostEvent, o.timeout, o.failClosed, o.ask, o.trace, o.verbose, o.match, o.env, o.command}
+	}
+	for _, args := range [][]string{
+		{"wrap", "--from", "claude", "--", "cat >/dev/null"},
+		{"wrap", "--from=gemini", "--host", "claude", "--", "python3", "hook.py", "--from", "x"},
+		{"wrap", "--from", "claude", "--host", "gemini", "--event", "PostToolUse", "--host-event", "AfterTool", "--timeout", "30s",
+			"--fail-closed", "--ask", "ask", "--match", "Bash|Edit", "--env", "A=1", "--env", "B=2", "--trace", "/tmp/t", "-v", "--", "sh", "-c", "x"},
+		{"wrap", "--from", "claude", "hook.sh", "--host", "gemini"}, // everything after the command is the hook's
+		{"wrap", "--from", "claude", "--verbose=false", "--", "--help"},
+	} {
+		direct, command, ok := parseWrapDirect(args, streams{})
+		if !ok {
+			t.Errorf("%q: declined", args)
+			continue
+		}
+		direct.command = command
+		var viaCobra *wrapOptions
+		root := newRootCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, args)
+		root.RemoveCommand(root.Commands()...)
+		root.AddCommand(newWrapCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, func(o *wrapOptions) error { viaCobra = o; return nil }))
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil || viaCobra == nil {
+			t.Errorf("%q: cobra: %v", args, err)
+			continue
+		}
+		if diff := cmp.Diff(parsed(viaCobra), parsed(direct)); diff != "" {
+			t.Errorf("%q (-cobra +direct):\n%s", args, diff)
+		}
+	}
+	for _, args := range [][]string{
+		{"wrap", "--help"}, {"wrap", "-h"}, {"wrap", "--from", "claude", "--help", "--", "x"},
+		{"wrap", "--color", "never", "--from", "claude", "--", "x"},
+		{"wrap", "--from"}, {"wrap", "--nosuch", "--", "x"}, {"wrap", "--timeout", "soon", "--", "x"},
+		{"wrap", "--fail-closed=maybe"}, {"wrapx", "--from", "claude"}, {"migrate"}, {},
+	} {
+		if _, _, ok := parseWrapDirect(args, streams{}); ok {
+			t.Errorf("%q: parsed without cobra, which must answer it", args)
+		}
+	}
 }

@@ -35,6 +35,9 @@ type Call struct {
 type Step struct {
 	Calls []Call
 	Text  string
+	// Fail, when set, is the HTTP status of an error answer given instead
+	// (Text its message): a failed model call. The OpenAI APIs only.
+	Fail int
 }
 
 // Tool returns a step that calls one tool.

@@ -198,3 +198,26 @@ func TestOpenAIResponses(t *testing.T) {
 		t.Errorf("AllText lacks the instructions")
 	}
 }
+
+// A Fail step answers a main request of either OpenAI API with that HTTP
+// status and an OpenAI error object carrying its text; the request is still
+// recorded as a main request, and the next turn's step follows.
+func TestOpenAIFailStep(t *testing.T) {
+	for _, path := range []string{"/v1/chat/completions", "/v1/responses"} {
+		f := NewOpenAI(Script{Steps: []Step{{Fail: http.StatusBadRequest, Text: "FAKE-FAILURE"}}})
+		body := `{"model":"m","messages":[{"role":"user","content":"x"}],"input":[],"tools":[{"type":"function","function":{"name":"bash"}}]}`
+		resp, err := http.Post(f.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `"message":"FAKE-FAILURE"`) {
+			t.Errorf("%s: status %d, body %s; want 400 with the step's message", path, resp.StatusCode, b)
+		}
+		if n := len(f.Main()); n != 1 {
+			t.Errorf("%s: %d main requests recorded, want 1", path, n)
+		}
+		f.Close()
+	}
+}

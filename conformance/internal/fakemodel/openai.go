@@ -57,6 +57,12 @@ func (f *Server) serveChat(w http.ResponseWriter, req *Request) {
 	req.Main = len(list(req.JSON["tools"])) > 0
 	req.Turn = countRole(req.JSON["messages"], "assistant")
 	step := f.answer(req)
+	if step.Fail != 0 {
+		writeJSON(w, step.Fail, map[string]any{"error": map[string]any{
+			"message": step.Text, "type": "invalid_request_error", "code": "fake_failure",
+		}})
+		return
+	}
 	model, _ := req.JSON["model"].(string)
 	id := fmt.Sprintf("chatcmpl-fake-%d", req.Turn)
 	created := time.Now().Unix()
@@ -148,6 +154,12 @@ func (f *Server) serveResponses(w http.ResponseWriter, req *Request) {
 	req.Main = len(list(req.JSON["tools"])) > 0
 	req.Turn = responsesTurn(req.JSON["input"])
 	step := f.answer(req)
+	if step.Fail != 0 {
+		writeJSON(w, step.Fail, map[string]any{"error": map[string]any{
+			"message": step.Text, "type": "invalid_request_error", "code": "fake_failure",
+		}})
+		return
+	}
 	model, _ := req.JSON["model"].(string)
 	id := fmt.Sprintf("resp_fake_%d", req.Turn)
 	var items []map[string]any

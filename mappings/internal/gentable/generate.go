@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -26,20 +28,56 @@ func Generate() ([]byte, error) {
 	// The literal is built on first use, not at init: package
 	// initialisation runs on every hook call, and a pass-through wrap needs
 	// only each dialect's shell.
-	b.WriteString("func init() {\n\tgenerated = generatedTable\n\tgeneratedShells = map[string]string{")
-	for _, d := range t.Dialects {
-		fmt.Fprintf(&b, "%q: %q, ", d.Name, d.Shell)
-	}
-	b.WriteString("}\n\tgeneratedCommands = sync.OnceValue(func() map[string]Command {\n\t\treturn map[string]Command{")
+	b.WriteString("func init() {\n\tgenerated = generatedTable\n\tgeneratedDialect = generatedDialectNamed\n\tgeneratedCanonical = generatedCanonicalVocabulary\n\tgeneratedClues = generatedHostClues\n\tgeneratedNames = generatedNameList\n\tgeneratedShell = generatedShellOf")
+	b.WriteString("\n\tgeneratedCommands = sync.OnceValue(func() map[string]Command {\n\t\treturn map[string]Command{")
 	for _, d := range t.Dialects {
 		fmt.Fprintf(&b, "%q: ", d.Name)
 		writeLiteral(&b, reflect.ValueOf(d.Command))
 		b.WriteString(",\n")
 	}
 	b.WriteString("}\n\t})\n}\n\n")
-	b.WriteString("func generatedTable() *Table { return ")
-	writeLiteral(&b, reflect.ValueOf(t))
+
+	// The whole table, for Default; and each dialect alone, for a hook
+	// call, which builds the (at most two) dialects it uses (Lazy).
+	funcs := map[string]string{}
+	b.WriteString("func generatedTable() *Table {\n\treturn &Table{Canonical: generatedCanonicalVocabulary(), Dialects: []*Dialect{")
+	for _, d := range t.Dialects {
+		f := funcName(d.Name)
+		if other, dup := funcs[f]; dup {
+			return nil, fmt.Errorf("dialects %q and %q would share the constructor %s", other, d.Name, f)
+		}
+		funcs[f] = d.Name
+		b.WriteString(f + "(),\n")
+	}
+	b.WriteString("}}\n}\n\n")
+	// Static data and switches: package initialisation runs on every hook
+	// call, and a map literal would be built there.
+	b.WriteString("var generatedNameList = []string{")
+	for _, name := range slices.Sorted(slices.Values(t.DialectNames())) {
+		fmt.Fprintf(&b, "%q, ", name)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("func generatedShellOf(name string) (string, bool) {\n\tswitch name {\n")
+	for _, d := range t.Dialects {
+		fmt.Fprintf(&b, "case %q:\n\treturn %q, true\n", d.Name, d.Shell)
+	}
+	b.WriteString("}\n\treturn \"\", false\n}\n\n")
+	b.WriteString("func generatedDialectNamed(name string) *Dialect {\n\tswitch name {\n")
+	for _, d := range t.Dialects {
+		fmt.Fprintf(&b, "case %q:\n\treturn %s()\n", d.Name, funcName(d.Name))
+	}
+	b.WriteString("}\n\treturn nil\n}\n\n")
+	b.WriteString("func generatedCanonicalVocabulary() Canonical { return ")
+	writeLiteral(&b, reflect.ValueOf(t.Canonical))
+	b.WriteString("}\n\n")
+	b.WriteString("func generatedHostClues() []Clue { return ")
+	writeScalar(&b, reflect.ValueOf(t.Clues()))
 	b.WriteString("}\n")
+	for _, d := range t.Dialects {
+		fmt.Fprintf(&b, "\nfunc %s() *Dialect { return ", funcName(d.Name))
+		writeLiteral(&b, reflect.ValueOf(d))
+		b.WriteString("}\n")
+	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting the generated table: %w", err)
@@ -161,6 +199,26 @@ func writeElem(b *bytes.Buffer, v reflect.Value) {
 	default:
 		writeLiteral(b, v)
 	}
+}
+
+// funcName is the name of the function that builds dialect name:
+// dialectClaude for claude.
+func funcName(name string) string {
+	var b strings.Builder
+	b.WriteString("dialect")
+	upper := true
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			upper = true
+			continue
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+		}
+		b.WriteRune(r)
+		upper = false
+	}
+	return b.String()
 }
 
 func typeName(t reflect.Type) string {

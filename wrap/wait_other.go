@@ -1,0 +1,8 @@
+//go:build !linux
+
+package wrap
+
+import "os/exec"
+
+// waitHook waits for the hook's process to exit and reaps it.
+func waitHook(cmd *exec.Cmd) error { return cmd.Wait() }
