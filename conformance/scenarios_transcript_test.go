@@ -46,7 +46,11 @@ printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
 i=0
 while :; do
   last=$(jq -sc "$lastq" "$tp" 2>/dev/null)
-  case "$last" in '["assistant",""]'|'') ;; '["assistant",'*) break;; esac
+  # Wait for the record of this stop's reply: the agent may write it
+  # after it starts the hook. $want is the reply the event names, if any.
+  case "$last" in '["assistant",""]'|'') ;; '["assistant",'*)
+    [ -z "$want" ] && break
+    [ "$(printf '%s' "$last" | jq -r '.[1]')" = "$want" ] && break;; esac
   i=$((i+1)); [ $i -ge 50 ] && break
   sleep 0.1
 done
@@ -63,6 +67,7 @@ var claudeRalph = readInput + `lastq='[.[] | select(.type=="user" or .type=="ass
 toolsq='[.[] | select(.type=="assistant") | .message.content[]? | select(.type=="tool_use") | [.name, .input.command]]'
 resultsq='[.[] | select(.type=="user") | .message.content | arrays | .[] | select(.type=="tool_result") | (.content | if type=="string" then . else ([.[]? | .text] | join("")) end)]'
 mkdir -p "$HOME/hooklog"; printf '%s' "$input" | jq -c '.last_assistant_message' >> "$HOME/hooklog/lam"
+want=$(printf '%s' "$input" | jq -r '.last_assistant_message // ""')
 ` + ralphTail + emit(`{"decision":"block","reason":"RALPH: keep going until the promise"}`)
 
 // Gemini's chat file: JSONL, a metadata record, then message records; a
@@ -232,9 +237,9 @@ exit 0
 func hostTranscriptScenarios() []*scenario {
 	var list []*scenario
 	// How the file write reaches a Claude hook: as Claude's Write (Qwen's
-	// write_file); as the Bash call that ran the patch (Codex, whose hooks
-	// see it so); under Droid's own name, Create, a tool hookx does not map.
-	writeAs := map[driver.Agent]string{driver.Qwen: "Write", driver.Codex: "Bash", driver.Droid: "Create"}
+	// write_file, Droid's Create); as the Bash call that ran the patch
+	// (Codex, whose hooks see it so).
+	writeAs := map[driver.Agent]string{driver.Qwen: "Write", driver.Codex: "Bash", driver.Droid: "Write"}
 	for _, host := range []driver.Agent{driver.Qwen, driver.Codex, driver.Droid} {
 		name := "transcript/claude-reads-" + string(host)
 		steps := hostTranscriptSteps(host)
@@ -257,7 +262,7 @@ func hostTranscriptScenarios() []*scenario {
 	// A Gemini AfterAgent hook migrated to the same hosts reads the
 	// conversation in Gemini's chat format, and gets the prompt and the
 	// turn's response in its event, as Gemini sends them.
-	geminiWriteAs := map[driver.Agent]string{driver.Qwen: "write_file", driver.Codex: "run_shell_command", driver.Droid: "Create"}
+	geminiWriteAs := map[driver.Agent]string{driver.Qwen: "write_file", driver.Codex: "run_shell_command", driver.Droid: "write_file"}
 	for _, host := range []driver.Agent{driver.Qwen, driver.Codex, driver.Droid} {
 		name := "transcript/gemini-reads-" + string(host)
 		wrote := geminiWriteAs[host]
