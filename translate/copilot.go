@@ -134,7 +134,13 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	}
 	if r := o["modifiedResult"]; r != nil {
-		if mr := o.object("modifiedResult"); mr != nil && ev.Output.ReplaceOutput {
+		mr := o.object("modifiedResult")
+		switch {
+		case !ev.Output.ReplaceOutput:
+			fs.add(mappings.None, "modifiedResult", "Copilot CLI does not read it on %s; ignored", ev.Name)
+		case string(r) == "null":
+			fs.add(mappings.None, "modifiedResult", "null replaces nothing; ignored")
+		case mr != nil:
 			// The model gets the replacement, never the tool's output
 			// (live): a block that hides the output, with the
 			// replacement as its reason.
@@ -142,8 +148,14 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 				v.Block, v.Reason = true, cmp.Or(mr.str("textResultForLlm"), "The hook replaced the tool's result")
 			}
 			fs.add(mappings.Approximate, "modifiedResult", "read as a block that hides the tool's output, with textResultForLlm as the reason")
-		} else {
-			fs.add(mappings.None, "modifiedResult", "Copilot CLI does not read it on %s; ignored", ev.Name)
+		default:
+			// How Copilot reads a replacement that is not an object was
+			// not seen: the output may be replaced there, so it is not
+			// shown here either.
+			if !v.Block {
+				v.Block, v.Reason = true, "The hook replaced the tool's result"
+			}
+			fs.add(mappings.Approximate, "modifiedResult", "not an object, which hookx cannot read as Copilot CLI would: read as a block that hides the tool's output")
 		}
 	}
 	if p, isString := rawString(o["modifiedPrompt"]); isString && p != "" && ev.Output.Guard && !ev.Output.Ask {

@@ -97,34 +97,43 @@ func TestCopilotBlockWithoutReasonGoesAhead(t *testing.T) {
 	}
 }
 
-// A Copilot postToolUse block replaces the tool's result: under every host
-// the output stays from the model, or the call is held where the host has
-// only a deny.
+// A Copilot postToolUse block, or modifiedResult (an object, or a value
+// hookx cannot read as Copilot would), replaces the tool's result: under
+// every host the output is hidden from the model (a hiding block, a
+// replaced output, or a stop that replaces it), or a finding says it is not.
 func TestCopilotPostToolUseBlockHidesEverywhere(t *testing.T) {
 	tab := mappings.Default()
-	out := Output{Stdout: []byte(`{"decision":"block","reason":"SECRET-HIDDEN"}`)}
-	for _, host := range tab.Dialects {
-		if host.Name == "copilot" {
-			continue
-		}
-		hostEv, _ := host.EventFor("tool.after")
-		if hostEv == nil {
-			continue
-		}
-		tr := newTr(t, "copilot", host.Name)
-		payload := `{"hook_event_name":"` + hostEv.Name + `","tool_name":"Bash","tool_input":{"command":"cat s"},"tool_response":{"stdout":"SECRET"}}`
-		res, fs := tr.Result(ResultContext{HookEvent: "postToolUse", HostEvent: hostEv.Name, HostPayload: []byte(payload)}, out)
-		v, _, _ := ReadOutput(host, hostEv.Name, res)
-		if !strings.Contains(string(res.Stdout)+string(res.Stderr), "SECRET-HIDDEN") {
-			t.Errorf("%s %s: the reason is lost: %s", host.Name, hostEv.Name, res.Stdout)
-		}
-		if !v.Block && v.NewOutput == nil && !v.Stop {
-			found := false
-			for _, f := range fs {
-				found = found || f.What == "block"
+	for _, out := range []string{
+		`{"decision":"block","reason":"SECRET-HIDDEN"}`,
+		`{"modifiedResult":{"resultType":"success","textResultForLlm":"SECRET-HIDDEN"}}`,
+		`{"modifiedResult":"SECRET-HIDDEN"}`,
+	} {
+		for _, host := range tab.Dialects {
+			if host.Name == "copilot" {
+				continue
 			}
-			if !found {
-				t.Errorf("%s %s: %s neither blocks nor replaces the output, and no finding says so", host.Name, hostEv.Name, res.Stdout)
+			hostEv, _ := host.EventFor("tool.after")
+			if hostEv == nil {
+				continue
+			}
+			tr := newTr(t, "copilot", host.Name)
+			payload := `{"hook_event_name":"` + hostEv.Name + `","tool_name":"Bash","tool_input":{"command":"cat s"},"tool_response":{"stdout":"SECRET"}}`
+			res, fs := tr.Result(ResultContext{HookEvent: "postToolUse", HostEvent: hostEv.Name, HostPayload: []byte(payload)}, Output{Stdout: []byte(out)})
+			v, _, _ := ReadOutput(host, hostEv.Name, res)
+			if strings.Contains(out, "decision") && !strings.Contains(string(res.Stdout)+string(res.Stderr), "SECRET-HIDDEN") {
+				t.Errorf("%s %s, %s: the reason is lost: %s", host.Name, hostEv.Name, out, res.Stdout)
+			}
+			hidden := v.NewOutput != nil || v.Block && hostEv.Output.Block == "hide_output" ||
+				v.Stop && hostEv.Output.StopReplacesOutput
+			if hidden {
+				continue
+			}
+			reported := false
+			for _, f := range fs {
+				reported = reported || f.What == "block" && f.Mark == mappings.None
+			}
+			if !reported {
+				t.Errorf("%s %s, %s: %s leaves the output to the model, and no finding says so (%v)", host.Name, hostEv.Name, out, res.Stdout, fs)
 			}
 		}
 	}
@@ -299,31 +308,10 @@ func TestReasonlessBlocksStayBlocksUnderCopilot(t *testing.T) {
 	}
 }
 
-// modifiedResult replaces the tool's result in Copilot (live: the output
-// did not reach the model): under every other host the output stays from
-// the model and the replacement text reaches it.
-func TestCopilotModifiedResultHidesEverywhere(t *testing.T) {
+// modifiedResult is read on postToolUse only (TestCopilotPostToolUseBlockHidesEverywhere).
+func TestCopilotModifiedResultIgnoredOffPostToolUse(t *testing.T) {
 	tab := mappings.Default()
 	out := Output{Stdout: []byte(`{"modifiedResult":{"resultType":"success","textResultForLlm":"REDACTED-BY-HOOK"}}`)}
-	for _, host := range tab.Dialects {
-		if host.Name == "copilot" {
-			continue
-		}
-		hostEv, _ := host.EventFor("tool.after")
-		if hostEv == nil {
-			continue
-		}
-		tr := newTr(t, "copilot", host.Name)
-		payload := `{"hook_event_name":"` + hostEv.Name + `","tool_name":"Bash","tool_input":{"command":"cat s"},"tool_response":{"stdout":"SECRET"}}`
-		res, _ := tr.Result(ResultContext{HookEvent: "postToolUse", HostEvent: hostEv.Name, HostPayload: []byte(payload)}, out)
-		v, _, _ := ReadOutput(host, hostEv.Name, res)
-		if !v.Block && v.NewOutput == nil && !v.Stop {
-			t.Errorf("%s %s: %s leaves the tool's output to the model", host.Name, hostEv.Name, res.Stdout)
-		}
-		if !strings.Contains(string(res.Stdout)+string(res.Stderr), "REDACTED-BY-HOOK") {
-			t.Errorf("%s %s: the replacement text is lost: %s", host.Name, hostEv.Name, res.Stdout)
-		}
-	}
 	// Not on postToolUseFailure, where Copilot reads only additionalContext.
 	v, _, _ := ReadOutput(tab.MustDialect("copilot"), "postToolUseFailure", out)
 	if v.Block {
