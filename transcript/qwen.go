@@ -132,7 +132,9 @@ func readQwen(line []byte, st *readState) []Message {
 func qwenSettled(tail []byte, m Mark) bool {
 	reply := strings.TrimSpace(m.LastReply)
 	if reply == "" {
-		return false
+		// A turn that ended on a tool call, or on white space: nothing to
+		// look for, so nothing to wait for.
+		return true
 	}
 	if len(reply) > 32 {
 		n := 32

@@ -121,6 +121,9 @@ func TestQwenSettleWaitsForTheLastReply(t *testing.T) {
 		{"its opening, trimmed", string(data), Mark{LastReply: " all done FINAL"}, true},
 		{"a long reply's first 32 bytes", strings.Replace(string(data), "all done FINAL-TEXT", "all done FINAL-TEXT, and a long tail after it", -1), Mark{LastReply: "all done FINAL-TEXT, and a long tail after it, recorded in another part"}, true},
 		{"nothing to wait for", strings.Join(lines[:last], ""), Mark{}, true},
+		// A turn that ended on a tool call has no reply: no wait, no
+		// warning (a timestamp alone says nothing Qwen records).
+		{"an empty reply", strings.Join(lines[:last], ""), Mark{Stamp: `"2026-11-27T00:00:00Z"`, LastReply: " "}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.WriteFile(src, []byte(tc.content), 0o600)
@@ -128,5 +131,10 @@ func TestQwenSettleWaitsForTheLastReply(t *testing.T) {
 				t.Errorf("Settle = %v, want %v", got, tc.want)
 			}
 		})
+	}
+	// No transcript at all: nothing to wait for either (an hour's limit
+	// would hang the test).
+	if !conv.Settle(filepath.Join(t.TempDir(), "none"), reply, time.Hour) {
+		t.Error("Settle on a missing file = false, want true at once")
 	}
 }
