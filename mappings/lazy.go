@@ -117,8 +117,9 @@ func (t *Table) Clues() []Clue {
 	if t.lazy != nil && generatedClues != nil {
 		return generatedClues()
 	}
-	out := make([]Clue, len(t.Dialects))
-	for i, d := range t.Dialects {
+	ds := t.all() // a lazy table without generated clues builds them all
+	out := make([]Clue, len(ds))
+	for i, d := range ds {
 		out[i] = d.clue()
 	}
 	return out

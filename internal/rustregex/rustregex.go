@@ -16,13 +16,13 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -206,16 +206,22 @@ func Build() (string, error) {
 	return bin, nil
 }
 
-// findCargo finds cargo on PATH, else where rustup puts it.
+// findCargo finds a cargo that runs: on PATH, where rustup puts it, or
+// Debian's. A rustup shim with no default toolchain (a HOME without
+// ~/.rustup) is on PATH but does not run, so each is tried.
 func findCargo() (string, error) {
+	var tried []string
 	if p, err := exec.LookPath("cargo"); err == nil {
-		return p, nil
+		tried = append(tried, p)
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		p := filepath.Join(home, ".cargo", "bin", "cargo")
-		if _, err := os.Stat(p); err == nil {
+		tried = append(tried, filepath.Join(home, ".cargo", "bin", "cargo"))
+	}
+	tried = append(tried, "/usr/bin/cargo")
+	for _, p := range tried {
+		if exec.Command(p, "--version").Run() == nil {
 			return p, nil
 		}
 	}
-	return "", errors.New("no cargo on PATH nor in ~/.cargo/bin (apt-get install cargo rustc)")
+	return "", fmt.Errorf("no cargo that runs (tried %s; apt-get install cargo rustc)", strings.Join(tried, ", "))
 }
