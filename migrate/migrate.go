@@ -578,7 +578,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("the "+sh.event+" hook", em.Note, "no "+p.to.Agent+" event fires at this point; keep this hook in "+p.from.Agent+" only")
 	}
 	if native := p.nativeRun(sh); native != nil {
-		lost, loses := native.Loses[sh.event]
+		loss, loses := native.Loses[sh.event]
 		switch {
 		case slices.Contains(native.Guards, sh.event):
 			note(Warning, "runs twice in "+p.to.Agent,
@@ -587,7 +587,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		case loses:
 			note(Warning, "runs twice in "+p.to.Agent,
 				fmt.Sprintf("%s also runs this hook itself from %s, but there %s. The copy written here delivers it as %s would; the hook runs twice (once with %s's own payload: %s)",
-					p.to.Agent, filepath.ToSlash(sh.file), lost, p.from.Agent, p.to.Agent, native.Differs))
+					p.to.Agent, filepath.ToSlash(sh.file), loss, p.from.Agent, p.to.Agent, native.Differs))
 		default:
 			note(Note, "not written: "+p.to.Agent+" already runs it",
 				fmt.Sprintf("%s runs the hooks of %s itself; a copy would run it twice. Its own reading differs: %s",
@@ -723,7 +723,10 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		cap /= unitPerSecond(p.to)
 		// A cap at or under the margin (Codex gives SessionEnd hooks 3 s)
 		// would leave the hook no time: the margin shrinks to half the cap.
-		margin = min(margin, cap/2)
+		if wrapped && cap/2 < margin {
+			margin = cap / 2
+			note(Approximate, "timeout", fmt.Sprintf("%s gives these hooks at most %gs: wrap's own limit comes %gs before the host's, not %gs, so a hook that ignores SIGTERM may be stopped by %s first", p.to.Agent, cap, margin, p.opts.Margin, p.to.Agent))
+		}
 		if innerSec+margin > cap {
 			note(Approximate, "timeout", fmt.Sprintf("%s gives these hooks at most %gs; the hook gets %gs", p.to.Agent, cap, cap-margin))
 			innerSec = cap - margin

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -270,6 +271,11 @@ func TestCappedTimeoutsLeaveTheHookTime(t *testing.T) {
 							[]Source{{Path: "s", Data: data}}, Source{Path: "t"})
 						if err != nil {
 							t.Fatalf("%s: %v", name, err)
+						}
+						if wrap && capSec/2 < 5 && !slices.ContainsFunc(res.Items, func(it Item) bool {
+							return it.What == "timeout" && strings.Contains(it.Reason, "before the host's")
+						}) {
+							t.Errorf("%s: wrap's margin shrank under the cap, and no item says so: %+v", name, res.Items)
 						}
 						for _, e := range res.Entries {
 							if float64(e.Timeout) > cap {
