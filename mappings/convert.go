@@ -40,44 +40,10 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 	return map[string]*InputConverter{
 		"applyPatch": applyPatch, // patch.go
 		// Claude Read: offset (1-based, 0 read as 1) and limit ⇄ start_line/end_line (T§6.2, S5).
-		"offsetLimit": {
-			Args:      []string{"offset", "limit"},
-			Canonical: []string{"start_line", "end_line"},
-			ToCanonical: func(a map[string]any) []string {
-				off, hasOff := intArg(a, "offset")
-				lim, hasLim := intArg(a, "limit")
-				delete(a, "offset")
-				delete(a, "limit")
-				if !hasOff && !hasLim {
-					return nil
-				}
-				if off < 1 {
-					off = 1
-				}
-				a["start_line"] = off
-				if hasLim {
-					a["end_line"] = off + lim - 1
-				}
-				return nil
-			},
-			FromCanonical: func(a map[string]any) []string {
-				start, hasStart := intArg(a, "start_line")
-				end, hasEnd := intArg(a, "end_line")
-				delete(a, "start_line")
-				delete(a, "end_line")
-				if !hasStart && !hasEnd {
-					return nil
-				}
-				if !hasStart || start < 1 {
-					start = 1
-				}
-				a["offset"] = start
-				if hasEnd && end >= start {
-					a["limit"] = end - start + 1
-				}
-				return nil
-			},
-		},
+		"offsetLimit": offsetLimit(1),
+		// Qwen's read_file: offset 0-based ("the 0-based line number to
+		// start reading from", its tool schema) and limit.
+		"offsetLimit0": offsetLimit(0),
 		// Claude's legacy MultiEdit carries its edits as edits[] (CC§8.2): one
 		// edit call is a list of one; a list of several has no one-call
 		// counterpart and is left as it is.
@@ -1186,4 +1152,46 @@ func (d *Dialect) MCPName(server, tool string) (name string, exact bool) {
 		exact = false
 	}
 	return name, exact
+}
+
+// offsetLimit converts a tool's offset and limit, with first the offset of
+// a file's first line (1 for Claude's Read, which also reads 0 as 1; 0 for
+// Qwen's read_file), to the canonical 1-based start_line/end_line and back.
+func offsetLimit(first int) *InputConverter {
+	return &InputConverter{
+		Args:      []string{"offset", "limit"},
+		Canonical: []string{"start_line", "end_line"},
+		ToCanonical: func(a map[string]any) []string {
+			off, hasOff := intArg(a, "offset")
+			lim, hasLim := intArg(a, "limit")
+			delete(a, "offset")
+			delete(a, "limit")
+			if !hasOff && !hasLim {
+				return nil
+			}
+			start := max(off-first+1, 1)
+			a["start_line"] = start
+			if hasLim {
+				a["end_line"] = start + lim - 1
+			}
+			return nil
+		},
+		FromCanonical: func(a map[string]any) []string {
+			start, hasStart := intArg(a, "start_line")
+			end, hasEnd := intArg(a, "end_line")
+			delete(a, "start_line")
+			delete(a, "end_line")
+			if !hasStart && !hasEnd {
+				return nil
+			}
+			if !hasStart || start < 1 {
+				start = 1
+			}
+			a["offset"] = start - 1 + first
+			if hasEnd && end >= start {
+				a["limit"] = end - start + 1
+			}
+			return nil
+		},
+	}
 }

@@ -3460,7 +3460,7 @@ func dialectQwen() *Dialect {
 				Fields: map[string]string{"file_path": "file_path",
 					"pages": "pages",
 				},
-				Convert:  "offsetLimit",
+				Convert:  "offsetLimit0",
 				Paths:    map[string]string{"file_path": "geminiFile"},
 				Response: "geminiText",
 				Required: []string{"file_path"},
