@@ -198,14 +198,13 @@ const settleTail = 256 << 10
 // transcript behind its Stop hooks (seen live: Copilot CLI records its
 // events about 100 ms behind, Qwen Code its last records; a Stop hook
 // would read a turn without its end). It reports whether the transcript
-// caught up; for every other host, with nothing to wait for, and when src
-// does not exist, it returns true at once. It only reads src.
+// caught up; for every other host, and with nothing to wait for, it
+// returns true at once. A missing src is waited for: Copilot CLI creates
+// its events file behind its first hooks (conformance
+// transcript/claude-reads-copilot failed without the wait). It only reads
+// src.
 func (c *Converter) Settle(src string, m Mark, limit time.Duration) bool {
 	if c.rf.settled == nil || m == (Mark{}) {
-		return true
-	}
-	if _, err := os.Stat(src); err != nil {
-		// No transcript yet: Sync copes, and waiting would not make one.
 		return true
 	}
 	deadline := time.Now().Add(limit)

@@ -188,6 +188,11 @@ func Build() (string, error) {
 	}
 	cmd := exec.Command(cargo, "build", "--offline", "--release", "--quiet")
 	cmd.Dir = filepath.Join(work, "oracle")
+	// The rustc beside the cargo chosen, not a rustup shim on PATH that
+	// may have no toolchain (Debian's cargo calls "rustc" from PATH).
+	if rustc := filepath.Join(filepath.Dir(cargo), "rustc"); exec.Command(rustc, "-vV").Run() == nil {
+		cmd.Env = append(os.Environ(), "RUSTC="+rustc)
+	}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("cargo build of the oracle: %w\n%s", err, out)
 	}
