@@ -90,7 +90,7 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 			// hookx doctor, with the agent's own environment.
 			res, err := sb.Run(context.Background(), driver.Cmd{
 				Path: bin, Args: []string{"doctor", "--probe", "--json", "--dir", sb.Project},
-				Env: sb.Env(dc.dialect, "http://127.0.0.1:9"), Timeout: time.Minute,
+				Env: sb.Env(dc.dialect, "http://127.0.0.1:9"),
 			})
 			if err != nil {
 				t.Fatal(err)
