@@ -2669,6 +2669,7 @@ func dialectGemini() *Dialect {
 				Context:          "none",
 				PlainText:        "systemMessage",
 				Ask:              true,
+				AskHangs:         true,
 				Allow:            "none",
 				RewriteInput:     true,
 				RewriteAnnounced: true,

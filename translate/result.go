@@ -633,7 +633,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 			fs.add(mappings.Approximate, what, "rendered as a deny: %s cannot ask on %s", tr.To.Agent, hostEv.Name)
 		case !out.Ask:
 			fs.add(mappings.None, what, "%s cannot ask on %s", tr.To.Agent, hostEv.Name)
-		case tr.To.Protocol == "gemini" && ctx.Ask != "ask":
+		case out.AskHangs && ctx.Ask != "ask":
 			// Gemini's ask hangs a headless run for ever (T§15 S3); Claude
 			// itself denies an ask in -p. A deny never grants more.
 			v.Block, v.Reason = true, reason
