@@ -184,6 +184,10 @@ type Settings struct {
 	// FolderTrust is set where the agent runs a workspace's hooks only in
 	// a trusted folder.
 	FolderTrust bool `json:"folderTrust"`
+	// ExpandsVars is set where the agent expands $VAR and ${VAR} in every
+	// string of its settings when it loads them, from its own environment:
+	// a handler's env values too.
+	ExpandsVars bool `json:"expandsVars"`
 }
 
 // Switch is a setting whose Value (a JSON literal) turns hooks off (Off)
