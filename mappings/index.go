@@ -23,7 +23,9 @@ func (d *Dialect) ensureIndex() {
 }
 
 func (d *Dialect) buildIndex() {
-	_ = d.compileMatchers() // an invalid pattern fails validation (index)
+	// The exact-list pattern is compiled on first use (IsExactList): only
+	// migrate reads it, and a hook call would compile two regexps for
+	// nothing. An invalid one fails validation (index).
 	d.eventByName = make(map[string]*Event, len(d.Events))
 	d.eventByCanon = make(map[string]*Event, len(d.Events))
 	d.alternateEvents = map[string]*Event{}

@@ -147,8 +147,9 @@ type Dialect struct {
 	toolByName      map[string]*Tool
 	toolByCanon     map[string]*Tool
 	alternateEvents map[string]*Event // canonical ids carried by an event's "also"
-	exactList       *regexp.Regexp    // Matchers.ExactList, compiled
-	indexOnce       sync.Once         // the lookups above are built (index.go)
+	exactList       *regexp.Regexp    // Matchers.ExactList, compiled on first use (exactOnce)
+	exactOnce       sync.Once
+	indexOnce       sync.Once // the lookups above are built (index.go)
 }
 
 // Settings says where a dialect keeps its settings, how strict they are and
@@ -934,6 +935,7 @@ func (t *Table) index() error {
 		if err := d.compileMatchers(); err != nil {
 			errs = append(errs, err)
 		}
+		d.exactOnce.Do(func() {}) // compiled: IsExactList has nothing to do
 		if responseConverters()[d.DefaultResponse] == nil {
 			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)
 		}
