@@ -49,9 +49,10 @@ func (d *Dialect) buildIndex() {
 		if !tool.Legacy {
 			d.toolByCanon[tool.Canonical] = tool
 		}
-		tool.canonField = make(map[string]string, len(tool.Fields))
-		for arg, c := range tool.Fields {
-			tool.canonField[c] = arg
-		}
+		// Not each tool's canonField: ArgFor reads a tool's few arguments
+		// without it, and a hook call asks about one tool or none, where
+		// building the map for every tool of two dialects was a fifth of
+		// their cost. Duplicates, which would make the two differ, fail
+		// validation (index).
 	}
 }

@@ -755,7 +755,8 @@ type Tool struct {
 // ArgFor returns the dialect's argument name for a canonical argument.
 func (t *Tool) ArgFor(canonical string) (string, bool) {
 	if t.canonField == nil && t.Canonical != "" {
-		// Its dialect is not indexed yet (see ensureIndex).
+		// Its dialect was not validated here (ensureIndex): its arguments
+		// are few, and no two name the same canonical argument.
 		for arg, c := range t.Fields {
 			if c == canonical {
 				return arg, true
