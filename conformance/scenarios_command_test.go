@@ -27,8 +27,15 @@ func commandScenarios() []*scenario {
 			event, matcher = "BeforeTool", "run_shell_command"
 		}
 		check := guardCheck(marker)
+		// Every host hookx writes commands for runs the migrated guard.
+		var to []driver.Agent
+		for _, h := range []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen, driver.Droid} {
+			if h != dialect {
+				to = append(to, h)
+			}
+		}
 		return &scenario{
-			name: name, dialect: dialect, projectName: awkwardProject,
+			name: name, dialect: dialect, projectName: awkwardProject, to: to,
 			steps:   []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")},
 			hooks:   []hookDef{{event: event, matcher: matcher, raw: raw}},
 			scripts: map[string]string{"guard": onDangerous(body)},

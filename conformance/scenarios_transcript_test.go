@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -112,7 +113,7 @@ func transcriptScenarios() []*scenario {
 				if b := readFile(o, "tools."+last); !strings.Contains(b, fmt.Sprintf(`[[%q,"printf TOOL%%s -OUT"]]`, tool)) {
 					p = append(p, fmt.Sprintf("the transcript's tool calls are %s, want one %s call running printf TOOL%%s -OUT", b, tool))
 				}
-				if b := readFile(o, "results."+last); !strings.Contains(b, "TOOL-OUT") {
+				if b := readFile(o, "results."+last); !strings.Contains(b, "TOOL-OUT") && hostRecordedOutput(o) {
 					p = append(p, fmt.Sprintf("the transcript's tool results %s lack the output TOOL-OUT", b))
 				}
 				if b := readFile(o, "transcript."+last); !strings.Contains(b, ralphPrompt) || !strings.Contains(b, "INTRO-TEXT") {
@@ -255,7 +256,7 @@ func hostTranscriptScenarios() []*scenario {
 				if o.host == driver.Claude {
 					as = "Write"
 				}
-				return checkClaudeTranscript(readFile(o, "transcript.0"), as)
+				return checkClaudeTranscript(readFile(o, "transcript.0"), as, hostRecordedOutput(o))
 			},
 		})
 	}
@@ -277,7 +278,7 @@ func hostTranscriptScenarios() []*scenario {
 				if o.host == driver.Gemini {
 					as = "write_file"
 				}
-				p := checkGeminiTranscript(readFile(o, "transcript.0"), as)
+				p := checkGeminiTranscript(readFile(o, "transcript.0"), as, hostRecordedOutput(o))
 				var ev struct {
 					Prompt         string `json:"prompt"`
 					PromptResponse string `json:"prompt_response"`
@@ -307,7 +308,7 @@ func hostTranscriptScenarios() []*scenario {
 		to:      []driver.Agent{}, needsHookx: true,
 		check: func(o *outcome) []string {
 			saveTranscripts(o, "transcript/claude-reads-copilot")
-			return checkClaudeTranscript(readFile(o, "transcript.0"), "Write")
+			return checkClaudeTranscript(readFile(o, "transcript.0"), "Write", hostRecordedOutput(o))
 		},
 	})
 	return list
@@ -323,11 +324,34 @@ cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
 exit 0
 `
 
+// hostRecordedOutput reports whether the host's own transcript holds the
+// shell's output TOOL-OUT (the command, printf TOOL%s -OUT, does not spell
+// it). A host running the shell in a PTY can lose a fast command's output
+// under load (node-pty may report the exit before the data). CI once saw
+// the copy of a Qwen transcript with the call and a result but no TOOL-OUT,
+// and no load here reproduced it (16 runs); Qwen's own record was not kept,
+// so this is the likely cause, not a proven one. A copy cannot hold what
+// its source lacks: the checks ask for the output only when the host
+// recorded it, and still fail when the host did and the copy does not.
+func hostRecordedOutput(o *outcome) bool {
+	g := hosts[o.host].transcripts
+	if g == "" {
+		return true
+	}
+	files, _ := filepath.Glob(filepath.Join(o.sb.Home, filepath.FromSlash(g)))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte("TOOL-OUT")) {
+			return true
+		}
+	}
+	return len(files) == 0
+}
+
 // checkGeminiTranscript checks a chat file in Gemini's format (the last
 // record with an id wins) for the conversation of hostTranscriptSteps; the
 // file write is a tool call named wrote (run_shell_command: an apply_patch
 // run through the shell).
-func checkGeminiTranscript(text, wrote string) []string {
+func checkGeminiTranscript(text, wrote string, output bool) []string {
 	if text == "" {
 		return []string{"the hook found no transcript at transcript_path"}
 	}
@@ -409,7 +433,7 @@ func checkGeminiTranscript(text, wrote string) []string {
 		{intro, "the intro INTRO-TEXT as model text"},
 		{final, "the last reply FINAL-TEXT as model text"},
 		{shell, "a run_shell_command call running printf TOOL%s -OUT"},
-		{result, "that call's result holding TOOL-OUT"},
+		{result || !output, "that call's result holding TOOL-OUT"},
 		{wroteFile, "the write of notes.txt as a " + wrote + " call"},
 	} {
 		if !c.ok {
@@ -422,7 +446,7 @@ func checkGeminiTranscript(text, wrote string) []string {
 // checkClaudeTranscript checks a transcript in Claude's format for the
 // conversation of hostTranscriptSteps; the file write is a tool_use named
 // wrote ("Bash": an apply_patch run through the shell).
-func checkClaudeTranscript(text string, wrote string) []string {
+func checkClaudeTranscript(text, wrote string, output bool) []string {
 	if text == "" {
 		return []string{"the hook found no transcript at transcript_path"}
 	}
@@ -501,7 +525,7 @@ func checkClaudeTranscript(text string, wrote string) []string {
 		{intro, "the intro INTRO-TEXT as assistant text"},
 		{final, "the last reply FINAL-TEXT as assistant text"},
 		{shell, "a Bash tool_use running printf TOOL%s -OUT"},
-		{result, "that call's tool_result holding TOOL-OUT"},
+		{result || !output, "that call's tool_result holding TOOL-OUT"},
 		{wroteFile, "the write of notes.txt as a " + wrote + " tool_use"},
 	} {
 		if !c.ok {

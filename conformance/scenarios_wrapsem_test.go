@@ -117,10 +117,18 @@ func wrapsemScenarios() []*scenario {
 	// shell commands. Claude does not wait for it: the second command runs
 	// while the hook still polls for its marker. Gemini has no such rule and
 	// waits for the hook, which gives up after 6 s. No timing is measured:
-	// the hook itself sees whether the host went on without it.
-	asyncSteps := []action{shell("printf ASYNC%s -RAN"), shell("touch next.marker")}
+	// the hook itself sees whether the host went on without it. A third
+	// command holds the host until the hook has finished looking (it marks
+	// async-done either way), so the host's exit cannot end the hook before
+	// it sees the marker (CI failed so on a loaded machine); under a host
+	// that waited for the hook, async-done is there already.
+	asyncSteps := []action{
+		shell("printf ASYNC%s -RAN"), shell("touch next.marker"),
+		shell(`i=0; until [ -e "$HOME/async-done" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i+1)); done`),
+	}
 	asyncHook := readInput + "case \"$input\" in *ASYNC*) ;; *) exit 0;; esac\n" +
 		"touch \"$HOME/async-started\"\necho '{\"async\":true}'\n" +
+		"trap 'touch \"$HOME/async-done\"' EXIT\n" +
 		"i=0\nwhile [ $i -lt 60 ]; do\n" +
 		"  if [ -e \"$HOME/project/next.marker\" ]; then touch \"$HOME/async-overlapped\"; exit 0; fi\n" +
 		"  sleep 0.1; i=$((i+1))\ndone\n"

@@ -264,9 +264,9 @@ func classify(d *mappings.Dialect, event string, out translate.Output, probeCut 
 	switch {
 	case v.Block:
 		return "blocked (" + firstLine(v.Reason) + ")", Note, ""
-	case v.Ask && d.Protocol == "gemini":
-		// Live, 2026-11-22: the tool does not run, and the CLI never exits (T§15 S3).
-		return "asks the user to confirm; a headless gemini -p run hangs on it for ever", Warning, `answer {"decision":"deny"} where no one can confirm`
+	case v.Ask && askHangs(d, event):
+		// Gemini CLI, live, 2026-11-22: the tool does not run, and the CLI never exits (T§15 S3).
+		return "asks the user to confirm; a headless " + d.Agent + " run hangs on it for ever", Warning, "answer with a deny where no one can confirm"
 	case v.Ask:
 		return "asks the user to confirm (a -p run has no prompt and denies)", Note, ""
 	case v.Failure != "":
@@ -275,6 +275,13 @@ func classify(d *mappings.Dialect, event string, out translate.Output, probeCut 
 	default:
 		return "allowed", Note, ""
 	}
+}
+
+// askHangs reports whether d's ask on event is never answered in a
+// headless run (output.askHangs).
+func askHangs(d *mappings.Dialect, event string) bool {
+	ev := d.Event(event)
+	return ev != nil && ev.Output.AskHangs
 }
 
 func unitName(d *mappings.Dialect) string {

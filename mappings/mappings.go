@@ -185,6 +185,10 @@ type Settings struct {
 	// FolderTrust is set where the agent runs a workspace's hooks only in
 	// a trusted folder.
 	FolderTrust bool `json:"folderTrust"`
+	// ExpandsVars is set where the agent expands $VAR and ${VAR} in every
+	// string of its settings when it loads them, from its own environment:
+	// a handler's env values too.
+	ExpandsVars bool `json:"expandsVars"`
 }
 
 // Switch is a setting whose Value (a JSON literal) turns hooks off (Off)
@@ -611,9 +615,14 @@ type Output struct {
 	PlainText string `json:"plainText"`
 	// SystemMessage is "shown" (the default) or "discarded".
 	SystemMessage string `json:"systemMessage"`
-	Ask           bool   `json:"ask"`   // the event can ask the user to confirm
-	Allow         string `json:"allow"` // "skips_prompt" or "none"
-	RewriteInput  bool   `json:"rewriteInput"`
+	Ask           bool   `json:"ask"` // the event can ask the user to confirm
+	// AskHangs is set where the agent's ask is never answered in a
+	// headless run, which then hangs (Gemini CLI's BeforeTool, T§15 S3):
+	// an ask is rendered there as a deny unless told otherwise (wrap
+	// --ask ask).
+	AskHangs     bool   `json:"askHangs"`
+	Allow        string `json:"allow"` // "skips_prompt" or "none"
+	RewriteInput bool   `json:"rewriteInput"`
 	// RewriteAnnounced is set where the agent tells the model that a hook
 	// rewrote the tool input (Gemini appends "[System] Tool input
 	// parameters (…) were modified by a hook before execution." to the
@@ -1216,6 +1225,9 @@ func (o Output) validate(where string) error {
 	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
 	check("systemMessage", o.SystemMessage, "shown", "discarded")
 	check("allow", o.Allow, "skips_prompt", "none")
+	if o.AskHangs && !o.Ask {
+		errs = append(errs, fmt.Errorf("%s: output.askHangs on an event that cannot ask", where))
+	}
 	if o.RewriteNeedsAllow && (o.Allow == "skips_prompt" || !o.RewriteInput) {
 		errs = append(errs, fmt.Errorf("%s: output.rewriteNeedsAllow needs rewriteInput and an allow that skips nothing", where))
 	}

@@ -120,7 +120,7 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		slices.Sort(keys)
 		for _, k := range keys {
 			envWords = append(envWords, HostQuote(k+"="+env[k]))
-			if loadExpanded().MatchString(env[k]) {
+			if p.from.Settings.ExpandsVars && loadExpanded().MatchString(env[k]) {
 				note(Approximate, "env "+k, p.from.Agent+" expands $VAR in it from its own environment when it loads the settings; hookx wrap passes it as written")
 			}
 		}
@@ -166,9 +166,9 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		var pre strings.Builder
 		for _, k := range keys {
 			v := ShellQuote(env[k])
-			if p.from.Protocol == "gemini" {
-				// Gemini expands $VAR in settings strings at load (GC§8.3):
-				// let the shell expand them instead.
+			if p.from.Settings.ExpandsVars {
+				// The agent expands $VAR in settings strings at load
+				// (Gemini: GC§8.3): let the shell expand them instead.
 				v = doubleQuote(env[k])
 			}
 			fmt.Fprintf(&pre, "export %s=%s; ", k, v)

@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hookx-dev/hookx/mappings"
 )
 
 // planFor plans the migration of src, one project source, into target.
@@ -213,18 +215,43 @@ func TestGlobalHooksSwitchOffIsReported(t *testing.T) {
 	}
 }
 
-// Gemini expands $VAR in every settings string at load, env values included
-// (G§8.3), so the migrated command gives the hook the expanded path, not
-// the literal "$HOME/bin".
-func TestGeminiEnvValueIsExpanded(t *testing.T) {
-	src := `{"hooks":{"BeforeAgent":[{"hooks":[{"type":"command","command":"echo \"$TOOLS\"","env":{"TOOLS":"$HOME/bin"}}]}]}}`
-	res := planFor(t, Options{From: "gemini", To: "claude"}, src, nil)
-	if len(res.Entries) != 1 {
-		t.Fatalf("%d entries", len(res.Entries))
+// An agent that expands $VAR in every settings string at load, env values
+// included (settings.expandsVars: Gemini CLI, G§8.3; Qwen Code), gives the
+// hook the expanded path, not the literal "$HOME/bin": so does the migrated
+// command, on a target whose handlers have no env field. Every other agent
+// gives it the literal. Each dialect whose handlers have an env field is
+// tried, from the table.
+func TestEnvValueIsExpandedAsItsAgentDoes(t *testing.T) {
+	tbl := mappings.Default()
+	for name, want := range map[string]bool{"gemini": true, "qwen": true} {
+		if got := tbl.MustDialect(name).Settings.ExpandsVars; got != want {
+			t.Errorf("%s: settings.expandsVars %v, want %v", name, got, want)
+		}
 	}
-	got := runShell(t, "bash", res.Entries[0].Command, "HOME=/home/u")
-	if want := "/home/u/bin\n"; got != want {
-		t.Errorf("migrated command %q prints %q, want %q (what Gemini gave the hook)", res.Entries[0].Command, got, want)
+	to := tbl.MustDialect("claude")
+	n := 0
+	for _, from := range tbl.Dialects {
+		ev, _ := from.EventFor("prompt.submit")
+		if !from.Settings.Shape.EnvField || to.Settings.Shape.EnvField || ev == nil {
+			continue
+		}
+		n++
+		src := `{"hooks":{"` + ev.Name + `":[{"hooks":[{"type":"command","command":"echo \"$TOOLS\"","env":{"TOOLS":"$HOME/bin"}}]}]}}`
+		res := planFor(t, Options{From: from.Name, To: to.Name}, src, nil)
+		if len(res.Entries) != 1 {
+			t.Fatalf("%s: %d entries", from.Name, len(res.Entries))
+		}
+		got := runShell(t, "bash", res.Entries[0].Command, "HOME=/home/u")
+		want := "$HOME/bin\n"
+		if from.Settings.ExpandsVars {
+			want = "/home/u/bin\n"
+		}
+		if got != want {
+			t.Errorf("%s: migrated command %q prints %q, want %q (what %s gave the hook)", from.Name, res.Entries[0].Command, got, want, from.Agent)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no dialect's handlers have an env field")
 	}
 }
 

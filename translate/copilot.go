@@ -332,6 +332,9 @@ func resultText(raw json.RawMessage) string {
 // copilotRenderFindings says what a verdict carries that Copilot CLI has no
 // place for on ev.
 func copilotRenderFindings(ev *mappings.Event, r rendered, fs *findings) {
+	if r.newOutput != nil && !r.replaceOutput && (ev == nil || !ev.Output.ReplaceOutput) {
+		fs.add(mappings.None, "updatedToolOutput", "Copilot CLI cannot replace a tool's output; the original output stays")
+	}
 	if r.systemMessage != "" {
 		fs.add(mappings.None, "systemMessage", "Copilot CLI shows no message from a hook; not passed on")
 	}

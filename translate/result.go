@@ -633,7 +633,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 			fs.add(mappings.Approximate, what, "rendered as a deny: %s cannot ask on %s", tr.To.Agent, hostEv.Name)
 		case !out.Ask:
 			fs.add(mappings.None, what, "%s cannot ask on %s", tr.To.Agent, hostEv.Name)
-		case tr.To.Protocol == "gemini" && ctx.Ask != "ask":
+		case out.AskHangs && ctx.Ask != "ask":
 			// Gemini's ask hangs a headless run for ever (T§15 S3); Claude
 			// itself denies an ask in -p. A deny never grants more.
 			v.Block, v.Reason = true, reason
@@ -736,17 +736,16 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	}
 
 	r.newOutput = v.NewOutput
-	if v.NewOutput != nil && !r.replaceOutput && !(tr.To.Protocol == "copilot" && hostEv.Output.ReplaceOutput) {
-		fs.add(mappings.None, "updatedToolOutput", "%s cannot replace a tool's output; the original output stays", tr.To.Agent)
-	}
 
 	switch tr.To.Protocol {
 	case "gemini":
+		r.newOutputLost(tr.To, fs)
 		return Output{Stdout: r.gemini()}
 	case "copilot":
 		copilotRenderFindings(hostEv, r, fs)
 		return Output{Stdout: r.copilot(hostEv)}
 	}
+	r.newOutputLost(tr.To, fs)
 	return r.claudeOutput(hostEv, tr.toolResultReplacement(ctx, r, fs), func(dropped []string) {
 		for _, k := range dropped {
 			fs.add(mappings.None, k, "%s fails a hook that answers with it on %s; left out", tr.To.Agent, hostEv.Name)
@@ -811,6 +810,14 @@ type rendered struct {
 	newInput      map[string]any
 	replaceOutput bool
 	newOutput     json.RawMessage // the hook's replacement tool result
+}
+
+// newOutputLost reports the hook's replacement of a tool's result, which the
+// Claude and Gemini families' renderers do not carry.
+func (r rendered) newOutputLost(host *mappings.Dialect, fs *findings) {
+	if r.newOutput != nil && !r.replaceOutput {
+		fs.add(mappings.None, "updatedToolOutput", "%s cannot replace a tool's output; the original output stays", host.Agent)
+	}
 }
 
 func (r rendered) gemini() []byte {

@@ -1,14 +1,19 @@
 package wrap
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
 )
 
 // withoutStopActive is the table with every event's stopActive removed:
@@ -36,21 +41,79 @@ func withoutStopActive(t *testing.T) *mappings.Table {
 	return tbl
 }
 
+// hostBlock is a block on host's stop event as hookx renders it there: a
+// Claude Stop hook's block, translated by package translate.
+func hostBlock(t *testing.T, tbl *mappings.Table, host *mappings.Dialect, hostEv *mappings.Event) []byte {
+	t.Helper()
+	claude, err := tbl.Dialect("claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claudeEv, _ := claude.EventFor("agent.stop")
+	block := []byte(`{"decision":"block","reason":"again"}`)
+	if host == claude {
+		return block
+	}
+	tr, err := translate.New(tbl, claude.Name, host.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := tr.Result(translate.ResultContext{HookEvent: claudeEv.Name, HostEvent: hostEv.Name}, translate.Output{Stdout: block})
+	if !isBlock(host, Output(out)) {
+		t.Fatalf("%s: a Claude Stop block renders as %q, which wrap does not read as a block", host.Agent, out.Stdout)
+	}
+	return out.Stdout
+}
+
+// stopPayload is a stop event of host, in the host's own form: its field
+// names (Copilot CLI's sessionId) and no hook_event_name where its payload
+// names no event; active is its stop-active flag.
+func stopPayload(host *mappings.Dialect, hostEv *mappings.Event, active bool) string {
+	activeField, chain := "stop_hook_active", ""
+	if hostEv.StopActive != nil {
+		activeField, chain = hostEv.StopActive.Field, hostEv.StopActive.Chain
+	}
+	fields := map[string]any{"session_id": "s1", "prompt_id": "A", "turn_id": "A", "prompt": "p", activeField: active}
+	if !host.Payload.Own() {
+		fields["hook_event_name"] = hostEv.Name
+	}
+	own := host.Payload.Inverse()
+	payload := map[string]any{}
+	for k, v := range fields {
+		payload[cmp.Or(own[k], k)] = v
+	}
+	// The chain field is named as the host sends it.
+	if _, ok := payload[chain]; chain != "" && !ok {
+		payload[chain] = "A"
+	}
+	b, _ := json.Marshal(payload)
+	return string(b)
+}
+
 // Every agent's stop-loop cap holds for its hooks on every host without
 // that cap, and a host's cap the hook's agent lacks is reported, whether or
 // not the table says how the two agents tell a hook that a stop continues
 // the turn (stopActive): the count is wrap's own. A Claude Stop hook that
 // always blocks looped without end on Factory Droid, whose row had no
-// stopActive (conformance stop-always/claude on droid).
+// stopActive (conformance stop-always/claude on droid). Every pair of
+// dialects with a stop event is considered, hosts of every protocol family
+// (Copilot CLI's included), from the table alone: a new dialect is covered
+// without an edit here.
 func TestStopCapsHoldWithoutStopActiveData(t *testing.T) {
 	tables := map[string]*mappings.Table{"the table": mappings.Default(), "the table without stopActive": withoutStopActive(t)}
 	for which, tbl := range tables {
-		checked := 0
+		// Each dialect with a stop cap, as the hook's agent and as the host.
+		capped := map[string]bool{}
+		for _, d := range tbl.Dialects {
+			if ev, _ := d.EventFor("agent.stop"); ev != nil && ev.Output.BlockCap > 0 {
+				capped["hook "+d.Name], capped["host "+d.Name] = false, false
+			}
+		}
 		for _, hook := range tbl.Dialects {
 			hookEv, _ := hook.EventFor("agent.stop")
 			for _, host := range tbl.Dialects {
 				hostEv, _ := host.EventFor("agent.stop")
-				if host == hook || hookEv == nil || hostEv == nil || host.Protocol != "claude" && host.Protocol != "gemini" {
+				if host == hook || hookEv == nil || hostEv == nil {
 					continue
 				}
 				hookCap, hostCap := hookEv.Output.BlockCap, hostEv.Output.BlockCap
@@ -59,13 +122,18 @@ func TestStopCapsHoldWithoutStopActiveData(t *testing.T) {
 				if !enforce && !report {
 					continue
 				}
-				checked++
+				if enforce {
+					capped["hook "+hook.Name] = true
+				}
+				if report {
+					capped["host "+host.Name] = true
+				}
 				t.Run(fmt.Sprintf("%s/%s-on-%s", which, hook.Name, host.Name), func(t *testing.T) {
-					block := `{"decision":"block","reason":"again"}`
-					if host.Protocol == "gemini" {
-						block = `{"decision":"deny","reason":"again"}`
+					block := hostBlock(t, tbl, host, hostEv)
+					f := &fakeTranslation{hookEv: hookEv.Name, result: func(Output) Output { return Output{Stdout: block} }}
+					if host.Payload.Own() {
+						f.hostEvent = hostEv.Name
 					}
-					f := &fakeTranslation{hookEv: hookEv.Name, result: func(Output) Output { return Output{Stdout: []byte(block)} }}
 					dir := t.TempDir()
 					mod := func(o *Options) { o.Table = tbl; o.StateDir = dir; o.From = hook.Name; o.Host = host.Name }
 					// The last stop: the one the capping agent ends the turn at.
@@ -74,9 +142,8 @@ func TestStopCapsHoldWithoutStopActiveData(t *testing.T) {
 						n = hookCap
 					}
 					for i := 0; i <= n; i++ {
-						ev := fmt.Sprintf(`{"session_id":"s1","hook_event_name":%q,"prompt_id":"A","turn_id":"A","prompt":"p","stop_hook_active":%v}`, hostEv.Name, i > 0)
-						_, out, errs := run(t, f, ev, mod, "true")
-						if enforce && strings.Contains(out, "again") != (i < hookCap) {
+						_, out, errs := run(t, f, stopPayload(host, hostEv, i > 0), mod, "true")
+						if enforce && (strings.TrimSpace(out) == strings.TrimSpace(string(block))) != (i < hookCap) {
 							t.Fatalf("stop %d: got %q (stderr %q); %s ends the turn after %d blocks, so only the first %d may block",
 								i+1, out, errs, hook.Agent, hookCap, hookCap)
 						}
@@ -87,8 +154,10 @@ func TestStopCapsHoldWithoutStopActiveData(t *testing.T) {
 				})
 			}
 		}
-		if checked == 0 {
-			t.Errorf("%s: no pair of agents with different stop caps", which)
+		for _, role := range slices.Sorted(maps.Keys(capped)) {
+			if !capped[role] {
+				t.Errorf("%s: the stop cap of %s is never checked: no dialect with a stop event and another cap", which, role)
+			}
 		}
 	}
 }

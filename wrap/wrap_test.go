@@ -20,8 +20,11 @@ import (
 type fakeTranslation struct {
 	host   string
 	hookEv string
-	raw    *Output
-	result func(Output) Output
+	// hostEvent names the host's event for a payload that names none
+	// (Copilot CLI's); "": the payload's hook_event_name.
+	hostEvent string
+	raw       *Output
+	result    func(Output) Output
 }
 
 func (f *fakeTranslation) New(host, hook string) (Translator, error) { return f, nil }
@@ -34,6 +37,9 @@ func (f *fakeTranslation) DetectHost(payload []byte, getenv func(string) string)
 }
 
 func (f *fakeTranslation) HostEvent(host *mappings.Dialect, payload []byte) (string, error) {
+	if f.hostEvent != "" {
+		return f.hostEvent, nil
+	}
 	return eventName(payload), nil
 }
 
