@@ -53,6 +53,9 @@ type hostSpec struct {
 	// transcripts globs the agent's own session transcripts, relative to
 	// HOME (recorded by saveTranscripts).
 	transcripts string
+	// losesFastOutput says the agent's shell tool can lose the output of a
+	// command that exits at once (see lostFastOutput).
+	losesFastOutput bool
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -163,8 +166,9 @@ var hosts = map[driver.Agent]hostSpec{
 				return call("edit", map[string]any{"file_path": abs, "old_string": a.old, "new_string": a.new})
 			},
 		},
-		exe:         func(p agents.Paths) string { return p.Qwen },
-		transcripts: ".qwen/projects/*/chats/*.jsonl",
+		exe:             func(p agents.Paths) string { return p.Qwen },
+		transcripts:     ".qwen/projects/*/chats/*.jsonl",
+		losesFastOutput: true,
 		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
 		// under a load of 25 on 2 cores two runs went past 2 minutes
 		// (2026-11-23), where the other agents stayed under it. The timeout
