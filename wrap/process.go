@@ -42,6 +42,11 @@ type hookSpec struct {
 	detach func(pgid int, bound time.Duration, pipes []*os.File) error
 }
 
+// heldDrain is how long the output of a hook whose leftovers were killed
+// for holding it is still read: their end closes the pipes at once, unless
+// one left the hook's process group.
+const heldDrain = time.Second
+
 // runResult is what happened to the hook's process.
 type runResult struct {
 	code     int       // exit status; 128+n when killed by signal n
@@ -212,9 +217,17 @@ wait:
 		// output: stop waiting for EOF, and stop the leftovers.
 		res.held = true
 		killGroup(pid, syscall.SIGKILL)
-		outR.SetReadDeadline(time.Now())
-		errR.SetReadDeadline(time.Now())
-		<-pipesDone
+		// What the hook wrote before it exited may still be in the pipes,
+		// unread (hookx ran late): with the group killed, the pipes end
+		// and it is read. Only a holder that left the group is cut off,
+		// after heldDrain.
+		select {
+		case <-pipesDone:
+		case <-time.After(max(s.pipeGrace, heldDrain)):
+			outR.SetReadDeadline(time.Now())
+			errR.SetReadDeadline(time.Now())
+			<-pipesDone
+		}
 	}
 	if !res.held && asyncC != nil {
 		select {
@@ -278,6 +291,13 @@ func (s *hookSpec) awaitEOF(pipesDone <-chan struct{}, asyncC <-chan time.Durati
 		case b := <-asyncC:
 			return false, b, true
 		case <-time.After(s.pipeGrace):
+		}
+		// A late-running hookx (a loaded machine) can find the timer and
+		// the pipes' end both ready, and select picks either: the end wins.
+		select {
+		case <-pipesDone:
+			return true, 0, false
+		default:
 		}
 		if time.Since(exited) >= s.pipeCap || lastData() == seen {
 			return false, 0, false
