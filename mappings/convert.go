@@ -102,6 +102,62 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 				return nil
 			},
 		},
+		// Factory Droid's Glob takes patterns, one glob or a list of them
+		// (its tool schema, seen live 2026-11-27): one pattern is the
+		// canonical pattern; several have no one-call counterpart.
+		"droidGlob": {
+			Args:      []string{"patterns"},
+			Canonical: []string{"pattern"},
+			ToCanonical: func(a map[string]any) []string {
+				switch p := a["patterns"].(type) {
+				case string:
+					a["pattern"] = p
+					delete(a, "patterns")
+				case []any:
+					if s, ok := firstOnly(p).(string); ok {
+						a["pattern"] = s
+						delete(a, "patterns")
+					} else if len(p) > 1 {
+						return []string{fmt.Sprintf("Glob's %d patterns cannot be expressed as one glob call", len(p))}
+					}
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				if p, ok := a["pattern"]; ok {
+					a["patterns"] = p
+					delete(a, "pattern")
+				}
+				return nil
+			},
+			Uncarried: func(a map[string]any) string {
+				if p, _ := a["patterns"].([]any); len(p) > 1 {
+					return fmt.Sprintf("%d patterns in one call", len(p))
+				}
+				return ""
+			},
+		},
+		// Factory Droid's Grep output_mode is file_paths or content (its
+		// tool schema); the canonical values are Claude Code's
+		// (files_with_matches, content, count).
+		"droidGrepMode": {
+			ToCanonical: func(a map[string]any) []string {
+				if a["output_mode"] == "file_paths" {
+					a["output_mode"] = "files_with_matches"
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				switch a["output_mode"] {
+				case "files_with_matches":
+					a["output_mode"] = "file_paths"
+				case "count":
+					delete(a, "output_mode")
+					return []string{`output_mode "count" has no counterpart; Grep's default output was asked for`}
+				}
+				return nil
+			},
+		},
 		// Claude todos: {content, status, activeForm} (T§6.2).
 		"claudeTodos": {
 			ToCanonical: func(a map[string]any) []string {
