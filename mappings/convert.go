@@ -466,10 +466,21 @@ var responseConverters = sync.OnceValue(func() map[string]*ResponseConverter {
 				if r.Failed {
 					return nil, cmp.Or(r.Error, r.Output)
 				}
+				// Qwen Code's adds a "---" line under the header
+				// (PostToolUse.glob.json); Factory Droid's is bare relative
+				// paths (./notes.txt) or "No matching files found".
 				files := []string{}
+				header := false
 				for i, l := range nonEmptyLines(r.Output) {
-					if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found")) {
+					if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found") || l == "No matching files found") {
+						header = true
 						continue
+					}
+					if i == 1 && header && l == "---" {
+						continue
+					}
+					if !filepath.IsAbs(l) {
+						l = filepath.Clean(l)
 					}
 					files = append(files, relativeTo(r.Cwd, l))
 				}
@@ -688,6 +699,32 @@ var responseConverters = sync.OnceValue(func() map[string]*ResponseConverter {
 					"returnDisplay": fmt.Sprintf("Found %d matching file(s)", len(files)),
 				}, ""
 			},
+		},
+		// Qwen Code's grep_search: Gemini's shape, but its returnDisplay
+		// is a summary string, so the matches are read from llmContent
+		// ("File: <path>" then "L<n>: <line>", context lines "L<n>- ";
+		// PostToolUse.grep_search.json). Paths are relative to the
+		// searched directory.
+		"qwenGrep": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
+				r, err := geminiToCanonical(resp)
+				if err != nil || r.Failed || r.Matches != nil {
+					return r, err
+				}
+				file := ""
+				for _, l := range strings.Split(r.Output, "\n") {
+					if f, ok := strings.CutPrefix(l, "File: "); ok {
+						file = f
+						continue
+					}
+					n, text, ok := strings.Cut(strings.TrimPrefix(l, "L"), ": ")
+					if line, err := strconv.Atoi(n); ok && err == nil && file != "" && strings.HasPrefix(l, "L") {
+						r.Matches = append(r.Matches, Match{File: file, Line: line, Text: text})
+					}
+				}
+				return r, nil
+			},
+			FromCanonical: geminiTextFromCanonical,
 		},
 		"geminiText": {
 			ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },

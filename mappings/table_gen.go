@@ -3618,7 +3618,7 @@ func dialectQwen() *Dialect {
 					"pattern": "pattern",
 				},
 				Paths:    map[string]string{"path": "qwenSearchDir"},
-				Response: "geminiText",
+				Response: "qwenGrep",
 				Required: []string{"pattern"},
 				Live:     true,
 			},
