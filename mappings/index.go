@@ -23,7 +23,9 @@ func (d *Dialect) ensureIndex() {
 }
 
 func (d *Dialect) buildIndex() {
-	_ = d.compileMatchers() // an invalid pattern fails validation (index)
+	// The exact-list pattern is compiled on first use (IsExactList): only
+	// migrate reads it, and a hook call would compile two regexps for
+	// nothing. An invalid one fails validation (index).
 	d.eventByName = make(map[string]*Event, len(d.Events))
 	d.eventByCanon = make(map[string]*Event, len(d.Events))
 	d.alternateEvents = map[string]*Event{}
@@ -47,9 +49,10 @@ func (d *Dialect) buildIndex() {
 		if !tool.Legacy {
 			d.toolByCanon[tool.Canonical] = tool
 		}
-		tool.canonField = make(map[string]string, len(tool.Fields))
-		for arg, c := range tool.Fields {
-			tool.canonField[c] = arg
-		}
+		// Not each tool's canonField: ArgFor reads a tool's few arguments
+		// without it, and a hook call asks about one tool or none, where
+		// building the map for every tool of two dialects was a fifth of
+		// their cost. Duplicates, which would make the two differ, fail
+		// validation (index).
 	}
 }

@@ -32,13 +32,21 @@ func TestLazyIndexBuildsWhatIndexBuilds(t *testing.T) {
 	if err := full.index(); err != nil {
 		t.Fatal(err)
 	}
+	// Only index (validation) builds a tool's canonField; ArgFor gives the
+	// same answers without it (TestArgForBeforeItsDialectIsIndexed).
+	for _, d := range full.Dialects {
+		for _, tool := range d.Tools {
+			tool.canonField = nil
+		}
+	}
 	firstUse := map[string]func(d *Dialect){
-		"Event":       func(d *Dialect) { d.Event("x") },
-		"EventFor":    func(d *Dialect) { d.EventFor("x") },
-		"Tool":        func(d *Dialect) { d.Tool("x") },
-		"ToolFor":     func(d *Dialect) { d.ToolFor("x") },
-		"ToolsFor":    func(d *Dialect) { d.ToolsFor("x") },
-		"IsExactList": func(d *Dialect) { d.IsExactList("x") },
+		"Event":    func(d *Dialect) { d.Event("x") },
+		"EventFor": func(d *Dialect) { d.EventFor("x") },
+		"Tool":     func(d *Dialect) { d.Tool("x") },
+		"ToolFor":  func(d *Dialect) { d.ToolFor("x") },
+		"ToolsFor": func(d *Dialect) { d.ToolsFor("x") },
+		// The exact-list pattern first, then the lookups.
+		"IsExactList": func(d *Dialect) { d.IsExactList("x"); d.Event("x") },
 	}
 	opts := cmp.Options{
 		cmp.AllowUnexported(Table{}, Dialect{}, Tool{}),
@@ -52,6 +60,12 @@ func TestLazyIndexBuildsWhatIndexBuilds(t *testing.T) {
 		lazy.indexNames()
 		for _, d := range lazy.Dialects {
 			use(d)
+			if name != "IsExactList" && d.exactList != nil {
+				t.Errorf("%s: %s compiled the exact-list pattern, which only IsExactList needs", d.Name, name)
+			}
+			// The pattern is compiled on its own first use (only migrate
+			// reads it; a hook call would compile it for nothing).
+			d.IsExactList("x")
 		}
 		if reflect.DeepEqual(full, lazy) {
 			continue // the fast check; cmp says where they differ
@@ -62,18 +76,33 @@ func TestLazyIndexBuildsWhatIndexBuilds(t *testing.T) {
 	}
 }
 
-// A tool reached before its dialect is indexed still names its arguments.
+// A tool reached before its dialect is indexed, or after, names its
+// arguments as a validated table does.
 func TestArgForBeforeItsDialectIsIndexed(t *testing.T) {
-	full := Default()
-	lazy := generated()
-	lazy.indexNames()
-	for i, d := range full.Dialects {
-		for j, tool := range d.Tools {
-			for arg, c := range tool.Fields {
-				want, wok := tool.ArgFor(c)
-				got, ok := lazy.Dialects[i].Tools[j].ArgFor(c)
-				if got != want || ok != wok || want != arg && ok {
-					t.Errorf("%s %s ArgFor(%s) = %q, %v before indexing; %q, %v after", d.Name, tool.Name, c, got, ok, want, wok)
+	// index (validation) builds each tool's canonField; the lazy lookups
+	// do not, and ArgFor must answer the same without it.
+	full := generated()
+	if err := full.index(); err != nil {
+		t.Fatal(err)
+	}
+	for _, when := range []string{"before", "after"} {
+		lazy := generated()
+		lazy.indexNames()
+		for i, d := range full.Dialects {
+			if when == "after" {
+				lazy.Dialects[i].ensureIndex() // as a hook call indexes it
+			}
+			for j, tool := range d.Tools {
+				for arg, c := range tool.Fields {
+					want, wok := tool.ArgFor(c)
+					got, ok := lazy.Dialects[i].Tools[j].ArgFor(c)
+					if got != want || ok != wok || want != arg && ok {
+						t.Errorf("%s %s ArgFor(%s) = %q, %v %s its lazy indexing; %q, %v through index", d.Name, tool.Name, c, got, ok, when, want, wok)
+					}
+				}
+				// Nor does it find what the tool does not take.
+				if got, ok := lazy.Dialects[i].Tools[j].ArgFor("no such argument"); ok {
+					t.Errorf("%s %s ArgFor(no such argument) = %q, true %s its lazy indexing", d.Name, tool.Name, got, when)
 				}
 			}
 		}

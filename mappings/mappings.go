@@ -147,8 +147,9 @@ type Dialect struct {
 	toolByName      map[string]*Tool
 	toolByCanon     map[string]*Tool
 	alternateEvents map[string]*Event // canonical ids carried by an event's "also"
-	exactList       *regexp.Regexp    // Matchers.ExactList, compiled
-	indexOnce       sync.Once         // the lookups above are built (index.go)
+	exactList       *regexp.Regexp    // Matchers.ExactList, compiled on first use (exactOnce)
+	exactOnce       sync.Once
+	indexOnce       sync.Once // the lookups above are built (index.go)
 }
 
 // Settings says where a dialect keeps its settings, how strict they are and
@@ -763,7 +764,8 @@ type Tool struct {
 // ArgFor returns the dialect's argument name for a canonical argument.
 func (t *Tool) ArgFor(canonical string) (string, bool) {
 	if t.canonField == nil && t.Canonical != "" {
-		// Its dialect is not indexed yet (see ensureIndex).
+		// Its dialect was not validated here (ensureIndex): its arguments
+		// are few, and no two name the same canonical argument.
 		for arg, c := range t.Fields {
 			if c == canonical {
 				return arg, true
@@ -943,6 +945,7 @@ func (t *Table) index() error {
 		if err := d.compileMatchers(); err != nil {
 			errs = append(errs, err)
 		}
+		d.exactOnce.Do(func() {}) // compiled: IsExactList has nothing to do
 		if responseConverters()[d.DefaultResponse] == nil {
 			bad("%s: unknown defaultResponse %q", d.Name, d.DefaultResponse)
 		}

@@ -51,7 +51,7 @@ func (d *Dialect) compileMatchers() error {
 
 // IsExactList reports whether the dialect reads m as a list of exact names.
 func (d *Dialect) IsExactList(m string) bool {
-	d.ensureIndex()
+	d.exactOnce.Do(func() { _ = d.compileMatchers() })
 	return d.exactList != nil && d.exactList.MatchString(m)
 }
 
