@@ -90,20 +90,25 @@ var searchDirArg = map[driver.Agent]map[string]string{
 	driver.Droid:  {"Glob": "folder", "Grep": "path"},
 }
 
-// searchArgsOptIn are extra agent arguments by scenario and host.
-var searchArgsOptIn = map[string]map[driver.Agent][]string{}
-
-// hostArgs are the extra arguments of the scenario's run on host.
-func (s *scenario) hostArgs(host driver.Agent) []string { return searchArgsOptIn[s.name][host] }
+// hostArgs are the extra arguments of the scenario's run on host: Claude
+// Code 2.1.330 offers Glob and Grep only when --allowedTools or --tools
+// names them (the launch option searchToolsOptIn, read in its binary;
+// permissions.allow in the settings does not do it, tried 2026-11-27).
+func (s *scenario) hostArgs(host driver.Agent) []string {
+	if host == driver.Claude && strings.HasPrefix(s.name, "search-guard/") {
+		return []string{"--allowedTools", "Glob,Grep"}
+	}
+	return nil
+}
 
 func toolScenarios() []*scenario {
 	// A guard on the search tools, written in one agent's idiom with its
 	// own tool names: a glob of the project runs, a grep for the secret's
-	// prefix is denied. Through hookx on Qwen Code and Factory Droid, the
-	// hook must see its own agent's tool names and argument names (the
-	// project directory absolute, as the model gave it), and its block
-	// must hold. The native runs on Qwen and Droid are the oracles of the
-	// hosts' own names and arguments.
+	// prefix is denied. Through hookx (Claude and Gemini guards on Qwen
+	// Code and Factory Droid, and the other way) the hook must see its own
+	// agent's tool names and argument names (the project directory
+	// absolute, as the model gave it), and its block must hold. Each
+	// native run is the oracle of its agent's own names and arguments.
 	steps := []action{globFiles("**/*.txt", "."), grepFiles("9917", ".", "*.txt")}
 	search := func(dialect driver.Agent, matcher string, to ...driver.Agent) *scenario {
 		var names []string
@@ -121,19 +126,13 @@ func toolScenarios() []*scenario {
 		}
 	}
 	claude := search(driver.Claude, "Glob|Grep", driver.Qwen, driver.Droid)
-	// Claude Code 2.1.330 offers Glob and Grep only when --allowedTools or
-	// --tools names them (the launch option searchToolsOptIn, read in its
-	// binary; permissions.allow in the settings does not do it, tried
-	// 2026-11-27).
-	searchArgsOptIn[claude.name] = map[driver.Agent][]string{driver.Claude: {"--allowedTools", "Glob,Grep"}}
 	gemini := search(driver.Gemini, "glob|grep_search", driver.Qwen, driver.Droid)
 	gemini.hooks[0].event = "BeforeTool"
-	return []*scenario{
-		claude,
-		gemini,
-		search(driver.Qwen, "glob|grep_search"),
-		search(driver.Droid, "Glob|Grep"),
-	}
+	// The other way: Qwen's and Droid's own guards, under Claude Code and
+	// Gemini CLI through hookx.
+	qwen := search(driver.Qwen, "glob|grep_search", driver.Claude, driver.Gemini)
+	droid := search(driver.Droid, "Glob|Grep", driver.Claude, driver.Gemini)
+	return []*scenario{claude, gemini, qwen, droid}
 }
 
 // searchCheck: the hook (of dialect) ran once for each search tool, seeing
