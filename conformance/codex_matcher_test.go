@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/internal/rustregex"
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -97,7 +97,10 @@ func codexHooksList(t *testing.T, node, codex string, patterns []string) (kept m
 	must(t, os.WriteFile(filepath.Join(home, ".codex", "config.toml"),
 		fmt.Appendf(nil, "[projects.%q]\ntrust_level = \"trusted\"\n", proj), 0o644))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// About 6 s on a quiet machine; the bound only ends an app server that
+	// hangs, which fails anyway, so it leaves a loaded 2-core machine room
+	// (it was 2 minutes).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*driver.DefaultTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, codex, "app-server")
 	cmd.Dir = proj

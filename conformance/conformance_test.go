@@ -158,7 +158,7 @@ func runsItself(host, dialect driver.Agent) bool {
 func migrate(t *testing.T, sb *driver.Sandbox, host driver.Agent, bin string, args []string, log *strings.Builder, mayWriteNone bool) []string {
 	t.Helper()
 	res, err := sb.Run(context.Background(), driver.Cmd{
-		Path: bin, Args: args, Env: sb.Env(host, "http://127.0.0.1:9"), Timeout: time.Minute,
+		Path: bin, Args: args, Env: sb.Env(host, "http://127.0.0.1:9"),
 	})
 	if err != nil {
 		t.Fatal(err)

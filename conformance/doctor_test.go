@@ -50,8 +50,15 @@ func doctorCases() []doctorCase {
 			body: emit(`{"hookSpecificOutput":{"hookEventName":"BeforeTool","permissionDecision":"deny","permissionDecisionReason":"DOCTOR: forbidden"}}`),
 			want: []string{"the guard fails open", "probe destructive shell command (run_shell_command): ignored idiom"}, fires: true},
 		// Fails open: a Gemini timeout written in seconds is milliseconds.
+		// The guard denies 10 s after it starts (sooner once the
+		// destructive command has run, when the deny is too late anyway):
+		// never within 30 ms, however late a loaded machine fires that
+		// timer (a `sleep 2` could lose the race), and well within 30 s, so
+		// an agent or probe that read 30 as seconds sees the deny and fails
+		// the case.
 		{name: "fails-open/gemini-timeout-in-seconds", dialect: driver.Gemini, matcher: "run_shell_command", timeout: 30,
-			body: "sleep 2\n" + emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`),
+			body: `end=$(($(date +%s) + 10)); while [ -e "$HOME/project/build/keep.txt" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; done` + "\n" +
+				emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`),
 			want: []string{"timeout 30 is milliseconds in Gemini CLI", "probe destructive shell command (run_shell_command): timed out after 30ms"}, fires: true},
 	}
 }
@@ -90,7 +97,7 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 			// hookx doctor, with the agent's own environment.
 			res, err := sb.Run(context.Background(), driver.Cmd{
 				Path: bin, Args: []string{"doctor", "--probe", "--json", "--dir", sb.Project},
-				Env: sb.Env(dc.dialect, "http://127.0.0.1:9"), Timeout: time.Minute,
+				Env: sb.Env(dc.dialect, "http://127.0.0.1:9"),
 			})
 			if err != nil {
 				t.Fatal(err)

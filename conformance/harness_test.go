@@ -68,7 +68,10 @@ func requireAgents(t *testing.T) agents.Paths {
 			agentsErr = err
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		// npm install (its own bound: 10 minutes) and six version checks,
+		// after whatever wait for another test binary's install; the bound
+		// only ends an install that hangs (it was 10 minutes in all).
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 		defer cancel()
 		agentPaths, agentsErr = agents.Install(ctx, dir)
 		what := "cache hit"

@@ -47,11 +47,15 @@ type hostSpec struct {
 	errorFlag bool
 	// exe is the agent's executable.
 	exe func(agents.Paths) string
-	// runTimeout is the hard timeout of one agent run (default 2 minutes).
+	// runTimeout is the hard timeout of one agent run (default
+	// driver.DefaultTimeout).
 	runTimeout time.Duration
 	// transcripts globs the agent's own session transcripts, relative to
 	// HOME (recorded by saveTranscripts).
 	transcripts string
+	// losesFastOutput says the agent's shell tool can lose the output of a
+	// command that exits at once (see lostFastOutput).
+	losesFastOutput bool
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -162,12 +166,14 @@ var hosts = map[driver.Agent]hostSpec{
 				return call("edit", map[string]any{"file_path": abs, "old_string": a.old, "new_string": a.new})
 			},
 		},
-		exe:         func(p agents.Paths) string { return p.Qwen },
-		transcripts: ".qwen/projects/*/chats/*.jsonl",
+		exe:             func(p agents.Paths) string { return p.Qwen },
+		transcripts:     ".qwen/projects/*/chats/*.jsonl",
+		losesFastOutput: true,
 		// Qwen costs about 7 s of CPU a run (4.5 s wall on a quiet machine);
 		// under a load of 25 on 2 cores two runs went past 2 minutes
-		// (2026-11-23), where the other agents stayed under it.
-		runTimeout: 4 * time.Minute,
+		// (2026-11-23), where the other agents stayed under it. The timeout
+		// only ends a run that hangs: twice the others'.
+		runTimeout: 2 * driver.DefaultTimeout,
 	},
 	// Factory Droid 0.225.2: Claude's groups keyed by event at the root, no
 	// "hooks" wrapper (with one, every hook is ignored).

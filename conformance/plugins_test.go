@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hookx-dev/hookx/conformance/agents"
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
@@ -131,7 +130,7 @@ func runPlugin(t *testing.T, p agents.Paths, ps pluginScenario, convert bool) (p
 // the sandbox and reports a failure as a problem.
 func runTool(t *testing.T, sb *driver.Sandbox, host driver.Agent, bin string, args []string, log *strings.Builder) []string {
 	t.Helper()
-	res, err := sb.Run(context.Background(), driver.Cmd{Path: bin, Args: args, Env: sb.Env(host, "http://127.0.0.1:9"), Timeout: time.Minute})
+	res, err := sb.Run(context.Background(), driver.Cmd{Path: bin, Args: args, Env: sb.Env(host, "http://127.0.0.1:9")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func commandScenarios() []*scenario {
 		}
 		return &scenario{
 			name: name, dialect: dialect, projectName: awkwardProject, to: to,
-			steps:   []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")},
+			steps:   []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN; sleep 0.3")},
 			hooks:   []hookDef{{event: event, matcher: matcher, raw: raw}},
 			scripts: map[string]string{"guard": onDangerous(body)},
 			files:   map[string]string{"build/keep.txt": "keep\n"},

@@ -109,7 +109,7 @@ func qwenDroidScenarios() []*scenario {
 			scripts: map[string]string{"post": "cat >/dev/null\n" + emit(`{"decision":"block","reason":"POST-IGNORED-MARKER: look again"}`)},
 			check: func(o *outcome) []string {
 				p := reasonAbsent(o, "POST-IGNORED-MARKER")
-				if last := o.srv.LastMain(); last == nil || !strings.Contains(last.AllText(), "POST-OUT") {
+				if !outputReached(o, "POST-OUT", "printf POST%s -OUT") {
 					p = append(p, "the tool's output POST-OUT did not reach the model")
 				}
 				return p
@@ -374,7 +374,7 @@ func afterTool(marker string) func(o *outcome) []string {
 			return []string{fmt.Sprintf("the model was called %d times, want 2", len(o.srv.Main()))}
 		}
 		var p []string
-		if !strings.Contains(last.AllText(), "POST-OUT") {
+		if !outputReached(o, "POST-OUT", "printf POST%s -OUT") {
 			p = append(p, "the tool's output POST-OUT did not reach the model")
 		}
 		if !strings.Contains(last.AllText(), marker) {

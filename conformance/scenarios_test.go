@@ -476,6 +476,38 @@ func lastResults(o *outcome) []fakemodel.ToolResult {
 	return last.ToolResults()
 }
 
+// lostFastOutput reports whether text is the host's own record of a command
+// starting cmd run to exit 0 with its output lost. Qwen Code's shell tool
+// collects output until the child's "exit" event, not "close", and under
+// load drops what a command printed just before it exited ("Output:
+// (empty)", seen 2026-11-23, and in CI 2026-11-27 on a harmless command
+// run through hookx). The command ran, unchanged and not blocked; only the
+// host lost what it printed. Scenarios still give such commands a short
+// sleep after their output, which makes the loss rare, not impossible.
+func lostFastOutput(host driver.Agent, text, cmd string) bool {
+	return hosts[host].losesFastOutput && strings.HasPrefix(text, "Command: "+cmd) &&
+		strings.Contains(text, "\nOutput: (empty)\n") && strings.Contains(text, "\nExit Code: 0\n")
+}
+
+// outputReached reports whether the last model request holds marker, the
+// output of a command starting cmd, or the host's record of having lost it
+// (lostFastOutput).
+func outputReached(o *outcome, marker, cmd string) bool {
+	last := o.srv.LastMain()
+	if last == nil {
+		return false
+	}
+	if strings.Contains(last.AllText(), marker) {
+		return true
+	}
+	for _, r := range last.ToolResults() {
+		if lostFastOutput(o.host, r.Text, cmd) {
+			return true
+		}
+	}
+	return false
+}
+
 func guardCheck(marker string) func(o *outcome) []string {
 	return func(o *outcome) []string {
 		var p []string
@@ -489,7 +521,7 @@ func guardCheck(marker string) func(o *outcome) []string {
 		if !strings.Contains(rs[0].Text, marker) || (hosts[o.host].errorFlag && !rs[0].IsError) {
 			p = append(p, fmt.Sprintf("the blocked call's result (error=%v) %q lacks the hook's reason %s", rs[0].IsError, rs[0].Text, marker))
 		}
-		if !strings.Contains(rs[1].Text, "ALLOW-RAN") {
+		if !strings.Contains(rs[1].Text, "ALLOW-RAN") && !lostFastOutput(o.host, rs[1].Text, "printf ALLOW%s -RAN") {
 			p = append(p, fmt.Sprintf("the harmless command's output ALLOW-RAN did not reach the model; it got %q", rs[1].Text))
 		}
 		return p

@@ -35,16 +35,25 @@ var ralphSeen = []string{"working on it", "still working", "all done PROMISE-DON
 
 const ralphPrompt = "RALPH-TASK: finish the job"
 
-// ralphTail waits (up to 5 s) until the transcript's last conversational
-// record is an assistant text, since Claude writes its transcript
-// asynchronously, then records what the hook read: the last text, the tool
-// calls and the tool results. $lastq, $toolsq and $resultsq are jq programs
-// for the dialect's format, each printing one JSON value per line.
+// transcriptWait is how long, in wall-clock seconds, a transcript hook
+// waits for the agent to record what the stop's event names: a bound that
+// is reached only when the record never comes (the check then fails
+// anyway), kept under the hooks' 30 s timeout (less wrap's margin). It was
+// 50 polls, about 5 s on a quiet machine, which a loaded one can outlast
+// while the agent still writes.
+const transcriptWait = "20"
+
+// ralphTail waits (up to transcriptWait) until the transcript's last
+// conversational record is an assistant text, since Claude writes its
+// transcript asynchronously, then records what the hook read: the last
+// text, the tool calls and the tool results. $lastq, $toolsq and $resultsq
+// are jq programs for the dialect's format, each printing one JSON value per
+// line.
 const ralphTail = `tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
 mkdir -p "$HOME/hooklog"
 n=$(ls "$HOME/hooklog" | grep -c '^call\.')
 printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
-i=0
+end=$(($(date +%s) + ` + transcriptWait + `))
 while :; do
   last=$(jq -sc "$lastq" "$tp" 2>/dev/null)
   # Wait for the record of this stop's reply: the agent may write it
@@ -52,7 +61,7 @@ while :; do
   case "$last" in '["assistant",""]'|'') ;; '["assistant",'*)
     [ -z "$want" ] && break
     [ "$(printf '%s' "$last" | jq -r '.[1]')" = "$want" ] && break;; esac
-  i=$((i+1)); [ $i -ge 50 ] && break
+  [ "$(date +%s)" -ge $end ] && break
   sleep 0.1
 done
 cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
@@ -217,13 +226,14 @@ func hostTranscriptSteps(host driver.Agent) []action {
 const readerPrompt = "READ-TASK: run it"
 
 // claudeReader is a Claude Stop hook that copies the file at transcript_path,
-// once its last reply is in it (Claude writes its own asynchronously).
+// once its last reply is in it (Claude writes its own asynchronously), or
+// after transcriptWait.
 var claudeReader = readInput + `mkdir -p "$HOME/hooklog"
 n=$(ls "$HOME/hooklog" | grep -c '^call\.')
 printf '%s' "$input" > "$HOME/hooklog/call.$n.json"
 tp=$(printf '%s' "$input" | jq -r '.transcript_path // ""')
-i=0
-until grep -q FINAL-TEXT "$tp" 2>/dev/null || [ $i -ge 50 ]; do i=$((i+1)); sleep 0.1; done
+end=$(($(date +%s) + ` + transcriptWait + `))
+until grep -q FINAL-TEXT "$tp" 2>/dev/null || [ "$(date +%s)" -ge $end ]; do sleep 0.1; done
 cp "$tp" "$HOME/hooklog/transcript.$n" 2>/dev/null
 exit 0
 `

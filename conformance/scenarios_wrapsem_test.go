@@ -116,7 +116,9 @@ func wrapsemScenarios() []*scenario {
 	// A hook whose first stdout line is {"async":true}, on the first of two
 	// shell commands. Claude does not wait for it: the second command runs
 	// while the hook still polls for its marker. Gemini has no such rule and
-	// waits for the hook, which gives up after 6 s. No timing is measured:
+	// waits for the hook, which gives up after 12 s by the clock (under
+	// load Claude took 3–16 s a run, so 60 polls could end first; Claude
+	// ends an async hook at 15 s). No timing is measured:
 	// the hook itself sees whether the host went on without it. A third
 	// command holds the host until the hook has finished looking (it marks
 	// async-done either way), so the host's exit cannot end the hook before
@@ -124,14 +126,14 @@ func wrapsemScenarios() []*scenario {
 	// that waited for the hook, async-done is there already.
 	asyncSteps := []action{
 		shell("printf ASYNC%s -RAN"), shell("touch next.marker"),
-		shell(`i=0; until [ -e "$HOME/async-done" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i+1)); done`),
+		shell(`end=$(($(date +%s)+30)); until [ -e "$HOME/async-done" ] || [ "$(date +%s)" -ge "$end" ]; do sleep 0.1; done`),
 	}
 	asyncHook := readInput + "case \"$input\" in *ASYNC*) ;; *) exit 0;; esac\n" +
 		"touch \"$HOME/async-started\"\necho '{\"async\":true}'\n" +
 		"trap 'touch \"$HOME/async-done\"' EXIT\n" +
-		"i=0\nwhile [ $i -lt 60 ]; do\n" +
+		"end=$(($(date +%s)+12))\nwhile [ \"$(date +%s)\" -lt \"$end\" ]; do\n" +
 		"  if [ -e \"$HOME/project/next.marker\" ]; then touch \"$HOME/async-overlapped\"; exit 0; fi\n" +
-		"  sleep 0.1; i=$((i+1))\ndone\n"
+		"  sleep 0.1\ndone\n"
 	asyncCheck := func(waited bool) func(o *outcome) []string {
 		return func(o *outcome) []string {
 			var p []string

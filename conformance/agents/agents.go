@@ -237,9 +237,11 @@ func checkVersion(ctx context.Context, exe string, args []string, want string) e
 }
 
 // checkVersionEnv is checkVersion with extra environment entries, which
-// override the redirected ones.
+// override the redirected ones. The bound only ends a check that hangs:
+// a check takes about 3 s under load, Copilot's first one longer (it
+// unpacks 235 MB), and a loaded 2-core machine needs room (it was 1 minute).
 func checkVersionEnv(ctx context.Context, exe string, args []string, want string, extra []string) error {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	// Even `--version` writes state under the home directory (Gemini CLI
 	// leaves ~/.gemini/projects.json.*.tmp behind), so it runs in a home of

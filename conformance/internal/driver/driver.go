@@ -211,6 +211,12 @@ func clip(s string) string {
 	return s
 }
 
+// DefaultTimeout is a run's hard timeout unless Cmd says otherwise. It ends
+// a run that hangs, which fails anyway, so it is far above any run seen: a
+// Gemini CLI run took 38 s under load, and on 2 cores at a load of 25 runs
+// of Qwen Code went past the 2 minutes it used to be.
+const DefaultTimeout = 5 * time.Minute
+
 // Slots limits how many agent processes run at once; the suite sets its
 // size. Nil means no limit.
 var Slots chan struct{}
@@ -221,7 +227,7 @@ type Cmd struct {
 	Args    []string
 	Dir     string // default: the project
 	Env     []string
-	Timeout time.Duration // default 2 minutes
+	Timeout time.Duration // default DefaultTimeout
 	// Stop, when closed, kills the run (e.g. a fake's Exceeded).
 	Stop <-chan struct{}
 }
@@ -240,7 +246,7 @@ func (s *Sandbox) Run(ctx context.Context, c Cmd) (Result, error) {
 		}
 	}
 	if c.Timeout == 0 {
-		c.Timeout = 2 * time.Minute
+		c.Timeout = DefaultTimeout
 	}
 	if c.Dir == "" {
 		c.Dir = s.Project
