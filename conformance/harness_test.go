@@ -169,7 +169,7 @@ type outcome struct {
 // runAgent serves the scenario's script to host and runs it in sb.
 func runAgent(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agent, sc *scenario) (*outcome, error) {
 	t.Helper()
-	o, err := runHost(t, p, sb, host, runSpec{steps: sc.steps, maxMain: sc.maxMain, prompt: sc.prompt})
+	o, err := runHost(t, p, sb, host, runSpec{steps: sc.steps, maxMain: sc.maxMain, prompt: sc.prompt, extra: sc.hostArgs(host)})
 	if o != nil {
 		o.wantWarning, o.anyExit, o.okWarning = sc.wantWarning, sc.anyExit, sc.okWarning
 	}

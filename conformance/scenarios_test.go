@@ -447,6 +447,7 @@ func scenarios() []*scenario {
 	list = append(list, qwenDroidScenarios()...)
 	alsoToQwenDroid(list)
 	list = append(list, observeScenarios()...)
+	list = append(list, toolScenarios()...)
 	return list
 }
 

@@ -102,6 +102,62 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 				return nil
 			},
 		},
+		// Factory Droid's Glob takes patterns, one glob or a list of them
+		// (its tool schema, seen live 2026-11-27): one pattern is the
+		// canonical pattern; several have no one-call counterpart.
+		"droidGlob": {
+			Args:      []string{"patterns"},
+			Canonical: []string{"pattern"},
+			ToCanonical: func(a map[string]any) []string {
+				switch p := a["patterns"].(type) {
+				case string:
+					a["pattern"] = p
+					delete(a, "patterns")
+				case []any:
+					if s, ok := firstOnly(p).(string); ok {
+						a["pattern"] = s
+						delete(a, "patterns")
+					} else if len(p) > 1 {
+						return []string{fmt.Sprintf("Glob's %d patterns cannot be expressed as one glob call", len(p))}
+					}
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				if p, ok := a["pattern"]; ok {
+					a["patterns"] = p
+					delete(a, "pattern")
+				}
+				return nil
+			},
+			Uncarried: func(a map[string]any) string {
+				if p, _ := a["patterns"].([]any); len(p) > 1 {
+					return fmt.Sprintf("%d patterns in one call", len(p))
+				}
+				return ""
+			},
+		},
+		// Factory Droid's Grep output_mode is file_paths or content (its
+		// tool schema); the canonical values are Claude Code's
+		// (files_with_matches, content, count).
+		"droidGrepMode": {
+			ToCanonical: func(a map[string]any) []string {
+				if a["output_mode"] == "file_paths" {
+					a["output_mode"] = "files_with_matches"
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				switch a["output_mode"] {
+				case "files_with_matches":
+					a["output_mode"] = "file_paths"
+				case "count":
+					delete(a, "output_mode")
+					return []string{`output_mode "count" has no counterpart; Grep's default output was asked for`}
+				}
+				return nil
+			},
+		},
 		// Claude todos: {content, status, activeForm} (T§6.2).
 		"claudeTodos": {
 			ToCanonical: func(a map[string]any) []string {
@@ -410,10 +466,21 @@ var responseConverters = sync.OnceValue(func() map[string]*ResponseConverter {
 				if r.Failed {
 					return nil, cmp.Or(r.Error, r.Output)
 				}
+				// Qwen Code's adds a "---" line under the header
+				// (PostToolUse.glob.json); Factory Droid's is bare relative
+				// paths (./notes.txt) or "No matching files found".
 				files := []string{}
+				header := false
 				for i, l := range nonEmptyLines(r.Output) {
-					if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found")) {
+					if i == 0 && (strings.HasPrefix(l, "Found ") && strings.HasSuffix(l, ":") || strings.HasPrefix(l, "No files found") || l == "No matching files found") {
+						header = true
 						continue
+					}
+					if i == 1 && header && l == "---" {
+						continue
+					}
+					if !filepath.IsAbs(l) {
+						l = filepath.Clean(l)
 					}
 					files = append(files, relativeTo(r.Cwd, l))
 				}
@@ -632,6 +699,32 @@ var responseConverters = sync.OnceValue(func() map[string]*ResponseConverter {
 					"returnDisplay": fmt.Sprintf("Found %d matching file(s)", len(files)),
 				}, ""
 			},
+		},
+		// Qwen Code's grep_search: Gemini's shape, but its returnDisplay
+		// is a summary string, so the matches are read from llmContent
+		// ("File: <path>" then "L<n>: <line>", context lines "L<n>- ";
+		// PostToolUse.grep_search.json). Paths are relative to the
+		// searched directory.
+		"qwenGrep": {
+			ToCanonical: func(resp json.RawMessage, _ string) (ToolResult, error) {
+				r, err := geminiToCanonical(resp)
+				if err != nil || r.Failed || r.Matches != nil {
+					return r, err
+				}
+				file := ""
+				for _, l := range strings.Split(r.Output, "\n") {
+					if f, ok := strings.CutPrefix(l, "File: "); ok {
+						file = f
+						continue
+					}
+					n, text, ok := strings.Cut(strings.TrimPrefix(l, "L"), ": ")
+					if line, err := strconv.Atoi(n); ok && err == nil && file != "" && strings.HasPrefix(l, "L") {
+						r.Matches = append(r.Matches, Match{File: file, Line: line, Text: text})
+					}
+				}
+				return r, nil
+			},
+			FromCanonical: geminiTextFromCanonical,
 		},
 		"geminiText": {
 			ToCanonical:   func(resp json.RawMessage, _ string) (ToolResult, error) { return geminiToCanonical(resp) },

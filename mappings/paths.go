@@ -77,6 +77,20 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 			}
 			return nodeResolve(c.Cwd, p)
 		},
+		// Qwen Code's glob and grep_search (0.24.4: validateToolParamValues,
+		// resolveAndValidatePath): the path trimmed and shell-unescaped
+		// (unescapeShellSpecials), ~ expanded, then path.resolve against
+		// the target directory; no realpath.
+		"qwenSearchDir": func(p string, c PathContext) (string, string) {
+			p = strings.TrimSpace(p)
+			if strings.HasPrefix(p, "~") {
+				return p, "Qwen Code expands ~ to the home directory of its process"
+			}
+			if strings.Contains(p, `\`) {
+				return p, "Qwen Code removes shell escapes from the path"
+			}
+			return nodeResolve(c.Cwd, p)
+		},
 		// Factory Droid's Read, Create, Edit and LS: taken against the
 		// session's cwd as Node's path.resolve would (read in its binary, not
 		// seen live with a relative path); whether it expands ~ is not known.

@@ -65,6 +65,14 @@ console.log(JSON.stringify(inputs.map(p => {
 		if dir != want[i][0] || search != want[i][1] {
 			t.Errorf("%q: hookx resolves %q and %q; Node %q and %q", p, dir, search, want[i][0], want[i][1])
 		}
+		// Qwen Code's glob and grep_search: path.resolve once ~ and shell
+		// escapes are ruled out (they make the path uncertain).
+		qwen, why := pathResolvers()["qwenSearchDir"](p, c)
+		if plain := !strings.HasPrefix(p, "~") && !strings.Contains(p, `\`); plain != (why == "") {
+			t.Errorf("%q: qwenSearchDir says uncertain = %q", p, why)
+		} else if plain && qwen != want[i][0] {
+			t.Errorf("%q: qwenSearchDir resolves %q; Node %q", p, qwen, want[i][0])
+		}
 	}
 }
 

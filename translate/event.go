@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +78,13 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		r, err := srcResp.ToCanonical(raw[responseField], errText)
 		if err != nil {
 			return nil, fmt.Errorf("event payload: %w", err)
+		}
+		if errText != "" && r.Error == "" {
+			// A failure event's error, where the agent's result converter
+			// reads only tool_response (Qwen Code's PostToolUseFailure
+			// {error} beside Gemini-shaped results).
+			r.Failed, r.Error = true, errText
+			r.Output = cmp.Or(r.Output, errText)
 		}
 		result, hasResult = r, true
 	}
@@ -236,6 +244,16 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			r.Cwd, _ = p["cwd"].(string)
 			input, _ := p["tool_input"].(map[string]any)
 			resp, dstErr := tr.responseConverter(tr.To, dstTool).FromCanonical(r, input)
+			if canonical == "tool.failed" && tr.To.Protocol == "claude" && resp != nil {
+				// A Claude-protocol failure event carries the error, never a
+				// tool_response, also where the agent's results are
+				// Gemini's (Qwen Code: PostToolUseFailure {error,
+				// is_interrupt}, testdata/payloads/qwen-0.24.4).
+				resp = nil
+				if dstErr == "" {
+					dstErr = cmp.Or(r.Error, r.Output, "the tool failed")
+				}
+			}
 			// Every reshaping is approximate (T§8): the two agents' result
 			// objects carry different details.
 			if dstTool == nil || srcTool == nil || srcTool.Response == "" || dstTool.Response == "" {

@@ -303,10 +303,7 @@ func TestNoAgentPrivateArgumentsReachTheHook(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, dst := "claude", "gemini"
-		if strings.HasPrefix(filepath.Base(file), "gemini.") {
-			src, dst = dst, src
-		}
+		src, dst := goldenDialects(file)
 		tr := newTr(t, src, dst)
 		var p struct {
 			ToolName  string         `json:"tool_name"`

@@ -23,10 +23,10 @@ func FuzzEvent(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		if ar.Files[0].Name == "claude.json" {
-			f.Add(ar.Files[0].Data, mappings.PairOf("claude", "gemini"))
-		} else {
-			f.Add(ar.Files[0].Data, mappings.PairOf("gemini", "claude"))
+		src, dst := goldenDialects(file)
+		f.Add(ar.Files[0].Data, mappings.PairOf(src, dst))
+		if src != "claude" && src != "gemini" {
+			f.Add(ar.Files[0].Data, mappings.PairOf(src, "gemini")) // Qwen's and Droid's for a Gemini hook too
 		}
 	}
 	// The TerminaI goldens, built from its reference (it cannot run here).

@@ -33,8 +33,9 @@ func newTr(t testing.TB, from, to string) *Translator {
 
 // TestEventGoldens translates every payload captured from the real agents
 // (../testdata/payloads; testdata/events/<dialect>.<payload>.txtar holds its
-// translation under the other dialect's name) and checks both the
-// translation and the round trip back.
+// translation under the other dialect's name: Gemini's for Claude's, Claude's
+// for every other agent's) and checks both the translation and the round
+// trip back.
 func TestEventGoldens(t *testing.T) {
 	files, err := filepath.Glob("testdata/events/*.txtar")
 	if err != nil {
@@ -50,10 +51,7 @@ func TestEventGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, dst := "claude", "gemini"
-			if strings.HasPrefix(filepath.Base(file), "gemini.") {
-				src, dst = dst, src
-			}
+			src, dst := goldenDialects(file)
 			in := section(t, ar, src+".json")
 			res, err := newTr(t, src, dst).Event(in)
 			if err != nil {
@@ -77,6 +75,18 @@ func TestEventGoldens(t *testing.T) {
 			checkRoundTrip(t, src, dst, in, res)
 		})
 	}
+}
+
+// goldenDialects are the dialects of an event golden: the captured payload's
+// agent and the hook's. Claude's payloads go to a Gemini hook, every other
+// agent's to a Claude hook (Qwen's and Droid's tools as a Claude hook sees
+// them).
+func goldenDialects(file string) (src, dst string) {
+	src, _, _ = strings.Cut(filepath.Base(file), ".")
+	if src == "claude" {
+		return src, "gemini"
+	}
+	return src, "claude"
 }
 
 // checkRoundTrip translates the translation back and requires every field of
