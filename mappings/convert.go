@@ -109,17 +109,14 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 			Args:      []string{"patterns"},
 			Canonical: []string{"pattern"},
 			ToCanonical: func(a map[string]any) []string {
-				switch p := a["patterns"].(type) {
-				case string:
-					a["pattern"] = p
+				p, ok := droidPatterns(a["patterns"])
+				switch {
+				case !ok:
+				case len(p) > 1:
+					return []string{fmt.Sprintf("Glob's %d patterns cannot be expressed as one glob call", len(p))}
+				default:
+					a["pattern"] = strings.Join(p, "") // the one, or none
 					delete(a, "patterns")
-				case []any:
-					if s, ok := firstOnly(p).(string); ok {
-						a["pattern"] = s
-						delete(a, "patterns")
-					} else if len(p) > 1 {
-						return []string{fmt.Sprintf("Glob's %d patterns cannot be expressed as one glob call", len(p))}
-					}
 				}
 				return nil
 			},
@@ -131,8 +128,10 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 				return nil
 			},
 			Uncarried: func(a map[string]any) string {
-				if p, _ := a["patterns"].([]any); len(p) > 1 {
+				if p, ok := droidPatterns(a["patterns"]); len(p) > 1 {
 					return fmt.Sprintf("%d patterns in one call", len(p))
+				} else if l, _ := a["patterns"].([]any); !ok && len(l) > 1 {
+					return fmt.Sprintf("%d patterns in one call", len(l))
 				}
 				return ""
 			},
@@ -222,6 +221,31 @@ func mapTodos(a map[string]any, f func(map[string]any)) {
 			f(t)
 		}
 	}
+}
+
+// droidPatterns is what Factory Droid's Glob runs of its patterns argument
+// (0.225.2): one string or a list of them, each trimmed (JavaScript's trim),
+// the empty ones dropped. ok is false for any other shape.
+func droidPatterns(v any) (patterns []string, ok bool) {
+	var list []any
+	switch v := v.(type) {
+	case string:
+		list = []any{v}
+	case []any:
+		list = v
+	default:
+		return nil, false
+	}
+	for _, x := range list {
+		s, isString := x.(string)
+		if !isString {
+			return nil, false
+		}
+		if s = jsTrim(s); s != "" {
+			patterns = append(patterns, s)
+		}
+	}
+	return patterns, true
 }
 
 // firstOnly returns the only element of list, or nil.

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -82,7 +83,7 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 		// (unescapeShellSpecials), ~ expanded, then path.resolve against
 		// the target directory; no realpath.
 		"qwenSearchDir": func(p string, c PathContext) (string, string) {
-			p = strings.TrimSpace(p)
+			p = jsTrim(p)
 			if strings.HasPrefix(p, "~") {
 				return p, "Qwen Code expands ~ to the home directory of its process"
 			}
@@ -102,6 +103,20 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 		},
 	}
 })
+
+// jsTrim is JavaScript's String.prototype.trim: it trims WhiteSpace and
+// LineTerminator (ECMA-262), a set unlike strings.TrimSpace's (U+FEFF is
+// one, U+0085 is not). A path trimmed otherwise than the agent trims it is
+// one the guard checks while the tool uses another.
+func jsTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		switch r {
+		case '\t', '\n', '\v', '\f', '\r', '\u2028', '\u2029', '\uFEFF':
+			return true
+		}
+		return unicode.Is(unicode.Zs, r)
+	})
+}
 
 // PathResolverByName returns a named path resolver, or nil.
 func PathResolverByName(name string) PathResolver { return pathResolvers()[name] }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // Gemini CLI resolves its tools' paths with Node's path.resolve and
@@ -100,6 +101,51 @@ func TestGeminiDefensivePath(t *testing.T) {
 		}})
 		if got != c.want || unc != "" {
 			t.Errorf("%q: got %q (%s), want %q", c.in, got, unc, c.want)
+		}
+	}
+}
+
+// Qwen Code trims a glob or grep_search path with JavaScript's
+// String.prototype.trim before resolving it; Go's strings.TrimSpace trims
+// another set (U+0085 but not U+FEFF). A path hookx trims differently is
+// one the guard checks while Qwen searches another ("\uFEFF/etc" is /etc to
+// Qwen). Node is the oracle, on every rune either language calls space.
+func TestQwenSearchDirTrimsAsJavaScript(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is required in CI")
+		}
+		t.Skip("node not installed: the oracle is missing")
+	}
+	var inputs []string
+	for r := rune(0); r <= 0xFFFF; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		if r == 0xFEFF || r == 0x85 || unicode.IsSpace(r) || unicode.Is(unicode.Zs, r) || r == 0x180E || r == 0x200B {
+			s := string(r)
+			inputs = append(inputs, s+"/etc", "/etc"+s, s+"etc"+s, s)
+		}
+	}
+	in, _ := json.Marshal(inputs)
+	cmd := exec.Command(node, "-e", `const path = require("path");
+const inputs = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(inputs.map(p => path.resolve("/w/t", p.trim()))));`)
+	cmd.Stdin = strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var want []string
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	c := PathContext{Cwd: "/w/t"}
+	for i, p := range inputs {
+		got, why := pathResolvers()["qwenSearchDir"](p, c)
+		if why != "" || got != want[i] {
+			t.Errorf("%+q: qwenSearchDir resolves %+q (%s); Qwen Code %+q", p, got, why, want[i])
 		}
 	}
 }

@@ -144,3 +144,32 @@ func TestToolFailureCarriesTheError(t *testing.T) {
 		}
 	}
 }
+
+// Factory Droid's Glob trims each pattern (Bun's String.prototype.trim) and
+// drops the empty ones before it searches (0.225.2's glob tool): the guard
+// must see the glob Droid runs, not " /etc/**" where Droid runs "/etc/**",
+// and a list with one real pattern among blanks is that one pattern.
+func TestDroidGlobPatternsAsDroidRunsThem(t *testing.T) {
+	for _, c := range []struct {
+		patterns any
+		want     string
+	}{
+		{" /etc/** ", "/etc/**"},
+		{"\uFEFF/etc/**", "/etc/**"},
+		{"\t/etc/**\n", "/etc/**"},
+		{[]any{" /etc/**"}, "/etc/**"},
+		{[]any{"", "/etc/**", "  "}, "/etc/**"},
+		{[]any{"\u00A0", "/etc/**\u2028"}, "/etc/**"},
+	} {
+		input := map[string]any{"patterns": c.patterns, "folder": "/p"}
+		got, _ := hookInput(t, newTr(t, "droid", "claude"), toolEvent("PreToolUse", "/p", "Glob", input))
+		if got["pattern"] != c.want {
+			t.Errorf("patterns %+q: the Claude guard sees pattern %+q (input %v); Droid runs %+q", c.patterns, got["pattern"], got, c.want)
+		}
+	}
+	// Several real patterns among blanks still fail closed.
+	input := map[string]any{"patterns": []any{" ", "*.go", ".env "}, "folder": "/p"}
+	if _, err := newTr(t, "droid", "claude").Event(toolEvent("PreToolUse", "/p", "Glob", input)); err == nil || !strings.Contains(err.Error(), "2 patterns in one call") {
+		t.Errorf("two real patterns among blanks: err %v; the guard must fail closed", err)
+	}
+}
