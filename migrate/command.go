@@ -165,19 +165,59 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		slices.Sort(keys)
 		var pre strings.Builder
 		for _, k := range keys {
-			v := ShellQuote(env[k])
-			if p.from.Settings.ExpandsVars {
-				// The agent expands $VAR in settings strings at load
-				// (Gemini: GC§8.3): let the shell expand them instead.
-				v = doubleQuote(env[k])
+			if !p.from.Settings.ExpandsVars {
+				fmt.Fprintf(&pre, "export %s=%s; ", k, ShellQuote(env[k]))
+				continue
 			}
-			fmt.Fprintf(&pre, "export %s=%s; ", k, v)
+			// The agent expands $VAR in settings strings at load (Gemini:
+			// GC§8.3; Qwen Code): the shell expands the same names, and
+			// nothing else. A plain assignment neither splits nor globs.
+			v, exact := loadExpandedWord(env[k])
+			if !exact {
+				note(Approximate, "env "+k, p.from.Agent+" expands ${…} forms in it when it loads the settings that the shell cannot express; written as they are")
+			}
+			fmt.Fprintf(&pre, "%s=%s; export %s; ", k, v, k)
 		}
 		cmd = pre.String() + cmd
 		note(Approximate, "env", "set by an export prefix on the command: "+p.to.Agent+" handlers have no env field")
 	}
 	return cmd, nil, nil, true
 }
+
+// loadExpandedWord is a shell word (for an assignment) that gives what an
+// agent's resolveEnvVarsInString gives for s: each $NAME or ${NAME} is the
+// variable's value where it is set (even empty) and stays as written where
+// it is not; every other character is literal ($(…), $1 and $$ too).
+// exact is false where a ${…} holds what is not a shell name (Gemini's
+// ${NAME:-default}, or a name no shell has): it is kept as written.
+func loadExpandedWord(s string) (word string, exact bool) {
+	exact = true
+	var b strings.Builder
+	lit := func(t string) {
+		if t != "" {
+			b.WriteString(ShellQuote(t))
+		}
+	}
+	last := 0
+	for _, m := range loadExpanded().FindAllStringSubmatchIndex(s, -1) {
+		lit(s[last:m[0]])
+		last = m[1]
+		name := strings.TrimSuffix(strings.TrimPrefix(s[m[2]:m[3]], "{"), "}")
+		if !shellName().MatchString(name) {
+			exact = false
+			lit(s[m[0]:m[1]])
+			continue
+		}
+		fmt.Fprintf(&b, "${%s-%s}", name, ShellQuote(s[m[0]:m[1]]))
+	}
+	lit(s[last:])
+	if b.Len() == 0 {
+		return "''", exact
+	}
+	return b.String(), exact
+}
+
+var shellName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // loadExpanded matches what Gemini's resolveEnvVarsInString expands.
 var loadExpanded = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(\w+|\{[^}]+\})`) })

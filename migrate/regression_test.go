@@ -308,3 +308,47 @@ func TestRemoveKeepsClosingBracket(t *testing.T) {
 		t.Errorf("adding then removing the hookx entry does not give back the user's file:\nwant:\n%s\ngot:\n%s", user, res2.After)
 	}
 }
+
+// An env value of an agent that expands $VAR at load (Qwen Code's
+// resolveEnvVarsInString, 0.24.4) reaches the hook as that agent gives it
+// when migrate moves it into an export prefix: a $NAME or ${NAME} it has a
+// value for (even empty) is replaced, every other $ stays as written. The
+// shell must not do more: no command substitution the author never wrote
+// ($(…) is literal to Qwen), no unknown name emptied, no $1 or $$.
+func TestExportedEnvValueExpandsOnlyAsQwenDoes(t *testing.T) {
+	env := []string{"HOME=/home/u", "HOOKX_T_EMPTY="}
+	for v, want := range map[string]string{
+		"$HOME/bin":               "/home/u/bin",
+		"${HOME}:x":               "/home/u:x",
+		"a${HOOKX_T_EMPTY}b":      "ab",
+		"$(touch INJECTED)":       "$(touch INJECTED)",
+		"$((1+1))":                "$((1+1))",
+		"$HOOKX_T_UNSET/bin":      "$HOOKX_T_UNSET/bin",
+		"${HOOKX_T_UNSET}":        "${HOOKX_T_UNSET}",
+		"${HOOKX_T_UNSET:-$HOME}": "${HOOKX_T_UNSET:-$HOME}",
+		"price $1 and $$ and $@":  "price $1 and $$ and $@",
+		"it's \"$HOME\" `x`":      "it's \"/home/u\" `x`",
+		"^rm .*$|^sudo":           "^rm .*$|^sudo",
+		"":                        "",
+	} {
+		val, _ := json.Marshal(v)
+		src := `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"printf '%s|' \"$V\"","env":{"V":` + string(val) + `}}]}]}}`
+		res := planFor(t, Options{From: "qwen", To: "claude"}, src, nil)
+		if len(res.Entries) != 1 {
+			t.Fatalf("%q: %d entries", v, len(res.Entries))
+		}
+		dir := t.TempDir()
+		for _, sh := range []string{"bash", "sh"} {
+			c := exec.Command(sh, "-c", res.Entries[0].Command)
+			c.Dir = dir
+			c.Env = append(os.Environ(), env...)
+			out, _ := c.Output()
+			if string(out) != want+"|" {
+				t.Errorf("%s: env V %q: migrated command %q prints %q; Qwen Code gives the hook %q", sh, v, res.Entries[0].Command, out, want)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "INJECTED")); err == nil {
+			t.Errorf("env V %q: the migrated command ran a command substitution", v)
+		}
+	}
+}

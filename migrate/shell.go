@@ -305,25 +305,6 @@ func quoteArg(a string) string {
 	return b.String()
 }
 
-// doubleQuote quotes s as one shell word in double quotes: $VAR and ${VAR}
-// still expand, nothing else does.
-func doubleQuote(s string) string {
-	if q := ShellQuote(s); q == s {
-		return s // nothing to quote
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"', '\\', '`':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // wrapCall is a command that is one call of hookx wrap.
 type wrapCall struct {
 	from       string
