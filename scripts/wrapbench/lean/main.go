@@ -164,6 +164,11 @@ func (t translation) Failure(host *mappings.Dialect, hostEvent string, err error
 	return wrap.Output(translate.FailureOutput(host, hostEvent, err))
 }
 
+func (t translation) Blocks(host *mappings.Dialect, hostEvent string, out wrap.Output) bool {
+	v, _, err := translate.ReadOutput(host, hostEvent, translate.Output(out))
+	return err == nil && v.Block
+}
+
 type translator struct{ in, out *translate.Translator }
 
 func (t translator) Event(payload []byte) (*wrap.Event, error) {
