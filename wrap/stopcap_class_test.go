@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -253,5 +254,23 @@ func TestStopCapCountsWhatTheHostReadsAsABlock(t *testing.T) {
 				t.Errorf("%s reads %d of the answers as blocks and %d not: the test tells nothing", host.Agent, seen[true], seen[false])
 			}
 		})
+	}
+}
+
+// A host's empty answer (nothing, from the table's emptyAnswer) is no
+// answer in the host's own reading, on every event of every dialect: no
+// decision, no message, nothing the reader ignores or rejects.
+func TestNothingIsNoAnswerToTheHost(t *testing.T) {
+	for _, host := range mappings.Default().Dialects {
+		for _, ev := range host.Events {
+			out := nothing(host)
+			v, fs, err := translate.ReadOutput(host, ev.Name, translate.Output(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v, translate.Verdict{}) || len(fs) > 0 || out.ExitCode != 0 || len(out.Stderr) > 0 {
+				t.Errorf("%s %s: the empty answer %+v reads as %+v %v", host.Name, ev.Name, out, v, fs)
+			}
+		}
 	}
 }
