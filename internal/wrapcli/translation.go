@@ -43,6 +43,11 @@ func (t Translation) Failure(host *mappings.Dialect, hostEvent string, err error
 	return wrap.Output(translate.FailureOutput(host, hostEvent, err))
 }
 
+func (t Translation) Blocks(host *mappings.Dialect, hostEvent string, out wrap.Output) bool {
+	v, _, err := translate.ReadOutput(host, hostEvent, translate.Output(out))
+	return err == nil && v.Block
+}
+
 // translator holds both directions: the event goes host → hook, the result
 // hook → host.
 type translator struct{ in, out *translate.Translator }
