@@ -138,6 +138,11 @@ type Dialect struct {
 	// stdout, reads its stderr as the output instead, JSON and all, at any
 	// exit but 2 (Qwen Code's hook runner: stdout || stderr).
 	StderrAsOutput bool `json:"stderrAsOutput"`
+	// EmptyAnswer is what the agent is answered on stdout when there is
+	// nothing to say (an event the hook does not run on, a hook not waited
+	// for, a block past the hook's own agent's stop cap): a JSON object,
+	// or "" for no output at all.
+	EmptyAnswer string `json:"emptyAnswer"`
 	// Transcript is the session transcript the agent writes and names in
 	// transcript_path.
 	Transcript Transcript `json:"transcript"`
@@ -1155,6 +1160,9 @@ func (t *Table) index() error {
 				bad("%s: lacks tool %q without a reason", d.Name, id)
 			}
 		}
+		if d.EmptyAnswer != "" && !jsonObject(d.EmptyAnswer) {
+			bad("%s: emptyAnswer %q is not a JSON object", d.Name, d.EmptyAnswer)
+		}
 		if len(d.Transcript.Tools) > 0 && d.Transcript.Format == "" {
 			bad("%s: transcript.tools without a transcript.format", d.Name)
 		}
@@ -1524,4 +1532,10 @@ func (t *Table) MustDialect(name string) *Dialect {
 		panic(err)
 	}
 	return d
+}
+
+// jsonObject reports whether s is one JSON object.
+func jsonObject(s string) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal([]byte(s), &m) == nil && m != nil
 }

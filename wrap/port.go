@@ -79,4 +79,9 @@ type Translation interface {
 	// the events where a block keeps something from happening or from the
 	// model (output.guard, output.failClosed), a warning elsewhere.
 	Failure(host *mappings.Dialect, hostEvent string, err error) Output
+	// Blocks reports whether host reads out, an answer to its hostEvent, as
+	// a block: the reading of the host's protocol family, the one the
+	// translation itself reads hook output with. The Stop cap counts
+	// blocks by it.
+	Blocks(host *mappings.Dialect, hostEvent string, out Output) bool
 }

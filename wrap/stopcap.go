@@ -100,7 +100,7 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 	if r.stopPath == "" || hookEv == nil || hostEv == nil {
 		return out
 	}
-	if !isBlock(r.host, out) {
+	if !r.Translation.Blocks(r.host, hostEv.Name, out) {
 		removeCount(r.stopPath)
 		return out
 	}
@@ -263,34 +263,6 @@ func removeCount(file string) {
 	if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		_ = writeState(file, stopState{})
 	}
-}
-
-// isBlock reports whether a host's answer is a block under the host's
-// output rules.
-func isBlock(host *mappings.Dialect, out Output) bool {
-	if host.Protocol == "claude" && out.ExitCode == 2 {
-		return true
-	}
-	var v struct {
-		Decision string `json:"decision"`
-		HSO      struct {
-			PermissionDecision string `json:"permissionDecision"`
-		} `json:"hookSpecificOutput"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(out.Stdout), &v) != nil {
-		return host.Protocol == "gemini" && out.ExitCode >= 2 && len(bytes.TrimSpace(out.Stderr)) > 0 && len(bytes.TrimSpace(out.Stdout)) == 0
-	}
-	switch host.Protocol {
-	case "gemini":
-		return v.Decision == "deny" || v.Decision == "block"
-	case "claude":
-		return v.Decision == "block" || v.HSO.PermissionDecision == "deny"
-	case "copilot":
-		// hookx writes a Copilot block with its reason, which Copilot
-		// needs.
-		return v.Decision == "block"
-	}
-	return false
 }
 
 func boolField(payload []byte, name string) bool {

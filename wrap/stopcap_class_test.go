@@ -1,11 +1,14 @@
 package wrap
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,7 +62,7 @@ func hostBlock(t *testing.T, tbl *mappings.Table, host *mappings.Dialect, hostEv
 		t.Fatal(err)
 	}
 	out, _ := tr.Result(translate.ResultContext{HookEvent: claudeEv.Name, HostEvent: hostEv.Name}, translate.Output{Stdout: block})
-	if !isBlock(host, Output(out)) {
+	if v, _, _ := translate.ReadOutput(host, hostEv.Name, out); !v.Block {
 		t.Fatalf("%s: a Claude Stop block renders as %q, which wrap does not read as a block", host.Agent, out.Stdout)
 	}
 	return out.Stdout
@@ -157,6 +160,116 @@ func TestStopCapsHoldWithoutStopActiveData(t *testing.T) {
 		for _, role := range slices.Sorted(maps.Keys(capped)) {
 			if !capped[role] {
 				t.Errorf("%s: the stop cap of %s is never checked: no dialect with a stop event and another cap", which, role)
+			}
+		}
+	}
+}
+
+// stopAnswers is every way a protocol family spells an answer to a stop
+// event, blocks and near-blocks alike: decision values with and without a
+// reason (Copilot CLI blocks only with one), permissionDecision, continue,
+// Copilot's handled, plain text and broken JSON on stdout; JSON and text on
+// stderr (Qwen Code reads stderr as the output when stdout is empty;
+// Gemini CLI blocks on text at exit 2 and up); every kind of exit code
+// (Claude's exit 2, TerminaI's exit 2 only). Each is tried on every host,
+// whatever its family.
+func stopAnswers(hostEv string) []Output {
+	stdouts := []string{
+		"", "keep going", "{}", "[1]", `{"decision":"block","reason":"again"} trailing`,
+		`{"decision":"block","reason":"again"}`, `{"decision":"block"}`, `{"decision":"block","reason":""}`,
+		`{"decision":"deny","reason":"again"}`, `{"decision":"deny"}`, `{"decision":"approve"}`, `{"decision":"allow"}`,
+		`{"decision":"ask","reason":"again"}`, `{"decision":"Block","reason":"again"}`,
+		`{"continue":false,"stopReason":"enough"}`, `{"decision":"block","reason":"again","continue":false}`,
+		`{"hookSpecificOutput":{"hookEventName":"` + hostEv + `","permissionDecision":"deny","permissionDecisionReason":"again"}}`,
+		`{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
+		`{"permissionDecision":"deny","permissionDecisionReason":"again"}`,
+		`{"handled":true,"responseContent":"again"}`,
+	}
+	stderrs := []string{"", "keep going", `{"decision":"block","reason":"again"}`}
+	var outs []Output
+	for _, exit := range []int{0, 1, 2, 3, 126} {
+		for _, so := range stdouts {
+			for _, se := range stderrs {
+				outs = append(outs, Output{Stdout: []byte(so), Stderr: []byte(se), ExitCode: exit})
+			}
+		}
+	}
+	return outs
+}
+
+// The Stop cap counts an answer as a block exactly when the host's own
+// family reader (translate.ReadOutput, which turns every hook's output into
+// a verdict) reads it as one: one reading of a block per family. The cap
+// once had a reading of its own, by hand, which missed Copilot CLI's need of
+// a reason, Qwen Code's stderr, Gemini CLI's text on stdout at exit 2 and
+// TerminaI's exit-2-only rule. Every dialect with a stop event is a host,
+// against every answer of stopAnswers, from the table alone.
+func TestStopCapCountsWhatTheHostReadsAsABlock(t *testing.T) {
+	tbl := mappings.Default()
+	for _, host := range tbl.Dialects {
+		hostEv, _ := host.EventFor("agent.stop")
+		if hostEv == nil {
+			continue
+		}
+		// A hook's agent with a stop event that makes wrap keep a count on
+		// this host: either agent caps its loop.
+		var hook *mappings.Dialect
+		var hookEv *mappings.Event
+		for _, d := range tbl.Dialects {
+			ev, _ := d.EventFor("agent.stop")
+			if d != host && ev != nil && (ev.Output.BlockCap > 0 || hostEv.Output.BlockCap > 0) {
+				hook, hookEv = d, ev
+				break
+			}
+		}
+		if hook == nil {
+			t.Errorf("%s: no hook dialect makes wrap count its stop blocks", host.Name)
+			continue
+		}
+		t.Run(host.Name, func(t *testing.T) {
+			payload := []byte(stopPayload(host, hostEv, false))
+			seen := map[bool]int{}
+			for _, out := range stopAnswers(hostEv.Name) {
+				v, _, err := translate.ReadOutput(host, hostEv.Name, translate.Output(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen[v.Block]++
+				r := &runner{Options: Options{Table: tbl, Translation: &fakeTranslation{}, StateDir: t.TempDir(), From: hook.Name, Stderr: io.Discard}}
+				r.hook, r.host, r.hostEvent = hook, host, hostEv.Name
+				r.stopActive(hookEv, hostEv, payload)
+				if r.stopPath == "" {
+					t.Fatalf("no stop count kept for a %s hook on %s", hook.Name, host.Name)
+				}
+				got := r.stopCap(hookEv, hostEv, payload, out)
+				if counted := r.trace.StopCount == 1; counted != v.Block {
+					t.Errorf("exit %d, stdout %q, stderr %q: the stop cap counts it as a block: %v; %s reads it as one: %v",
+						out.ExitCode, out.Stdout, out.Stderr, counted, host.Agent, v.Block)
+				}
+				if !bytes.Equal(got.Stdout, out.Stdout) || !bytes.Equal(got.Stderr, out.Stderr) || got.ExitCode != out.ExitCode {
+					t.Errorf("the first stop's answer changed: %+v, want %+v", got, out)
+				}
+			}
+			if seen[true] == 0 || seen[false] == 0 {
+				t.Errorf("%s reads %d of the answers as blocks and %d not: the test tells nothing", host.Agent, seen[true], seen[false])
+			}
+		})
+	}
+}
+
+// A host's empty answer (nothing, from the table's emptyAnswer) is no
+// answer in the host's own reading, on every event of every dialect: no
+// decision, no message, nothing the reader ignores or rejects.
+func TestNothingIsNoAnswerToTheHost(t *testing.T) {
+	for _, host := range mappings.Default().Dialects {
+		for _, ev := range host.Events {
+			out := nothing(host)
+			v, fs, err := translate.ReadOutput(host, ev.Name, translate.Output(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v, translate.Verdict{}) || len(fs) > 0 || out.ExitCode != 0 || len(out.Stderr) > 0 {
+				t.Errorf("%s %s: the empty answer %+v reads as %+v %v", host.Name, ev.Name, out, v, fs)
 			}
 		}
 	}

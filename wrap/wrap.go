@@ -547,14 +547,14 @@ func (r *runner) answer(out Output) int {
 	return out.ExitCode
 }
 
-// nothing is the host's answer when there is nothing to say: {} for a
-// Gemini host (which would read stderr as a message otherwise), nothing for
-// Claude.
+// nothing is the host's answer when there is nothing to say: the table's
+// emptyAnswer of the host (Gemini CLI would read stderr as a message when
+// stdout is empty).
 func nothing(host *mappings.Dialect) Output {
-	if host.Protocol == "gemini" {
-		return Output{Stdout: []byte("{}\n")}
+	if host.EmptyAnswer == "" {
+		return Output{}
 	}
-	return Output{}
+	return Output{Stdout: []byte(host.EmptyAnswer + "\n")}
 }
 
 // report records findings in the trace and prints, on stderr, those the

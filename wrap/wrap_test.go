@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
 )
 
 // fakeTranslation passes payloads through and records the hook's raw output.
@@ -45,6 +46,13 @@ func (f *fakeTranslation) HostEvent(host *mappings.Dialect, payload []byte) (str
 
 func (f *fakeTranslation) Failure(host *mappings.Dialect, hostEvent string, err error) Output {
 	return Output{Stdout: []byte(`{"failure":"` + hostEvent + `"}`)}
+}
+
+// Blocks is the real reading of the host's family: the Stop cap's count
+// is tested against it.
+func (f *fakeTranslation) Blocks(host *mappings.Dialect, hostEvent string, out Output) bool {
+	v, _, err := translate.ReadOutput(host, hostEvent, translate.Output(out))
+	return err == nil && v.Block
 }
 
 func (f *fakeTranslation) Event(p []byte) (*Event, error) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/hookx-dev/hookx/internal/wrapcli"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/hookx-dev/hookx/translate"
@@ -157,7 +158,7 @@ func TestWrapUnderADialectGivenOnlyAsData(t *testing.T) {
 	payload := `{"session_id":"s","transcript_path":"","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
 	var out, errb bytes.Buffer
 	code := wrap.Run(wrap.Options{
-		Table: tbl, Translation: translation{table: tbl},
+		Table: tbl, Translation: wrapcli.Translation{Table: tbl},
 		From: "gemini", Host: "auto", Command: []string{hook},
 		Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb,
 		Environ: []string{"NEXTAGENT=1", "PATH=" + os.Getenv("PATH")},

@@ -88,11 +88,11 @@ var extraCommands []func(streams) *cobra.Command
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &countingWriter{w: stdout}
 	s := streams{In: stdin, Out: out, Err: stderr}
-	if opts, command, ok := parseWrapDirect(args, s); ok {
+	if opts, ok := parseWrapDirect(args, s); ok {
 		// A hook call: no command tree (see parseWrapDirect), and the
 		// process exits once it returns (main). wrap has no --json.
-		opts.exits = true
-		return exitCode(opts.execute(command, nil), false, out, stdout, stderr)
+		opts.Exits = true
+		return exitCode(executeWrap(opts), false, out, stdout, stderr)
 	}
 	root := newRootCmd(s, args)
 	root.SetArgs(args)

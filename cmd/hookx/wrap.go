@@ -1,58 +1,19 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
-	"syscall"
-	"time"
-
-	"github.com/hookx-dev/hookx/mappings"
-	"github.com/hookx-dev/hookx/translate"
-	"github.com/hookx-dev/hookx/wrap"
+	"github.com/hookx-dev/hookx/internal/wrapcli"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
-
-type wrapOptions struct {
-	s          streams
-	signals    chan os.Signal
-	listen     func() // starts the delivery of signals, once
-	exits      bool   // the process exits when wrap returns (stopSignals)
-	from       string
-	host       string
-	event      string
-	hostEvent  string
-	timeout    time.Duration
-	failClosed bool
-	ask        string
-	trace      string
-	verbose    bool
-	match      string
-	env        []string
-	command    []string
-}
 
 func init() {
 	extraCommands = append(extraCommands, func(s streams) *cobra.Command { return newWrapCmd(s, nil) })
 }
 
-func newWrapOptions(s streams) *wrapOptions {
-	opts := &wrapOptions{s: s, signals: make(chan os.Signal, 4)}
-	opts.listen = sync.OnceFunc(func() { signal.Notify(opts.signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP) })
-	return opts
-}
-
-func newWrapCmd(s streams, runF func(*wrapOptions) error) *cobra.Command {
-	opts := newWrapOptions(s)
+// newWrapCmd is wrap for --help and flag errors; a hook call takes
+// parseWrapDirect. runF, for tests, gets the parsed options in place of the
+// run.
+func newWrapCmd(s streams, runF func(*wrapcli.Options) error) *cobra.Command {
+	opts := wrapcli.New(s.In, s.Out, s.Err)
 	cmd := &cobra.Command{
 		Use:   "wrap --from DIALECT [flags] -- COMMAND [ARG...]",
 		Short: "Run a hook written for one agent under the other",
@@ -117,10 +78,16 @@ BeforeAgent) and warns elsewhere.
 		Example: `  hookx wrap --from claude -- '"'\$'CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'
   hookx wrap --from gemini --timeout 30s -- python3 hooks/check.py`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return opts.execute(args, runF) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Command = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return executeWrap(opts)
+		},
 	}
 	cmd.Flags().SetInterspersed(false) // everything after the command is the hook's
-	opts.addFlags(cmd.Flags())
+	opts.AddFlags(cmd.Flags())
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return wrapUsageError(opts, err) })
 	return cmd
 }
@@ -130,235 +97,32 @@ BeforeAgent) and warns elsewhere.
 // It declines (ok false) whatever cobra must answer: --help, the root's
 // flags, a flag error (answered as wrapUsageError); newWrapCmd parses the
 // same flags, and cobra then parses the arguments afresh.
-func parseWrapDirect(args []string, s streams) (opts *wrapOptions, command []string, ok bool) {
+func parseWrapDirect(args []string, s streams) (opts *wrapcli.Options, ok bool) {
 	if len(args) == 0 || args[0] != "wrap" {
-		return nil, nil, false
+		return nil, false
 	}
-	opts = newWrapOptions(s)
-	fs := pflag.NewFlagSet("wrap", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.SetInterspersed(false)
-	opts.addFlags(fs)
-	if err := fs.Parse(args[1:]); err != nil {
-		return nil, nil, false
-	}
-	return opts, fs.Args(), true
+	opts, err := wrapcli.Parse(args[1:], s.In, s.Out, s.Err)
+	return opts, err == nil
 }
 
-// execute runs wrap with the parsed flags and the hook's command.
-func (opts *wrapOptions) execute(command []string, runF func(*wrapOptions) error) error {
-	opts.command = command
-	var table *mappings.Table
-	if !opts.execInPlace() {
-		// Neither is needed for a run that replaces itself with
-		// the hook. Signals start in wrap.Run, in the background, and
-		// stop once started whatever the outcome.
-		defer opts.stopSignals()
-		table = loadTable()
-	}
-	if err := validateWrap(table, opts); err != nil {
-		return wrapUsageError(opts, err)
-	}
-	if runF != nil {
-		return runF(opts)
-	}
-	return wrapRun(opts, table)
-}
-
-// stopSignals stops the delivery of signals to opts.signals, once started,
-// unless the process exits once wrap returns (run's way for a hook call):
-// Stop waits for the signal goroutine to be idle, about 0.1 ms on the
-// host's path, for nothing.
-func (opts *wrapOptions) stopSignals() {
-	if !opts.exits {
-		opts.listen()
-		signal.Stop(opts.signals)
-	}
-}
-
-// addFlags defines wrap's flags on fs.
-func (opts *wrapOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&opts.from, "from", "", "the dialect the hook was written for (required): "+strings.Join(mappings.Names(), ", "))
-	fs.StringVar(&opts.host, "host", "auto", "the host's dialect: auto (detect from the environment and the event), "+strings.Join(mappings.Names(), ", "))
-	fs.StringVar(&opts.event, "event", "", "the event the hook was registered on in its own agent, e.g. PostToolUse; a host event that its own agent would send as another event is answered with no decision and the hook is not run")
-	fs.StringVar(&opts.hostEvent, "host-event", "", "the host's event the hook is registered on, for a host whose payload names none (Copilot CLI's camelCase events, e.g. preToolUse); default: told from the payload's fields")
-	fs.DurationVar(&opts.timeout, "timeout", 0, "hookx's own limit on the hook, e.g. 30s (default: none); on expiry the hook's process group is killed and the hook's own timeout rules apply")
-	fs.BoolVar(&opts.failClosed, "fail-closed", false, "treat every failure of the hook (cannot start, exit 126/127, crash, timeout, unreadable output) as a block")
-	fs.StringVar(&opts.ask, "ask", "deny", "how ask/defer render on a Gemini host: deny (headless-safe) or ask (hangs a headless gemini -p)")
-	fs.StringVar(&opts.match, "match", "", "the hook's own tool matcher, in its dialect (hookx migrate writes it): the hook sees the host's tool as the tool this matcher names (LS for list_directory), and is not run when it names none; default: every tool")
-	fs.StringArrayVar(&opts.env, "env", nil, "set NAME=VALUE in the hook's environment, last, as its own agent would (e.g. a plugin's CLAUDE_PLUGIN_ROOT); repeatable")
-	fs.StringVar(&opts.trace, "trace", os.Getenv("HOOKX_TRACE"), "append one JSON line per run to this file, mode 0600 (default $HOOKX_TRACE)")
-	fs.BoolVarP(&opts.verbose, "verbose", "v", os.Getenv("HOOKX_VERBOSE") != "", "print every finding on stderr, the table's routine approximations included (default: what happened to the answer and what did not reach the hook; also $HOOKX_VERBOSE)")
-}
-
-// execInPlace says whether this run may replace itself with the hook (see
-// wrap.Options.Exec): a same-dialect host named up front, and nothing that
-// needs hookx to stay.
-func (opts *wrapOptions) execInPlace() bool {
-	return wrap.SysExec != nil && opts.host == opts.from && !opts.failClosed && opts.timeout == 0 && opts.trace == ""
-}
-
-// validateWrap checks what flag parsing cannot. table may be nil when the
-// dialects named are known without it.
-func validateWrap(table *mappings.Table, opts *wrapOptions) error {
-	switch {
-	case opts.from == "":
-		return errors.New(`required flag(s) "from" not set`)
-	case len(opts.command) == 0:
-		return errors.New("wrap needs the hook's command after --")
-	case opts.timeout < 0:
-		return fmt.Errorf("--timeout: %v is negative", opts.timeout)
-	case !slices.Contains([]string{"deny", "ask"}, opts.ask):
-		return fmt.Errorf("--ask: %q is neither deny nor ask", opts.ask)
-	}
-	for _, kv := range opts.env {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsAny(k, "\x00") {
-			return fmt.Errorf("--env: %q is not NAME=VALUE", kv)
-		}
-	}
-	if table == nil {
-		// Built only should a question below need it (Lazy builds no
-		// dialect until asked).
-		table = mappings.Lazy()
-	}
-	known := func(name string) error {
-		if _, ok := mappings.HookShell(name); ok {
-			return nil
-		}
-		_, err := table.Dialect(name)
-		return err
-	}
-	if err := known(opts.from); err != nil {
-		return fmt.Errorf("--from: %w", err)
-	}
-	if !opts.execInPlace() && opts.match != "" {
-		// A run that becomes the hook never reads the matcher.
-		hook, _ := table.Dialect(opts.from)
-		if _, err := hook.ToolMatcher(opts.match); err != nil {
-			return fmt.Errorf("--match: %w", err)
-		}
-	}
-	if opts.event != "" {
-		if d, _ := table.Dialect(opts.from); d != nil && d.Event(opts.event) == nil {
-			return fmt.Errorf("--event: %q is not a %s event%s", opts.event, d.Agent, mappings.DidYouMean(opts.event, d.EventNames()))
-		}
-	}
-	if opts.host != "auto" {
-		if err := known(opts.host); err != nil {
-			return fmt.Errorf("--host: %w", err)
-		}
-	}
-	return nil
-}
-
-// wrapUsageError answers a host that runs a wrap command with bad flags. The
-// host calls it on every event, and a usage error's exit 2 with text would be
-// a block in both agents, every time (and an endless loop on Gemini's
-// AfterAgent). So when an event is waiting on stdin, the error is answered
-// as hookx's own failure: a block on the events that guard an action, a
-// warning elsewhere, exit 0. A person at a terminal, or a run with no event,
-// gets the usage error and exit 2.
-func wrapUsageError(opts *wrapOptions, err error) error {
-	if f, ok := opts.s.In.(*os.File); ok {
-		if fi, statErr := f.Stat(); statErr == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return withCode(exitBadInput, err)
-		}
-	}
-	payload, readErr := readBounded(opts.s.In, maxPayload)
-	if readErr != nil || len(bytes.TrimSpace(payload)) == 0 {
+// executeWrap runs wrap with the parsed flags and the hook's command.
+func executeWrap(opts *wrapcli.Options) error {
+	code, err := opts.Execute()
+	if err != nil {
 		return withCode(exitBadInput, err)
 	}
-	table := mappings.Default()
-	var ev struct {
-		Name string `json:"hook_event_name"`
-	}
-	_ = json.Unmarshal(payload, &ev)
-	host, hostErr := table.Dialect(opts.host)
-	if hostErr != nil {
-		if name, detectErr := translate.DetectHost(table, payload, os.Getenv); detectErr == nil {
-			host, hostErr = table.Dialect(name)
-		}
-	}
-	if hostErr != nil {
-		host = table.LikelyHost(ev.Name, opts.from)
-	}
-	if host == nil {
-		return withCode(exitBadInput, err)
-	}
-	out := translate.FailureOutput(host, ev.Name, fmt.Errorf("hookx wrap: %w", err))
-	opts.s.Out.Write(append(out.Stdout, '\n'))
-	if out.ExitCode != 0 {
-		opts.s.Err.Write(out.Stderr) // the host reads the block from exit 2 and stderr
-	}
-	fmt.Fprintf(opts.s.Err, "hookx: wrap: %v\n", err)
-	return silentExit(out.ExitCode)
-}
-
-// loadTable returns the mapping table a hook call uses: its dialects are
-// built on first use, and a call builds the (at most two) it speaks.
-func loadTable() *mappings.Table {
-	return mappings.Lazy()
-}
-
-// wrapRun runs the hook. table is nil when the run replaces itself with
-// the hook; wrap loads it should that fail.
-func wrapRun(opts *wrapOptions, table *mappings.Table) error {
-	defer opts.stopSignals()
-
-	code := wrap.Run(wrap.Options{
-		Table:       table,
-		Translation: translation{table: table, match: opts.match, hostEvent: opts.hostEvent},
-		From:        opts.from,
-		Host:        opts.host,
-		Command:     opts.command,
-		Event:       opts.event,
-		Env:         opts.env,
-		Timeout:     opts.timeout,
-		FailClosed:  opts.failClosed,
-		Ask:         opts.ask,
-		TracePath:   opts.trace,
-		Verbose:     opts.verbose,
-		StateDir:    stopStateDir(),
-		// Beside the stop counters: $XDG_STATE_HOME/hookx/transcripts.
-		TranscriptDir: filepath.Join(filepath.Dir(stopStateDir()), "transcripts"),
-		Supervisor:    supervisor(),
-		Stdin:         opts.s.In,
-		Stdout:        opts.s.Out,
-		Stderr:        opts.s.Err,
-		Environ:       os.Environ(),
-		Signals:       opts.signals,
-		Listen:        opts.listen,
-		Exec:          wrap.SysExec,
-	})
 	if code != 0 {
 		return silentExit(code)
 	}
 	return nil
 }
 
-// stopStateDir is where the stop-loop counters live: under
-// $XDG_STATE_HOME, or its default ~/.local/state, or the user cache dir.
-func stopStateDir() string {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		if home, err := os.UserHomeDir(); err == nil {
-			base = filepath.Join(home, ".local", "state")
-		} else if cache, err := os.UserCacheDir(); err == nil {
-			base = cache
-		} else {
-			return filepath.Join(os.TempDir(), "hookx-"+strings.TrimSpace(fmt.Sprint(os.Getuid())), "stop")
-		}
+// wrapUsageError answers a flag error as wrapcli's AnswerUsage does: as
+// hookx's own failure for a host, a usage error for a person.
+func wrapUsageError(opts *wrapcli.Options, err error) error {
+	code, usage := opts.AnswerUsage(err)
+	if usage != nil {
+		return withCode(exitBadInput, usage)
 	}
-	return filepath.Join(base, "hookx", "stop")
-}
-
-// supervisor is this hookx, run as `hookx wrap-supervise`; nil when its
-// path is unknown.
-func supervisor() *wrap.Supervisor {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	return &wrap.Supervisor{Path: exe, Args: []string{"hookx", "wrap-supervise"}}
+	return silentExit(code)
 }

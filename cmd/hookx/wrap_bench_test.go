@@ -36,7 +36,7 @@ func BenchmarkWrapCommandLineDirect(b *testing.B) {
 	args := []string{"wrap", "--from", "claude", "--host", "gemini", "--", "cat >/dev/null"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, ok := parseWrapDirect(args, streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}); !ok {
+		if _, ok := parseWrapDirect(args, streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}); !ok {
 			b.Fatal("declined")
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookx-dev/hookx/internal/wrapcli"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/spf13/pflag"
 )
@@ -29,8 +30,8 @@ func TestMigrateKnowsWrapsValueFlags(t *testing.T) {
 func TestWrapDirectParsesAsCobra(t *testing.T) {
 	t.Setenv("HOOKX_TRACE", "")
 	t.Setenv("HOOKX_VERBOSE", "")
-	parsed := func(o *wrapOptions) []any {
-		return []any{o.from, o.host, o.event, o.hostEvent, o.timeout, o.failClosed, o.ask, o.trace, o.verbose, o.match, o.env, o.command}
+	parsed := func(o *wrapcli.Options) []any {
+		return []any{o.From, o.Host, o.Event, o.HostEvent, o.Timeout, o.FailClosed, o.Ask, o.Trace, o.Verbose, o.Match, o.Env, o.Command}
 	}
 	for _, args := range [][]string{
 		{"wrap", "--from", "claude", "--", "cat >/dev/null"},
@@ -40,16 +41,15 @@ func TestWrapDirectParsesAsCobra(t *testing.T) {
 		{"wrap", "--from", "claude", "hook.sh", "--host", "gemini"}, // everything after the command is the hook's
 		{"wrap", "--from", "claude", "--verbose=false", "--", "--help"},
 	} {
-		direct, command, ok := parseWrapDirect(args, streams{})
+		direct, ok := parseWrapDirect(args, streams{})
 		if !ok {
 			t.Errorf("%q: declined", args)
 			continue
 		}
-		direct.command = command
-		var viaCobra *wrapOptions
+		var viaCobra *wrapcli.Options
 		root := newRootCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, args)
 		root.RemoveCommand(root.Commands()...)
-		root.AddCommand(newWrapCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, func(o *wrapOptions) error { viaCobra = o; return nil }))
+		root.AddCommand(newWrapCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, func(o *wrapcli.Options) error { viaCobra = o; return nil }))
 		root.SetArgs(args)
 		if err := root.Execute(); err != nil || viaCobra == nil {
 			t.Errorf("%q: cobra: %v", args, err)
@@ -65,7 +65,7 @@ func TestWrapDirectParsesAsCobra(t *testing.T) {
 		{"wrap", "--from"}, {"wrap", "--nosuch", "--", "x"}, {"wrap", "--timeout", "soon", "--", "x"},
 		{"wrap", "--fail-closed=maybe"}, {"wrapx", "--from", "claude"}, {"migrate"}, {},
 	} {
-		if _, _, ok := parseWrapDirect(args, streams{}); ok {
+		if _, ok := parseWrapDirect(args, streams{}); ok {
 			t.Errorf("%q: parsed without cobra, which must answer it", args)
 		}
 	}

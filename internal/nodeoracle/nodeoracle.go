@@ -5,22 +5,16 @@
 package nodeoracle
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"sync"
 	"testing"
+
+	"github.com/hookx-dev/hookx/internal/oracleproc"
 )
 
-// Oracle is a running node process executing one script.
-type Oracle struct {
-	mu  sync.Mutex
-	in  io.Writer
-	out *bufio.Reader
-}
+// Oracle is a running node process executing one script; Ask sends it one
+// JSON line and decodes node's one-line answer.
+type Oracle struct{ *oracleproc.Process }
 
 var (
 	mu      sync.Mutex
@@ -54,20 +48,11 @@ func start(script string) (*Oracle, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(node, "-e", script)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
+	p, err := oracleproc.Start("node", exec.Command(node, "-e", script))
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &Oracle{in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+	return &Oracle{p}, nil
 }
 
 // Require is Start for a test: without node the test is skipped, except in
@@ -75,34 +60,5 @@ func start(script string) (*Oracle, error) {
 // oracle in the message ("the RegExp oracle").
 func Require(tb testing.TB, what, script string) *Oracle {
 	tb.Helper()
-	o, err := Start(script)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("node, %s, is required in CI: %v", what, err)
-		}
-		tb.Skipf("node, %s, is not available: %v", what, err)
-	}
-	return o
-}
-
-// Ask sends q as one JSON line and decodes node's one-line answer into
-// answer.
-func (o *Oracle) Ask(q, answer any) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	b, err := json.Marshal(q)
-	if err != nil {
-		return err
-	}
-	if _, err := o.in.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("writing to node: %w", err)
-	}
-	line, err := o.out.ReadBytes('\n')
-	if err != nil {
-		return fmt.Errorf("reading from node: %w", err)
-	}
-	if err := json.Unmarshal(line, answer); err != nil {
-		return fmt.Errorf("node answered %q: %w", line, err)
-	}
-	return nil
+	return oracleproc.Require(tb, "node, "+what+",", func() (*Oracle, error) { return Start(script) })
 }

@@ -11,13 +11,10 @@
 package rustregex
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -25,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookx-dev/hookx/internal/oracleproc"
 )
 
 //go:embed oracle/Cargo.toml oracle/src/main.rs
@@ -50,31 +49,18 @@ type Verdict struct {
 }
 
 // Oracle is the running oracle program.
-type Oracle struct {
-	mu  sync.Mutex
-	in  io.Writer
-	out *bufio.Reader
-}
+type Oracle struct{ p *oracleproc.Process }
 
 var start = sync.OnceValues(func() (*Oracle, error) {
 	bin, err := Build()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
+	p, err := oracleproc.Start("the Rust regex oracle", exec.Command(bin))
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &Oracle{in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+	return &Oracle{p}, nil
 })
 
 // Start returns the oracle, built and started on first use.
@@ -85,34 +71,14 @@ func Start() (*Oracle, error) { return start() }
 // .ci/run installs them and it fails.
 func Require(tb testing.TB) *Oracle {
 	tb.Helper()
-	o, err := start()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("the Rust regex oracle is required in CI: %v", err)
-		}
-		tb.Skipf("the Rust regex oracle is not available: %v", err)
-	}
-	return o
+	return oracleproc.Require(tb, "the Rust regex oracle", start)
 }
 
 // Test compiles pattern with Regex::new and matches it against subjects.
 func (o *Oracle) Test(pattern string, subjects []string) (Verdict, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	var v Verdict
-	b, err := json.Marshal(map[string]any{"p": pattern, "s": subjects})
-	if err != nil {
+	if err := o.p.Ask(map[string]any{"p": pattern, "s": subjects}, &v); err != nil {
 		return v, err
-	}
-	if _, err := o.in.Write(append(b, '\n')); err != nil {
-		return v, fmt.Errorf("writing to the oracle: %w", err)
-	}
-	line, err := o.out.ReadBytes('\n')
-	if err != nil {
-		return v, fmt.Errorf("reading from the oracle: %w", err)
-	}
-	if err := json.Unmarshal(line, &v); err != nil {
-		return v, fmt.Errorf("the oracle answered %q: %w", line, err)
 	}
 	if v.OK && len(v.M) != len(subjects) {
 		return v, fmt.Errorf("the oracle answered %d matches for %d subjects", len(v.M), len(subjects))

@@ -1,4 +1,4 @@
-package main
+package wrapcli
 
 import (
 	"github.com/hookx-dev/hookx/mappings"
@@ -6,41 +6,46 @@ import (
 	"github.com/hookx-dev/hookx/wrap"
 )
 
-// translation binds wrap's Translation interface to package translate.
-type translation struct {
-	table     *mappings.Table
-	match     string // the hook's own tool matcher (--match)
-	hostEvent string // the host's event, where its payload names none (--host-event)
+// Translation binds wrap's Translation interface to package translate.
+type Translation struct {
+	Table          *mappings.Table
+	Match          string // the hook's own tool matcher (--match)
+	HostEventGiven string // the host's event, where its payload names none (--host-event)
 }
 
-func (t translation) New(host, hook string) (wrap.Translator, error) {
-	in, err := translate.New(t.table, host, hook)
+func (t Translation) New(host, hook string) (wrap.Translator, error) {
+	in, err := translate.New(t.Table, host, hook)
 	if err != nil {
 		return nil, err
 	}
-	in.HostEvent = t.hostEvent
-	if t.match != "" {
-		if in.Match, err = in.To.ToolMatcher(t.match); err != nil {
+	in.HostEvent = t.HostEventGiven
+	if t.Match != "" {
+		if in.Match, err = in.To.ToolMatcher(t.Match); err != nil {
 			return nil, err
 		}
 	}
-	out, err := translate.New(t.table, hook, host)
+	out, err := translate.New(t.Table, hook, host)
 	if err != nil {
 		return nil, err
 	}
 	return translator{in: in, out: out}, nil
 }
 
-func (t translation) DetectHost(payload []byte, getenv func(string) string) (string, error) {
-	return translate.DetectHost(t.table, payload, getenv)
+func (t Translation) DetectHost(payload []byte, getenv func(string) string) (string, error) {
+	return translate.DetectHost(t.Table, payload, getenv)
 }
 
-func (t translation) HostEvent(host *mappings.Dialect, payload []byte) (string, error) {
-	return translate.HostEvent(host, payload, t.hostEvent)
+func (t Translation) HostEvent(host *mappings.Dialect, payload []byte) (string, error) {
+	return translate.HostEvent(host, payload, t.HostEventGiven)
 }
 
-func (t translation) Failure(host *mappings.Dialect, hostEvent string, err error) wrap.Output {
+func (t Translation) Failure(host *mappings.Dialect, hostEvent string, err error) wrap.Output {
 	return wrap.Output(translate.FailureOutput(host, hostEvent, err))
+}
+
+func (t Translation) Blocks(host *mappings.Dialect, hostEvent string, out wrap.Output) bool {
+	v, _, err := translate.ReadOutput(host, hostEvent, translate.Output(out))
+	return err == nil && v.Block
 }
 
 // translator holds both directions: the event goes host → hook, the result
