@@ -1,6 +1,11 @@
 package wrap
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // sysProcAttr puts the hook in a process group of its own, so that a timeout
 // or a signal reaches everything it started, and kills it if hookx dies
@@ -13,4 +18,18 @@ func sysProcAttr(dieWithHookx bool) *syscall.SysProcAttr {
 		return &syscall.SysProcAttr{Setpgid: true}
 	}
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// pendingBytes reports how many bytes the pipe f holds unread (TIOCINQ,
+// FIONREAD), without taking f out of the poller as f.Fd would.
+func pendingBytes(f *os.File) (n int, ok bool) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, false
+	}
+	var ierr error
+	if err := rc.Control(func(fd uintptr) { n, ierr = unix.IoctlGetInt(int(fd), unix.TIOCINQ) }); err != nil || ierr != nil {
+		return 0, false
+	}
+	return n, true
 }

@@ -26,3 +26,6 @@ func exitStatus(ps *os.ProcessState, err error) (int, string) {
 // SysExec is nil where a process cannot replace itself: pass-through runs
 // the hook as a child.
 var SysExec func(argv0 string, argv, env []string) error
+
+// pendingBytes cannot tell here: a held hook's output is cut at once.
+func pendingBytes(*os.File) (int, bool) { return 0, false }

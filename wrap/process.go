@@ -42,10 +42,32 @@ type hookSpec struct {
 	detach func(pgid int, bound time.Duration, pipes []*os.File) error
 }
 
-// heldDrain is how long the output of a hook whose leftovers were killed
-// for holding it is still read: their end closes the pipes at once, unless
-// one left the hook's process group.
+// heldDrain bounds how long what is already in the pipes of a hook whose
+// output was held is still read (the readers may be behind a slow sink).
 const heldDrain = time.Second
+
+// drainPending waits, up to limit, until the pipes hold no unread bytes or
+// their readers are done. Where the pipes cannot say (pendingBytes), it
+// returns at once.
+func drainPending(done <-chan struct{}, limit time.Duration, pipes ...*os.File) {
+	deadline := time.Now().Add(limit)
+	for {
+		pending := false
+		for _, p := range pipes {
+			if n, ok := pendingBytes(p); ok && n > 0 {
+				pending = true
+			}
+		}
+		if !pending || time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-done:
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
 
 // runResult is what happened to the hook's process.
 type runResult struct {
@@ -217,17 +239,15 @@ wait:
 		// output: stop waiting for EOF, and stop the leftovers.
 		res.held = true
 		killGroup(pid, syscall.SIGKILL)
-		// What the hook wrote before it exited may still be in the pipes,
-		// unread (hookx ran late): with the group killed, the pipes end
-		// and it is read. Only a holder that left the group is cut off,
-		// after heldDrain.
-		select {
-		case <-pipesDone:
-		case <-time.After(max(s.pipeGrace, heldDrain)):
-			outR.SetReadDeadline(time.Now())
-			errR.SetReadDeadline(time.Now())
-			<-pipesDone
-		}
+		// The hook's own agent stops reading when its wait ends, having
+		// read what was written by then. hookx, running late, may not
+		// have: what is in the pipes at this moment is still read (up to
+		// heldDrain), and nothing a leftover outside the group writes
+		// later.
+		drainPending(pipesDone, heldDrain, outR, errR)
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-pipesDone
 	}
 	if !res.held && asyncC != nil {
 		select {
