@@ -197,3 +197,17 @@ func tailClaude(w *writeState, text string, out *bytes.Buffer) {
 }
 
 func claudeFile(session string) string { return safeName(session, "session") + ".jsonl" }
+
+// claudeSettled reports whether tail holds an assistant record with a text
+// block opening as the stop's last reply. Claude Code writes its transcript
+// asynchronously, and its Stop hooks can start before the turn's last
+// records are in the file (CI saw wrap decide a Gemini hook's
+// stop_hook_active on a Claude transcript that did not yet hold the
+// continuation's tool use).
+func claudeSettled(tail []byte, m Mark) bool {
+	reply := strings.TrimSpace(m.LastReply)
+	if reply == "" {
+		return true
+	}
+	return wholeLineWith(tail, textOpening(reply), claudeAssistant)
+}

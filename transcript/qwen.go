@@ -136,6 +136,13 @@ func qwenSettled(tail []byte, m Mark) bool {
 		// look for, so nothing to wait for.
 		return true
 	}
+	return wholeLineWith(tail, textOpening(reply), qwenAssistant)
+}
+
+// textOpening is `"text":` and the JSON string of reply's first 32 bytes,
+// without its closing quote, as JSON.stringify writes it (which Go does
+// without its HTML escapes).
+func textOpening(reply string) []byte {
 	if len(reply) > 32 {
 		n := 32
 		for n > 0 && !utf8.RuneStart(reply[n]) {
@@ -148,5 +155,5 @@ func qwenSettled(tail []byte, m Mark) bool {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(reply)
 	open := bytes.TrimSuffix(bytes.TrimSuffix(b.Bytes(), []byte("\n")), []byte(`"`))
-	return wholeLineWith(tail, append([]byte(`"text":`), open...), qwenAssistant)
+	return append([]byte(`"text":`), open...)
 }

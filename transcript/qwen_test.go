@@ -133,3 +133,26 @@ func TestQwenSettleWaitsForTheLastReply(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code writes its transcript asynchronously too: Settle waits for
+// an assistant record whose text opens as the stop's last reply, as a
+// whole line; a user record quoting it does not count.
+func TestClaudeSettleWaitsForTheLastReply(t *testing.T) {
+	user := `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"second answer, please"}]}}` + "\n"
+	reply := `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}]}}` + "\n"
+	src := filepath.Join(t.TempDir(), "t.jsonl")
+	m := Mark{LastReply: "second answer"}
+	for _, tc := range []struct {
+		name, content string
+		want          bool
+	}{
+		{"recorded", user + reply, true},
+		{"not yet", user, false},
+		{"half a line", user + reply[:len(reply)-4], false},
+	} {
+		os.WriteFile(src, []byte(tc.content), 0o600)
+		if got := SettleFile("claude", src, m, 60*time.Millisecond); got != tc.want {
+			t.Errorf("%s: SettleFile = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

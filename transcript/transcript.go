@@ -136,6 +136,11 @@ type format struct {
 	// hooks, reports whether tail (the file's end) records what the stop's
 	// payload says happened last: then everything before it is written.
 	settled func(tail []byte, m Mark) bool
+	// written is settled for a reader of the host's own file alone
+	// (SettleFile), where a converted copy does not wait: Claude Code may
+	// write a turn's last reply after its Stop hooks, and the copy takes
+	// it from the payload (tail) instead.
+	written func(tail []byte, m Mark) bool
 }
 
 // Mark is what a stop's payload says the host's transcript must hold by
@@ -151,7 +156,7 @@ type Mark struct {
 // formats by the name a dialect gives in its transcript.format. A format
 // with no writer is read only (the dialect's transcript.readOnly says so).
 var formats = map[string]*format{
-	"claude":  {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile},
+	"claude":  {read: readClaude, write: writeClaude, start: func(*writeState, *bytes.Buffer) {}, tail: tailClaude, file: claudeFile, written: claudeSettled},
 	"gemini":  {read: readGemini, write: writeGemini, start: startGemini, tail: tailGemini, file: geminiFile},
 	"qwen":    {read: readQwen, settled: qwenSettled},
 	"codex":   {read: readCodex},
@@ -204,13 +209,33 @@ const settleTail = 256 << 10
 // transcript/claude-reads-copilot failed without the wait). It only reads
 // src.
 func (c *Converter) Settle(src string, m Mark, limit time.Duration) bool {
-	if c.rf.settled == nil || m == (Mark{}) {
+	return settle(c.rf, src, m, limit)
+}
+
+// SettleFile is Settle for a transcript in the named format (a dialect's
+// transcript.format), for a reader that converts nothing: wrap's Stop
+// state reads a Claude transcript for tool use since a block, which Claude
+// may not have written yet when its Stop hooks start. An unknown format
+// has nothing to wait for.
+func SettleFile(name, src string, m Mark, limit time.Duration) bool {
+	rf := formats[name]
+	if rf == nil {
+		return true
+	}
+	if rf.written != nil {
+		rf = &format{settled: rf.written}
+	}
+	return settle(rf, src, m, limit)
+}
+
+func settle(rf *format, src string, m Mark, limit time.Duration) bool {
+	if rf.settled == nil || m == (Mark{}) {
 		return true
 	}
 	deadline := time.Now().Add(limit)
 	buf := make([]byte, settleTail)
 	for {
-		if c.settledIn(src, m, buf) {
+		if settledIn(rf, src, m, buf) {
 			return true
 		}
 		if time.Now().After(deadline) {
@@ -222,7 +247,7 @@ func (c *Converter) Settle(src string, m Mark, limit time.Duration) bool {
 
 // settledIn reads the end of src, a regular file, into buf and asks the
 // format whether it holds m.
-func (c *Converter) settledIn(src string, m Mark, buf []byte) bool {
+func settledIn(rf *format, src string, m Mark, buf []byte) bool {
 	f, err := os.OpenFile(src, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return false
@@ -233,7 +258,7 @@ func (c *Converter) settledIn(src string, m Mark, buf []byte) bool {
 		return false
 	}
 	n, _ := f.ReadAt(buf, max(0, fi.Size()-int64(len(buf))))
-	return c.rf.settled(buf[:n], m)
+	return rf.settled(buf[:n], m)
 }
 
 // wholeLineWith reports whether tail has a whole line (ended by a newline)

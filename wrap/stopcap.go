@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/transcript"
 )
 
 // stopState is what wrap remembers between two stop events of one hook in
@@ -64,7 +65,14 @@ func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []by
 	case hs.ResetByTools && !ks.ResetByTools:
 		want = hostFlag || st.count > 0
 	case !hs.ResetByTools && ks.ResetByTools && hostFlag && st.count > 0:
-		used, err := toolsUsedSince(stringField(payload, "transcript_path"), st.offset)
+		// Claude Code writes its transcript behind its Stop hooks: wait
+		// until it holds this stop's reply, so that the continuation's
+		// tool use is in it (CI saw a Gemini hook told true without it).
+		tp := stringField(payload, "transcript_path")
+		if tp != "" && !transcript.SettleFile(r.host.Transcript.Format, tp, transcript.Mark{LastReply: stringField(payload, "last_assistant_message")}, settleMax) {
+			r.reportf("%s: %s had not recorded this stop's reply after %v; tool use since the last block is read from what it had", hs.Field, r.host.Agent, settleMax)
+		}
+		used, err := toolsUsedSince(tp, st.offset)
 		if err != nil {
 			r.reportf("%s: cannot tell whether tools were used since the last block (%v); passing %s's value", hs.Field, err, r.host.Agent)
 			return nil

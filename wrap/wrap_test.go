@@ -379,6 +379,39 @@ func TestStopActiveResetsForGeminiHookAfterToolUse(t *testing.T) {
 	}
 }
 
+// Claude Code writes its transcript behind its Stop hooks: the continuation's
+// tool use may not be in the file when the Stop hook starts (CI saw a Gemini
+// hook told true so, and the loop ended a turn early). wrap waits until the
+// transcript holds the stop's last reply before reading it for tool use.
+func TestStopActiveWaitsForClaudesTranscript(t *testing.T) {
+	dir := t.TempDir()
+	transcript := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"user","message":{"content":"go"}}`+"\n"), 0o600)
+	ev := func(active, last string) string {
+		return `{"session_id":"s1","transcript_path":"` + transcript + `","prompt_id":"A","hook_event_name":"Stop","stop_hook_active":` + active + `,"last_assistant_message":"` + last + `"}`
+	}
+	appendLine := func(s string) {
+		f, _ := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(s + "\n")
+		f.Close()
+	}
+	appendLine(`{"type":"assistant","message":{"content":[{"type":"text","text":"first answer"}]}}`)
+	out, _ := stopRun(t, dir, "claude", "gemini", "AfterAgent", "block", ev("false", "first answer"))
+	if !strings.Contains(out, "block") {
+		t.Fatalf("first stop: got %q, want a block", out)
+	}
+	// The continuation's records land 200 ms after its Stop hook starts.
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		appendLine(`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"text","text":"second answer"}]}}`)
+	}()
+	out, errs := stopRun(t, dir, "claude", "gemini", "AfterAgent", "block", ev("true", "second answer"))
+	if !strings.Contains(out, "block") || !strings.Contains(errs, "the hook gets false") {
+		t.Fatalf("a tool-using continuation written late: got %q (stderr %q), want a block and the flag reported", out, errs)
+	}
+}
+
 // Claude ends the turn after 8 consecutive Stop blocks; a Gemini AfterAgent
 // hook, whose agent has no cap, is never told. wrap reports it.
 func TestStopHostCapIsReportedForGeminiHook(t *testing.T) {
