@@ -347,23 +347,6 @@ func promptBlocked(o *outcome) []string {
 	return p
 }
 
-// firstRequestHas: every marker is in the first main-model request.
-func firstRequestHas(markers ...string) func(o *outcome) []string {
-	return func(o *outcome) []string {
-		m := o.srv.Main()
-		if len(m) == 0 {
-			return []string{"no main-model request"}
-		}
-		var p []string
-		for _, mk := range markers {
-			if !strings.Contains(m[0].AllText(), mk) {
-				p = append(p, fmt.Sprintf("context %s did not reach the model", mk))
-			}
-		}
-		return p
-	}
-}
-
 // sessionEndCheck: the session-end hook ran once, with these fields and a
 // non-empty session field named as its own agent names it.
 func sessionEndCheck(want map[string]string, session string) func(o *outcome) []string {

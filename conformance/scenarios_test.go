@@ -222,19 +222,7 @@ func scenarios() []*scenario {
 			name: name, dialect: dialect, steps: []action{say("hello")},
 			hooks:   []hookDef{{event: "SessionStart", script: "session-start"}, {event: prompt, script: "prompt"}},
 			scripts: map[string]string{"session-start": ss, "prompt": ups},
-			check: func(o *outcome) []string {
-				m := o.srv.Main()
-				if len(m) == 0 {
-					return []string{"no main-model request"}
-				}
-				var p []string
-				for _, mk := range markers {
-					if !strings.Contains(m[0].AllText(), mk) {
-						p = append(p, fmt.Sprintf("context %s did not reach the model", mk))
-					}
-				}
-				return p
-			},
+			check:   firstRequestHas(markers...),
 		}
 	}
 	list = append(list,
@@ -462,6 +450,23 @@ func oneMoreTurn(marker string) func(o *outcome) []string {
 		}
 		if len(m) >= 2 && !strings.Contains(m[1].Conversation(), marker) {
 			p = append(p, fmt.Sprintf("the second model request lacks the hook's reason %s", marker))
+		}
+		return p
+	}
+}
+
+// firstRequestHas: every marker is in the first main-model request.
+func firstRequestHas(markers ...string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		m := o.srv.Main()
+		if len(m) == 0 {
+			return []string{"no main-model request"}
+		}
+		var p []string
+		for _, mk := range markers {
+			if !strings.Contains(m[0].AllText(), mk) {
+				p = append(p, fmt.Sprintf("context %s did not reach the model", mk))
+			}
 		}
 		return p
 	}

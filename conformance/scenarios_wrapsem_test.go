@@ -3,12 +3,9 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
 )
 
@@ -24,38 +21,6 @@ func wrapsemScenarios() []*scenario {
 	// fact 13).
 	kindSteps := []action{shell("printf OK%s -RAN"), shell("printf FAIL%s -RAN; exit 3")}
 	logAs := func(label string) string { return readInput + "LABEL=" + label + "\n" + logInput }
-	// fired returns the commands the hook logged under label, sorted.
-	fired := func(o *outcome, label string) ([]string, []string) {
-		var cmds, p []string
-		for _, f := range o.hookLogs(label + ".") {
-			var in struct {
-				ToolInput struct {
-					Command string `json:"command"`
-				} `json:"tool_input"`
-			}
-			b, _ := os.ReadFile(f)
-			if err := json.Unmarshal(b, &in); err != nil {
-				p = append(p, fmt.Sprintf("hook stdin is not JSON: %v: %q", err, b))
-				continue
-			}
-			cmds = append(cmds, in.ToolInput.Command)
-		}
-		slices.Sort(cmds)
-		return cmds, p
-	}
-	want := func(o *outcome, label string, cmds ...string) []string {
-		got, p := fired(o, label)
-		if cmds == nil {
-			cmds = []string{}
-		}
-		if got == nil {
-			got = []string{}
-		}
-		if diff := cmp.Diff(cmds, got); diff != "" {
-			p = append(p, fmt.Sprintf("the %s hook fired for (-want +got):\n%s", label, diff))
-		}
-		return p
-	}
 	list = append(list,
 		&scenario{
 			name: "posttool-kind/claude-success-and-failure", dialect: driver.Claude, steps: kindSteps,
@@ -65,7 +30,7 @@ func wrapsemScenarios() []*scenario {
 			},
 			scripts: map[string]string{"ok": logAs("ok"), "failed": logAs("failed")},
 			check: func(o *outcome) []string {
-				return append(want(o, "ok", kindSteps[0].text), want(o, "failed", kindSteps[1].text)...)
+				return append(firedFor(o, "ok", kindSteps[0].text), firedFor(o, "failed", kindSteps[1].text)...)
 			},
 		},
 		&scenario{
@@ -73,7 +38,7 @@ func wrapsemScenarios() []*scenario {
 			hooks:   []hookDef{{event: "AfterTool", matcher: "run_shell_command", script: "after"}},
 			scripts: map[string]string{"after": logAs("after")},
 			check: func(o *outcome) []string {
-				return want(o, "after", kindSteps[1].text, kindSteps[0].text)
+				return firedFor(o, "after", kindSteps[1].text, kindSteps[0].text)
 			},
 		},
 	)
