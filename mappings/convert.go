@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookx-dev/hookx/internal/jsregex"
 )
 
 // The conversions the data cannot express as renames: small named functions
@@ -241,7 +243,7 @@ func droidPatterns(v any) (patterns []string, ok bool) {
 		if !isString {
 			return nil, false
 		}
-		if s = jsTrim(s); s != "" {
+		if s = jsregex.Trim(s); s != "" {
 			patterns = append(patterns, s)
 		}
 	}

@@ -4,8 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/hookx-dev/hookx/internal/jsregex"
 )
 
 // Path arguments. Claude Code expands every file path to an absolute one
@@ -83,7 +84,7 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 		// (unescapeShellSpecials), ~ expanded, then path.resolve against
 		// the target directory; no realpath.
 		"qwenSearchDir": func(p string, c PathContext) (string, string) {
-			p = jsTrim(p)
+			p = jsregex.Trim(p) // JavaScript's trim: U+FEFF is space, U+0085 is not
 			if strings.HasPrefix(p, "~") {
 				return p, "Qwen Code expands ~ to the home directory of its process"
 			}
@@ -103,20 +104,6 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 		},
 	}
 })
-
-// jsTrim is JavaScript's String.prototype.trim: it trims WhiteSpace and
-// LineTerminator (ECMA-262), a set unlike strings.TrimSpace's (U+FEFF is
-// one, U+0085 is not). A path trimmed otherwise than the agent trims it is
-// one the guard checks while the tool uses another.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		switch r {
-		case '\t', '\n', '\v', '\f', '\r', '\u2028', '\u2029', '\uFEFF':
-			return true
-		}
-		return unicode.Is(unicode.Zs, r)
-	})
-}
 
 // PathResolverByName returns a named path resolver, or nil.
 func PathResolverByName(name string) PathResolver { return pathResolvers()[name] }
