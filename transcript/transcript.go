@@ -507,3 +507,27 @@ func appendJSON(out *bytes.Buffer, v any) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 }
+
+// HasToolCalls reports whether the whole lines of records, a piece of a
+// transcript in the named format, record a tool call. ok is false for a
+// format hookx does not read.
+func HasToolCalls(name string, records []byte) (found, ok bool) {
+	rf := formats[name]
+	if rf == nil {
+		return false, false
+	}
+	var st readState
+	for len(records) > 0 {
+		line, rest, whole := bytes.Cut(records, []byte("\n"))
+		if !whole {
+			break
+		}
+		records = rest
+		for _, m := range rf.read(line, &st) {
+			if len(m.Calls) > 0 {
+				return true, true
+			}
+		}
+	}
+	return false, true
+}

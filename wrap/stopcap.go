@@ -1,7 +1,6 @@
 package wrap
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -72,7 +71,7 @@ func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []by
 		if tp != "" && !transcript.SettleFile(r.host.Transcript.Format, tp, transcript.Mark{LastReply: stringField(payload, "last_assistant_message")}, settleMax) {
 			r.reportf("%s: %s had not recorded this stop's reply after %v; tool use since the last block is read from what it had", hs.Field, r.host.Agent, settleMax)
 		}
-		used, err := toolsUsedSince(tp, st.offset)
+		used, err := toolsUsedSince(r.host.Transcript.Format, tp, st.offset)
 		if err != nil {
 			r.reportf("%s: cannot tell whether tools were used since the last block (%v); passing %s's value", hs.Field, err, r.host.Agent)
 			return nil
@@ -157,9 +156,12 @@ func chainID(payload []byte, field string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// toolsUsedSince reports whether the host's JSONL transcript records a tool
-// call after offset.
-func toolsUsedSince(path string, offset int64) (bool, error) {
+// toolsUsedSince reports whether the host's transcript, in its format,
+// records a tool call after offset (read with package transcript's reader
+// of that format: a Claude-only test missed every call on Codex, Copilot
+// and Qwen hosts, so a Gemini hook there was told true where Gemini says
+// false).
+func toolsUsedSince(format, path string, offset int64) (bool, error) {
 	if path == "" {
 		return false, errors.New("no transcript_path")
 	}
@@ -175,7 +177,11 @@ func toolsUsedSince(path string, offset int64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return bytes.Contains(b, []byte(`"type":"tool_use"`)), nil
+	found, ok := transcript.HasToolCalls(format, b)
+	if !ok {
+		return false, fmt.Errorf("hookx does not read %q transcripts", format)
+	}
+	return found, nil
 }
 
 // setBool sets a top-level field of a JSON object, keeping the key order.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/transcript"
 	"github.com/hookx-dev/hookx/translate"
 )
 
@@ -409,6 +410,54 @@ func TestStopActiveWaitsForClaudesTranscript(t *testing.T) {
 	out, errs := stopRun(t, dir, "claude", "gemini", "AfterAgent", "block", ev("true", "second answer"))
 	if !strings.Contains(out, "block") || !strings.Contains(errs, "the hook gets false") {
 		t.Fatalf("a tool-using continuation written late: got %q (stderr %q), want a block and the flag reported", out, errs)
+	}
+}
+
+// The same on every host that keeps stop_hook_active true after tools
+// (Claude's family), each with its own transcript format: a real
+// transcript of that agent (testdata/transcripts), cut before its first
+// tool call at the block, then whole. Copilot's camelCase payload is left
+// to TestStopCapsHoldWithoutStopActiveData.
+func TestStopActiveResetsForGeminiHookOnEveryHost(t *testing.T) {
+	for _, host := range []string{"claude", "codex", "qwen"} {
+		t.Run(host, func(t *testing.T) {
+			d := mappings.Default().MustDialect(host)
+			ev, _ := d.EventFor("agent.stop")
+			if ev == nil || ev.StopActive == nil || ev.StopActive.ResetByTools {
+				t.Fatalf("%s: no stop event that keeps stop_hook_active after tools", host)
+			}
+			files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", d.Transcript.Format+"-*.jsonl"))
+			if len(files) == 0 {
+				t.Fatalf("no captured %s transcript", d.Transcript.Format)
+			}
+			data, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before []byte
+			for rest := data; len(rest) > 0; {
+				line, next, _ := bytes.Cut(rest, []byte("\n"))
+				if found, _ := transcript.HasToolCalls(d.Transcript.Format, append(append([]byte{}, line...), '\n')); found {
+					break
+				}
+				before, rest = append(append(before, line...), '\n'), next
+			}
+			dir := t.TempDir()
+			tp := filepath.Join(dir, "t.jsonl")
+			os.WriteFile(tp, before, 0o600)
+			payload := func(active string) string {
+				return `{"session_id":"s1","transcript_path":"` + tp + `","` + ev.StopActive.Chain + `":"A","hook_event_name":"` + ev.Name + `","stop_hook_active":` + active + `}`
+			}
+			out, errs := stopRun(t, dir, host, "gemini", "AfterAgent", "block", payload("false"))
+			if !strings.Contains(out, "block") && !strings.Contains(out, "again") {
+				t.Fatalf("first stop: got %q (stderr %q), want a block", out, errs)
+			}
+			os.WriteFile(tp, data, 0o600)
+			_, errs = stopRun(t, dir, host, "gemini", "AfterAgent", "block", payload("true"))
+			if !strings.Contains(errs, "the hook gets false") {
+				t.Fatalf("after the agent's own tool call: stderr %q, want the hook told false", errs)
+			}
+		})
 	}
 }
 
