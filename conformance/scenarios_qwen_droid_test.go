@@ -144,10 +144,13 @@ func qwenDroidScenarios() []*scenario {
 	// stop_hook_active after a continuation that used a tool: a Stop hook
 	// that blocks unless it is set blocks once, as in Claude
 	// (stop-tools/claude-block-unless-active: 3 model calls), where Gemini
-	// says false again and the hook blocks twice.
+	// says false again and the hook blocks twice. Through hookx on Gemini
+	// too: hookx tells the hook true after the tool-using continuation, as
+	// its own agent does (Droid's hook was told Gemini's false, and blocked
+	// twice, while Droid's Stop declared no stopActive in the table).
 	for _, d := range both {
 		list = append(list, &scenario{
-			name: "stop-tools/" + string(d) + "-block-unless-active", dialect: d, to: []driver.Agent{}, noPeer: true,
+			name: "stop-tools/" + string(d) + "-block-unless-active", dialect: d, to: []driver.Agent{driver.Gemini}, noPeer: true,
 			steps: []action{say("first answer"), shell("printf CONT%s -RAN; sleep 0.3"), say("second answer")},
 			hooks: []hookDef{{event: "Stop", script: "stop"}},
 			scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
@@ -419,11 +422,14 @@ func fileGuardCheck(file, marker string) func(o *outcome) []string {
 // hookx on Qwen and Droid too, where they have the events: which post-tool
 // event fires for a failed command (Qwen only: Droid has no
 // PostToolUseFailure), and a Stop hook that blocks unless stop_hook_active,
-// after a continuation that used a tool.
+// after a continuation that used a tool: Claude's (one block) and Gemini's
+// (two: Gemini says false again after a tool-using continuation, which
+// hookx reads in the host's own transcript).
 func alsoToQwenDroid(list []*scenario) {
 	to := map[string][]driver.Agent{
 		"posttool-kind/claude-success-and-failure": {driver.Qwen},
 		"stop-tools/claude-block-unless-active":    {driver.Qwen, driver.Droid},
+		"stop-tools/gemini-deny-unless-active":     {driver.Qwen, driver.Droid},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {

@@ -557,7 +557,10 @@ type StopActive struct {
 	// Field is the payload's boolean: true in a continuation.
 	Field string `json:"field"`
 	// Chain is the payload field that stays the same through one chain of
-	// continuations and changes with the user's next prompt.
+	// continuations and changes with the user's next prompt. Empty where
+	// the agent sends none (Factory Droid: its message_id changes with every
+	// stop): a session's stops are then one chain, which ends when the hook
+	// does not block.
 	Chain string `json:"chain"`
 	// ResetByTools is set where the field is false again after a
 	// continuation in which the model used tools.
@@ -995,8 +998,8 @@ func (t *Table) index() error {
 			if e.Convert != "" && eventConverters()[e.Convert] == nil {
 				bad("%s: event %s: unknown converter %q", d.Name, e.Name, e.Convert)
 			}
-			if e.StopActive != nil && (e.StopActive.Field == "" || e.StopActive.Chain == "") {
-				bad("%s: event %s: stopActive needs field and chain", d.Name, e.Name)
+			if e.StopActive != nil && e.StopActive.Field == "" {
+				bad("%s: event %s: stopActive needs a field", d.Name, e.Name)
 			}
 			if e.Route != "" && routers()[e.Route] == nil {
 				bad("%s: event %s: unknown router %q", d.Name, e.Name, e.Route)

@@ -419,13 +419,25 @@ func TestStopActiveWaitsForClaudesTranscript(t *testing.T) {
 // tool call at the block, then whole. Copilot's camelCase payload is left
 // to TestStopCapsHoldWithoutStopActiveData.
 func TestStopActiveResetsForGeminiHookOnEveryHost(t *testing.T) {
-	for _, host := range []string{"claude", "codex", "qwen"} {
+	// Every host whose stop flag stays true after tools, from the table;
+	// these must be among them (Droid was missing: its Stop declared no
+	// stopActive, and a Gemini hook there was told Droid's true).
+	var hosts []string
+	for _, d := range mappings.Default().Dialects {
+		ev, _ := d.EventFor("agent.stop")
+		if ev != nil && ev.StopActive != nil && !ev.StopActive.ResetByTools && d.Transcript.Format != "" {
+			hosts = append(hosts, d.Name)
+		}
+	}
+	for _, want := range []string{"claude", "codex", "copilot", "droid", "qwen"} {
+		if !slices.Contains(hosts, want) {
+			t.Errorf("%s: no stop event that keeps stop_hook_active after tools (stopActive)", want)
+		}
+	}
+	for _, host := range hosts {
 		t.Run(host, func(t *testing.T) {
 			d := mappings.Default().MustDialect(host)
 			ev, _ := d.EventFor("agent.stop")
-			if ev == nil || ev.StopActive == nil || ev.StopActive.ResetByTools {
-				t.Fatalf("%s: no stop event that keeps stop_hook_active after tools", host)
-			}
 			files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", d.Transcript.Format+"-*.jsonl"))
 			if len(files) == 0 {
 				t.Fatalf("no captured %s transcript", d.Transcript.Format)
@@ -446,7 +458,11 @@ func TestStopActiveResetsForGeminiHookOnEveryHost(t *testing.T) {
 			tp := filepath.Join(dir, "t.jsonl")
 			os.WriteFile(tp, before, 0o600)
 			payload := func(active string) string {
-				return `{"session_id":"s1","transcript_path":"` + tp + `","` + ev.StopActive.Chain + `":"A","hook_event_name":"` + ev.Name + `","stop_hook_active":` + active + `}`
+				chain := ""
+				if ev.StopActive.Chain != "" {
+					chain = `"` + ev.StopActive.Chain + `":"A",`
+				}
+				return `{"session_id":"s1","transcript_path":"` + tp + `",` + chain + `"hook_event_name":"` + ev.Name + `","` + ev.StopActive.Field + `":` + active + `}`
 			}
 			out, errs := stopRun(t, dir, host, "gemini", "AfterAgent", "block", payload("false"))
 			if !strings.Contains(out, "block") && !strings.Contains(out, "again") {
