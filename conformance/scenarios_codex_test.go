@@ -68,9 +68,10 @@ func codexScenarios() []*scenario {
 // alsoToCodex runs the other scenario families through hookx on Codex too,
 // where Codex has the event: a rewrite (Codex applies it only beside an
 // allow), prompt and session context, a Stop hook asking for one more turn,
-// one that always asks (Codex has no cap; hookx wrap keeps Claude's 8), and
-// a Gemini AfterAgent hook that denies unless stop_hook_active, which hookx
-// must answer from Codex's own transcript.
+// one that always asks (Codex has no cap; hookx wrap keeps Claude's 8), a
+// Claude Stop hook that blocks unless stop_hook_active, and a Gemini
+// AfterAgent hook that denies unless it, which hookx must answer from
+// Codex's own transcript.
 func alsoToCodex(list []*scenario) {
 	names := map[string]bool{
 		"rewrite/claude-updatedInput":            true,
@@ -81,6 +82,7 @@ func alsoToCodex(list []*scenario) {
 		"stop-once/claude-decision-block":        true,
 		"stop-once/gemini-decision-deny":         true,
 		"stop-tools/gemini-deny-unless-active":   true,
+		"stop-tools/claude-block-unless-active":  true,
 		"stop-always/claude-decision-block":      true,
 		"guard/claude-exit2":                     true,
 		"guard/claude-legacy-block":              true,

@@ -383,7 +383,10 @@ func modelCalls(n int) func(o *outcome) []string {
 	}
 }
 
-// alsoToCopilot runs Claude scenario families through hookx on Copilot too.
+// alsoToCopilot runs Claude scenario families, and a Gemini AfterAgent hook
+// that denies unless stop_hook_active (wrap reads Copilot's own payload
+// names and waits for its events file: without either the hook was told
+// true after tool use), through hookx on Copilot too.
 // Copilot also runs .claude/settings.json itself: on Stop, whose reading
 // there matches Claude Code's, migrate writes no copy and Copilot's own run
 // is what is judged; on SessionStart, UserPromptSubmit and PostToolUse,
@@ -391,11 +394,13 @@ func modelCalls(n int) func(o *outcome) []string {
 // run.
 func alsoToCopilot(list []*scenario) {
 	names := map[string]bool{
-		"context/claude-plain-stdout-and-json": true,
-		"context/claude-json-and-plain-stdout": true,
-		"stop-once/claude-decision-block":      true,
-		"stop-always/claude-decision-block":    true,
-		"posttool/claude-fields":               true,
+		"context/claude-plain-stdout-and-json":  true,
+		"context/claude-json-and-plain-stdout":  true,
+		"stop-once/claude-decision-block":       true,
+		"stop-always/claude-decision-block":     true,
+		"posttool/claude-fields":                true,
+		"stop-tools/claude-block-unless-active": true,
+		"stop-tools/gemini-deny-unless-active":  true,
 	}
 	for _, sc := range list {
 		if names[sc.name] {

@@ -144,13 +144,14 @@ func qwenDroidScenarios() []*scenario {
 	// stop_hook_active after a continuation that used a tool: a Stop hook
 	// that blocks unless it is set blocks once, as in Claude
 	// (stop-tools/claude-block-unless-active: 3 model calls), where Gemini
-	// says false again and the hook blocks twice. Through hookx on Gemini
-	// too: hookx tells the hook true after the tool-using continuation, as
-	// its own agent does (Droid's hook was told Gemini's false, and blocked
-	// twice, while Droid's Stop declared no stopActive in the table).
+	// says false again and the hook blocks twice. Through hookx on every
+	// other host with a stop flag too: on Gemini hookx tells the hook true
+	// after the tool-using continuation, as its own agent does (Droid's hook
+	// was told Gemini's false, and blocked twice, while Droid's Stop
+	// declared no stopActive in the table).
 	for _, d := range both {
 		list = append(list, &scenario{
-			name: "stop-tools/" + string(d) + "-block-unless-active", dialect: d, to: []driver.Agent{driver.Gemini}, noPeer: true,
+			name: "stop-tools/" + string(d) + "-block-unless-active", dialect: d, to: []driver.Agent{driver.Gemini, driver.Claude, driver.Codex, driver.Copilot}, noPeer: true,
 			steps: []action{say("first answer"), shell("printf CONT%s -RAN; sleep 0.3"), say("second answer")},
 			hooks: []hookDef{{event: "Stop", script: "stop"}},
 			scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +

@@ -67,8 +67,8 @@ func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []by
 		// Claude Code writes its transcript behind its Stop hooks: wait
 		// until it holds this stop's reply, so that the continuation's
 		// tool use is in it (CI saw a Gemini hook told true without it).
-		tp := stringField(payload, "transcript_path")
-		if tp != "" && !transcript.SettleFile(r.host.Transcript.Format, tp, transcript.Mark{LastReply: stringField(payload, "last_assistant_message")}, settleMax) {
+		tp := r.hostString(payload, "transcript_path")
+		if tp != "" && !transcript.SettleFile(r.host.Transcript.Format, tp, r.hostMark(payload), settleMax) {
 			r.reportf("%s: %s had not recorded this stop's reply after %v; tool use since the last block is read from what it had", hs.Field, r.host.Agent, settleMax)
 		}
 		used, err := toolsUsedSince(r.host.Transcript.Format, tp, st.offset)
@@ -126,7 +126,13 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 		r.trace.StopCapped = true
 	}
 	st := stopState{count: count + 1, chain: chainID(payload, stopChain(hostEv))}
-	if fi, err := os.Stat(stringField(payload, "transcript_path")); err == nil {
+	// Where the host records behind its hooks, its transcript holds this
+	// stop before the offset is taken (at once, mostly: the hook has run).
+	tp := r.hostString(payload, "transcript_path")
+	if tp != "" {
+		transcript.SettleFile(r.host.Transcript.Format, tp, r.hostMark(payload), settleMax)
+	}
+	if fi, err := os.Stat(tp); err == nil {
 		st.offset = fi.Size()
 	}
 	if err := writeState(r.stopPath, st); err != nil {
@@ -199,18 +205,37 @@ func setBool(payload []byte, field string, v bool) ([]byte, error) {
 
 // stopFile names the counter of one hook command in one session.
 func (r *runner) stopFile(payload []byte) string {
-	// The host's own name for the session (Copilot CLI's sessionId).
-	field := "session_id"
-	if own := r.host.Payload.Inverse()[field]; own != "" {
-		field = own
-	}
+	session := r.hostString(payload, "session_id")
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", r.From, stringField(payload, field))
+	fmt.Fprintf(h, "%s\x00%s\x00", r.From, session)
 	for _, a := range r.Command {
 		fmt.Fprintf(h, "%s\x00", a)
 	}
-	session := sanitize(stringField(payload, field))
+	session = sanitize(session)
 	return filepath.Join(r.StateDir, session+"-"+hex.EncodeToString(h.Sum(nil))[:16])
+}
+
+// hostString is the string field of the host's payload that translation
+// names name, read under the host's own name for it: Copilot CLI's payload
+// says sessionId and transcriptPath (a Gemini hook on Copilot was told
+// Copilot's stop_hook_active true after tool use, its transcript unread).
+func (r *runner) hostString(payload []byte, name string) string {
+	if own := r.host.Payload.Inverse()[name]; own != "" {
+		name = own
+	}
+	return stringField(payload, name)
+}
+
+// hostMark is what this stop's payload says the host's transcript must
+// hold by now: Copilot CLI records a hook's start with its timestamp about
+// 100 ms behind, and a Gemini hook on Copilot was told true after tool use
+// still unrecorded; Claude Code and Qwen Code write the last reply behind.
+func (r *runner) hostMark(payload []byte) transcript.Mark {
+	m := transcript.Mark{LastReply: r.hostString(payload, "last_assistant_message")}
+	if _, raw, err := mappings.SplitObject(payload); err == nil {
+		m.Stamp = string(raw["timestamp"])
+	}
+	return m
 }
 
 func sanitize(s string) string {

@@ -322,6 +322,10 @@ const blockUnlessActive = `grep -q '"stop_hook_active":true' && { echo '{}'; exi
 func stopRun(t *testing.T, dir, host, from, hookEv, decision, payload string) (string, string) {
 	t.Helper()
 	f := &fakeTranslation{hookEv: hookEv, result: func(o Output) Output { return o }}
+	if d := mappings.Default().MustDialect(host); d.Payload.Own() {
+		ev, _ := d.EventFor("agent.stop") // its payload names no event
+		f.hostEvent = ev.Name
+	}
 	_, out, errs := run(t, f, payload, func(o *Options) { o.StateDir = dir; o.Host = host; o.From = from },
 		strings.Replace(blockUnlessActive, "%s", decision, 1))
 	return out, errs
@@ -457,12 +461,26 @@ func TestStopActiveResetsForGeminiHookOnEveryHost(t *testing.T) {
 			dir := t.TempDir()
 			tp := filepath.Join(dir, "t.jsonl")
 			os.WriteFile(tp, before, 0o600)
-			payload := func(active string) string {
-				chain := ""
-				if ev.StopActive.Chain != "" {
-					chain = `"` + ev.StopActive.Chain + `":"A",`
+			// The host's payload in its own names (Copilot's says sessionId
+			// and transcriptPath: wrap read transcript_path there and never
+			// saw Copilot's tool calls).
+			own := d.Payload.Inverse()
+			name := func(n string) string {
+				if o := own[n]; o != "" {
+					return o
 				}
-				return `{"session_id":"s1","transcript_path":"` + tp + `",` + chain + `"hook_event_name":"` + ev.Name + `","` + ev.StopActive.Field + `":` + active + `}`
+				return n
+			}
+			payload := func(active string) string {
+				m := map[string]any{name("session_id"): "s1", name("transcript_path"): tp, ev.StopActive.Field: active == "true"}
+				if ev.StopActive.Chain != "" {
+					m[ev.StopActive.Chain] = "A"
+				}
+				if !d.Payload.Own() {
+					m["hook_event_name"] = ev.Name
+				}
+				b, _ := json.Marshal(m)
+				return string(b)
 			}
 			out, errs := stopRun(t, dir, host, "gemini", "AfterAgent", "block", payload("false"))
 			if !strings.Contains(out, "block") && !strings.Contains(out, "again") {
