@@ -401,6 +401,11 @@ func alsoToCopilot(list []*scenario) {
 		"posttool/claude-fields":                true,
 		"stop-tools/claude-block-unless-active": true,
 		"stop-tools/gemini-deny-unless-active":  true,
+		"guard/gemini-decision-deny":            true,
+		"guard/gemini-decision-block":           true,
+		"guard/gemini-text-exit3":               true,
+		"misspelled/gemini-blocks":              true,
+		"stop-once/gemini-decision-deny":        true,
 	}
 	for _, sc := range list {
 		if names[sc.name] {

@@ -431,6 +431,11 @@ func alsoToQwenDroid(list []*scenario) {
 		"posttool-kind/claude-success-and-failure": {driver.Qwen},
 		"stop-tools/claude-block-unless-active":    {driver.Qwen, driver.Droid},
 		"stop-tools/gemini-deny-unless-active":     {driver.Qwen, driver.Droid},
+		"guard/gemini-decision-deny":               {driver.Qwen, driver.Droid},
+		"guard/gemini-decision-block":              {driver.Qwen, driver.Droid},
+		"guard/gemini-text-exit3":                  {driver.Qwen, driver.Droid},
+		"misspelled/gemini-blocks":                 {driver.Qwen, driver.Droid},
+		"stop-once/gemini-decision-deny":           {driver.Qwen, driver.Droid},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {
