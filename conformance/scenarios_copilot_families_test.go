@@ -406,6 +406,10 @@ func alsoToCopilot(list []*scenario) {
 		"guard/gemini-text-exit3":               true,
 		"misspelled/gemini-blocks":              true,
 		"stop-once/gemini-decision-deny":        true,
+		"rewrite/gemini-tool_input":             true,
+		"rewrite/claude-updatedInput":           true,
+		"posttool/gemini-fields":                true,
+		"context/gemini-additionalContext":      true,
 	}
 	for _, sc := range list {
 		if names[sc.name] {

@@ -425,7 +425,10 @@ func fileGuardCheck(file, marker string) func(o *outcome) []string {
 // PostToolUseFailure), and a Stop hook that blocks unless stop_hook_active,
 // after a continuation that used a tool: Claude's (one block) and Gemini's
 // (two: Gemini says false again after a tool-using continuation, which
-// hookx reads in the host's own transcript).
+// hookx reads in the host's own transcript); and the Gemini families: its
+// guards, one more turn, rewrites (a deny on Qwen, which applies none),
+// post-tool fields, context, and an AfterTool deny that hides the output
+// (Qwen; Droid shows the output with the reason).
 func alsoToQwenDroid(list []*scenario) {
 	to := map[string][]driver.Agent{
 		"posttool-kind/claude-success-and-failure": {driver.Qwen},
@@ -436,6 +439,11 @@ func alsoToQwenDroid(list []*scenario) {
 		"guard/gemini-text-exit3":                  {driver.Qwen, driver.Droid},
 		"misspelled/gemini-blocks":                 {driver.Qwen, driver.Droid},
 		"stop-once/gemini-decision-deny":           {driver.Qwen, driver.Droid},
+		"rewrite/gemini-tool_input":                {driver.Qwen, driver.Droid},
+		"rewrite/claude-updatedInput":              {driver.Qwen, driver.Droid},
+		"posttool/gemini-fields":                   {driver.Qwen, driver.Droid},
+		"context/gemini-additionalContext":         {driver.Qwen}, // Droid: no UserPromptSubmit headless
+		"hide-output/gemini-deny-shell":            {driver.Qwen},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {

@@ -5,6 +5,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hookx-dev/hookx/mappings"
 	"os"
 	"slices"
 	"strings"
@@ -194,11 +195,19 @@ func scenarios() []*scenario {
 				if len(rs) != 1 {
 					return []string{fmt.Sprintf("the model got %d tool results, want 1", len(rs))}
 				}
-				if !strings.Contains(rs[0].Text, "REWR-OK") {
-					p = append(p, fmt.Sprintf("the rewritten command's output REWR-OK did not reach the model; it got %q", rs[0].Text))
-				}
 				if strings.Contains(rs[0].Text, "ORIG-RAN") {
 					p = append(p, "the original command ran")
+				}
+				if ev, _ := mappings.Default().MustDialect(string(o.host)).EventFor("tool.before"); !ev.Output.RewriteInput {
+					// A host that cannot apply a rewrite: hookx denies the
+					// call (a rewrite that cannot be carried blocks).
+					if strings.Contains(rs[0].Text, "REWR-OK") {
+						p = append(p, fmt.Sprintf("the rewrite ran on %s, whose table entry says it cannot apply one", o.host))
+					}
+					return p
+				}
+				if !strings.Contains(rs[0].Text, "REWR-OK") {
+					p = append(p, fmt.Sprintf("the rewritten command's output REWR-OK did not reach the model; it got %q", rs[0].Text))
 				}
 				return p
 			},

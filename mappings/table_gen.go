@@ -3287,7 +3287,6 @@ func dialectQwen() *Dialect {
 				PlainText:          "ignored",
 				Ask:                true,
 				Allow:              "none",
-				RewriteInput:       true,
 				Stop:               true,
 				PermissionDecision: true,
 				Guard:              true,
