@@ -444,6 +444,14 @@ func alsoToQwenDroid(list []*scenario) {
 		"posttool/gemini-fields":                   {driver.Qwen, driver.Droid},
 		"context/gemini-additionalContext":         {driver.Qwen}, // Droid: no UserPromptSubmit headless
 		"hide-output/gemini-deny-shell":            {driver.Qwen},
+		"guard/claude-permissionDecision-deny":     {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"misspelled/claude-fails-open":             {driver.Qwen, driver.Droid}, // Copilot runs .claude hooks itself, failing closed
+		"misspelled/claude-wrap-fail-closed":       {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"held-output/claude-grant-refused":         {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"file-matcher/claude-Edit|Write":           {driver.Qwen, driver.Droid},                 // Copilot: its own variant; Codex: no read tool
+		"matcher-js/claude-lookahead-guard":        {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no Read tool
+		"file-matcher/gemini-replace|write_file":   {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no read tool
+		"held-output/gemini-late-verdict":          {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {

@@ -523,6 +523,11 @@ func outputReached(o *outcome, marker, cmd string) bool {
 }
 
 func guardCheck(marker string) func(o *outcome) []string {
+	return guardCheckCmd(marker, "printf ALLOW%s -RAN")
+}
+
+// guardCheckCmd is guardCheck where the harmless command is allowCmd.
+func guardCheckCmd(marker, allowCmd string) func(o *outcome) []string {
 	return func(o *outcome) []string {
 		var p []string
 		if !o.exists("build/keep.txt") {
@@ -535,7 +540,7 @@ func guardCheck(marker string) func(o *outcome) []string {
 		if !strings.Contains(rs[0].Text, marker) || (hosts[o.host].errorFlag && !rs[0].IsError) {
 			p = append(p, fmt.Sprintf("the blocked call's result (error=%v) %q lacks the hook's reason %s", rs[0].IsError, rs[0].Text, marker))
 		}
-		if !strings.Contains(rs[1].Text, "ALLOW-RAN") && !lostFastOutput(o.host, rs[1].Text, "printf ALLOW%s -RAN") {
+		if !strings.Contains(rs[1].Text, "ALLOW-RAN") && !lostFastOutput(o.host, rs[1].Text, allowCmd) {
 			p = append(p, fmt.Sprintf("the harmless command's output ALLOW-RAN did not reach the model; it got %q", rs[1].Text))
 		}
 		return p

@@ -33,6 +33,7 @@ func verdictScenarios() []*scenario {
 			`(i=0; while [ ! -e "$HOME/project/held.released" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done) &`+"\n",
 		"refusing to honor the suspect capture")
 	held.steps = []action{shell("rm -rf build"), shell("touch held.released; printf ALLOW%s -RAN")}
+	held.check = guardCheckCmd("refusing to honor the suspect capture", "touch held.released; printf ALLOW%s -RAN")
 	return []*scenario{
 		// Held output (item 9). A Claude hook that grants, then leaves a
 		// background process holding its stdout: Claude Code refuses the
