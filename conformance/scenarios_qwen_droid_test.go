@@ -452,6 +452,14 @@ func alsoToQwenDroid(list []*scenario) {
 		"matcher-js/claude-lookahead-guard":        {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no Read tool
 		"file-matcher/gemini-replace|write_file":   {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no read tool
 		"held-output/gemini-late-verdict":          {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"guard/codex-permissionDecision-deny":      {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
+		"guard/codex-exit2":                        {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
+		"guard/codex-decision-block":               {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
+		"guard/qwen-permissionDecision-deny":       {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"guard/qwen-exit2":                         {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"guard/copilot-permissionDecision-deny":    {driver.Claude, driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"guard/droid-exit2":                        {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"guard/droid-permissionDecision-deny":      {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {
