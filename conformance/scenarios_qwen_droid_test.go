@@ -460,6 +460,16 @@ func alsoToQwenDroid(list []*scenario) {
 		"guard/copilot-permissionDecision-deny":    {driver.Claude, driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
 		"guard/droid-exit2":                        {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
 		"guard/droid-permissionDecision-deny":      {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"stop-once/qwen":                           {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"stop-once/droid":                          {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"stop-always/qwen":                         {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"stop-always/droid":                        {driver.Gemini, driver.Codex},                 // the hosts without a cap: the others end the turn at theirs (reported)
+		"file-guard/qwen":                          {driver.Claude, driver.Copilot, driver.Droid}, // Codex: no edit tool; Gemini refuses the .env path itself
+		"file-guard/droid":                         {driver.Claude, driver.Copilot, driver.Qwen},  // Codex: no edit tool; Gemini refuses the .env path itself
+		"posttool-context/qwen":                    {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"posttool-context/droid":                   {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"context/qwen":                             {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"context/droid":                            {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {
