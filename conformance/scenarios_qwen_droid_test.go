@@ -428,48 +428,62 @@ func fileGuardCheck(file, marker string) func(o *outcome) []string {
 // hookx reads in the host's own transcript); and the Gemini families: its
 // guards, one more turn, rewrites (a deny on Qwen, which applies none),
 // post-tool fields, context, and an AfterTool deny that hides the output
-// (Qwen; Droid shows the output with the reason).
+// (Qwen; Droid shows the output with the reason); and the other agents'
+// own hooks (Codex, Qwen, Droid and Copilot guards, Copilot's safety and
+// context families) on every other host that has their tools and events.
 func alsoToQwenDroid(list []*scenario) {
 	to := map[string][]driver.Agent{
-		"posttool-kind/claude-success-and-failure": {driver.Qwen},
-		"stop-tools/claude-block-unless-active":    {driver.Qwen, driver.Droid},
-		"stop-tools/gemini-deny-unless-active":     {driver.Qwen, driver.Droid},
-		"guard/gemini-decision-deny":               {driver.Qwen, driver.Droid},
-		"guard/gemini-decision-block":              {driver.Qwen, driver.Droid},
-		"guard/gemini-text-exit3":                  {driver.Qwen, driver.Droid},
-		"misspelled/gemini-blocks":                 {driver.Qwen, driver.Droid},
-		"stop-once/gemini-decision-deny":           {driver.Qwen, driver.Droid},
-		"rewrite/gemini-tool_input":                {driver.Qwen, driver.Droid},
-		"rewrite/claude-updatedInput":              {driver.Qwen, driver.Droid},
-		"posttool/gemini-fields":                   {driver.Qwen, driver.Droid},
-		"context/gemini-additionalContext":         {driver.Qwen}, // Droid: no UserPromptSubmit headless
-		"hide-output/gemini-deny-shell":            {driver.Qwen},
-		"guard/claude-permissionDecision-deny":     {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
-		"misspelled/claude-fails-open":             {driver.Qwen, driver.Droid}, // Copilot runs .claude hooks itself, failing closed
-		"misspelled/claude-wrap-fail-closed":       {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
-		"held-output/claude-grant-refused":         {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
-		"file-matcher/claude-Edit|Write":           {driver.Qwen, driver.Droid},                 // Copilot: its own variant; Codex: no read tool
-		"matcher-js/claude-lookahead-guard":        {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no Read tool
-		"file-matcher/gemini-replace|write_file":   {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no read tool
-		"held-output/gemini-late-verdict":          {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
-		"guard/codex-permissionDecision-deny":      {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
-		"guard/codex-exit2":                        {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
-		"guard/codex-decision-block":               {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
-		"guard/qwen-permissionDecision-deny":       {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
-		"guard/qwen-exit2":                         {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
-		"guard/copilot-permissionDecision-deny":    {driver.Claude, driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
-		"guard/droid-exit2":                        {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
-		"guard/droid-permissionDecision-deny":      {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
-		"stop-once/qwen":                           {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
-		"stop-once/droid":                          {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
-		"stop-always/qwen":                         {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
-		"stop-always/droid":                        {driver.Gemini, driver.Codex},                 // the hosts without a cap: the others end the turn at theirs (reported)
-		"file-guard/qwen":                          {driver.Claude, driver.Copilot, driver.Droid}, // Codex: no edit tool; Gemini refuses the .env path itself
-		"file-guard/droid":                         {driver.Claude, driver.Copilot, driver.Qwen},  // Codex: no edit tool; Gemini refuses the .env path itself
-		"posttool-context/qwen":                    {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
-		"posttool-context/droid":                   {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
-		"context/qwen":                             {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
-		"context/droid":                            {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"posttool-kind/claude-success-and-failure":           {driver.Qwen},
+		"stop-tools/claude-block-unless-active":              {driver.Qwen, driver.Droid},
+		"stop-tools/gemini-deny-unless-active":               {driver.Qwen, driver.Droid},
+		"guard/gemini-decision-deny":                         {driver.Qwen, driver.Droid},
+		"guard/gemini-decision-block":                        {driver.Qwen, driver.Droid},
+		"guard/gemini-text-exit3":                            {driver.Qwen, driver.Droid},
+		"misspelled/gemini-blocks":                           {driver.Qwen, driver.Droid},
+		"stop-once/gemini-decision-deny":                     {driver.Qwen, driver.Droid},
+		"rewrite/gemini-tool_input":                          {driver.Qwen, driver.Droid},
+		"rewrite/claude-updatedInput":                        {driver.Qwen, driver.Droid},
+		"posttool/gemini-fields":                             {driver.Qwen, driver.Droid},
+		"context/gemini-additionalContext":                   {driver.Qwen}, // Droid: no UserPromptSubmit headless
+		"hide-output/gemini-deny-shell":                      {driver.Qwen},
+		"guard/claude-permissionDecision-deny":               {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"misspelled/claude-fails-open":                       {driver.Qwen, driver.Droid}, // Copilot runs .claude hooks itself, failing closed
+		"misspelled/claude-wrap-fail-closed":                 {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"held-output/claude-grant-refused":                   {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"file-matcher/claude-Edit|Write":                     {driver.Qwen, driver.Droid},                 // Copilot: its own variant; Codex: no read tool
+		"matcher-js/claude-lookahead-guard":                  {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no Read tool
+		"file-matcher/gemini-replace|write_file":             {driver.Qwen, driver.Droid, driver.Copilot}, // Codex has no read tool
+		"held-output/gemini-late-verdict":                    {driver.Qwen, driver.Droid, driver.Codex, driver.Copilot},
+		"guard/codex-permissionDecision-deny":                {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
+		"guard/codex-exit2":                                  {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
+		"guard/codex-decision-block":                         {driver.Claude, driver.Gemini, driver.Copilot, driver.Qwen, driver.Droid},
+		"guard/qwen-permissionDecision-deny":                 {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"guard/qwen-exit2":                                   {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"guard/copilot-permissionDecision-deny":              {driver.Claude, driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"guard/droid-exit2":                                  {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"guard/droid-permissionDecision-deny":                {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"copilot/copilot-guard-to-claude":                    {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"copilot/copilot-guard-exit1-fails-closed-in-claude": {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"file-guard/copilot-deny-env":                        {driver.Qwen, driver.Droid}, // Codex: no edit tool; Gemini refuses the .env path itself
+		"stop-once/copilot-decision-block":                   {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"copilot-safety/prompt-exit2-block":                  {driver.Gemini, driver.Codex, driver.Qwen}, // Droid: no UserPromptSubmit headless
+		"copilot-safety/stop-exit2-block":                    {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"copilot-safety/post-block-hides":                    {driver.Gemini, driver.Codex, driver.Qwen}, // Droid cannot hide a tool output (reported)
+		"copilot-safety/post-exit2-block-hides":              {driver.Gemini, driver.Codex, driver.Qwen}, // Droid cannot hide a tool output (reported)
+		"copilot-safety/pre-modifiedArgs-null-runs-nothing":  {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"copilot-safety/pre-updatedInput-not-read":           {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"prompt/copilot-decision-block":                      {driver.Gemini, driver.Codex, driver.Qwen}, // Droid: no UserPromptSubmit headless
+		"posttool/copilot-additionalContext":                 {driver.Gemini, driver.Codex, driver.Qwen, driver.Droid},
+		"stop-once/qwen":                                     {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"stop-once/droid":                                    {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"stop-always/qwen":                                   {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"stop-always/droid":                                  {driver.Gemini, driver.Codex},                 // the hosts without a cap: the others end the turn at theirs (reported)
+		"file-guard/qwen":                                    {driver.Claude, driver.Copilot, driver.Droid}, // Codex: no edit tool; Gemini refuses the .env path itself
+		"file-guard/droid":                                   {driver.Claude, driver.Copilot, driver.Qwen},  // Codex: no edit tool; Gemini refuses the .env path itself
+		"posttool-context/qwen":                              {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"posttool-context/droid":                             {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
+		"context/qwen":                                       {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Droid},
+		"context/droid":                                      {driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen},
 	}
 	for _, sc := range list {
 		if hs, ok := to[sc.name]; ok {
