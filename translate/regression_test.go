@@ -6,6 +6,7 @@ package translate
 
 import (
 	"encoding/json"
+	"github.com/hookx-dev/hookx/mappings"
 	"strings"
 	"testing"
 
@@ -328,5 +329,32 @@ func TestBashFailureWithoutExitCodeHasNoErrorObject(t *testing.T) {
 	mustJSON(t, res.Payload, &m)
 	if _, ok := m.Resp["error"]; ok {
 		t.Errorf("run_shell_command AfterTool carries tool_response.error %v; Gemini never sends one for a shell command", m.Resp["error"])
+	}
+}
+
+// A hook's updatedInput is a rewrite only where its own agent applies one:
+// Qwen Code's PreToolUse reads none (the original input runs there), so a
+// Qwen hook's rewrite must not run on another host, while Claude's and
+// Droid's must. Every Claude-protocol dialect, by its table entry.
+func TestHookRewriteOnlyWhereItsAgentRewrites(t *testing.T) {
+	host := `{"session_id":"s","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"run_shell_command","tool_input":{"command":"printf ORIG"}}`
+	n := 0
+	for _, d := range mappings.Default().Dialects {
+		ev, _ := d.EventFor("tool.before")
+		if d.Protocol != "claude" || ev == nil || d.Name == "codex" { // Codex needs an allow beside it
+			continue
+		}
+		n++
+		t.Run(d.Name, func(t *testing.T) {
+			got, fs := resultFor(t, d.Name, "gemini", ev.Name, "",
+				Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"` + ev.Name + `","updatedInput":{"command":"printf REWR"}}}`)}, host, false)
+			if rewrote := strings.Contains(got, "REWR"); rewrote != ev.Output.RewriteInput {
+				t.Errorf("the host was told %s (rewrite carried: %v); %s applies a rewrite on %s: %v; findings: %v",
+					got, rewrote, d.Agent, ev.Name, ev.Output.RewriteInput, fs)
+			}
+		})
+	}
+	if n < 3 {
+		t.Fatalf("only %d Claude-protocol dialects", n)
 	}
 }

@@ -449,7 +449,13 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	default:
 		fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid; ignored")
 	}
-	if in, err := hs.inputObject("updatedInput"); err != nil {
+	if !ev.Output.RewriteInput {
+		// The hook's own agent reads no rewrite here (Qwen Code's
+		// PreToolUse): the original input runs, as it would there.
+		if hs["updatedInput"] != nil && ev.Output.Guard {
+			fs.add(mappings.None, "updatedInput", "the hook's agent does not rewrite tool input on %s: the original input runs, as it would there", ev.Name)
+		}
+	} else if in, err := hs.inputObject("updatedInput"); err != nil {
 		unreadableRewrite(&v, err, fs)
 	} else {
 		v.NewInput = in
