@@ -419,8 +419,9 @@ func fileGuardCheck(file, marker string) func(o *outcome) []string {
 	}
 }
 
-// alsoToQwenDroid runs Claude scenarios of the other families through
-// hookx on Qwen and Droid too, where they have the events: which post-tool
+// alsoToOtherHosts runs scenarios defined for one or two hosts through hookx
+// on every other host that has their events, tools and semantics (the
+// map's hosts; why a host is left out is said beside it): which post-tool
 // event fires for a failed command (Qwen only: Droid has no
 // PostToolUseFailure), and a Stop hook that blocks unless stop_hook_active,
 // after a continuation that used a tool: Claude's (one block) and Gemini's
@@ -431,7 +432,7 @@ func fileGuardCheck(file, marker string) func(o *outcome) []string {
 // (Qwen; Droid shows the output with the reason); and the other agents'
 // own hooks (Codex, Qwen, Droid and Copilot guards, Copilot's safety and
 // context families) on every other host that has their tools and events.
-func alsoToQwenDroid(list []*scenario) {
+func alsoToOtherHosts(list []*scenario) {
 	to := map[string][]driver.Agent{
 		"posttool-kind/claude-success-and-failure":           {driver.Qwen},
 		"stop-tools/claude-block-unless-active":              {driver.Qwen, driver.Droid},

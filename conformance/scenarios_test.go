@@ -442,7 +442,7 @@ func scenarios() []*scenario {
 	list = append(list, ndialectScenarios()...)
 	list = append(list, copilotSafetyScenarios()...)
 	list = append(list, qwenDroidScenarios()...)
-	alsoToQwenDroid(list)
+	alsoToOtherHosts(list)
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)
 	return list
