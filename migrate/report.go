@@ -64,31 +64,8 @@ func FormatReport(r *Result, written, dry bool) string {
 			fmt.Fprintf(&b, "\n%s (%d):\n", lt.title, n)
 		}
 		for _, it := range r.Items {
-			if it.Level != lt.level {
-				continue
-			}
-			var head []string
-			for _, s := range []string{it.Source, it.Event} {
-				if s != "" {
-					head = append(head, s)
-				}
-			}
-			if it.Matcher != "" {
-				head = append(head, "matcher "+it.Matcher)
-			}
-			if len(head) > 0 {
-				fmt.Fprintf(&b, "  %s: %s\n", strings.Join(head, " "), it.What)
-			} else {
-				fmt.Fprintf(&b, "  %s\n", it.What)
-			}
-			if it.Command != "" {
-				fmt.Fprintf(&b, "      command: %s\n", it.Command)
-			}
-			if it.Reason != "" {
-				fmt.Fprintf(&b, "      why: %s\n", it.Reason)
-			}
-			if it.Fix != "" {
-				fmt.Fprintf(&b, "      fix: %s\n", it.Fix)
+			if it.Level == lt.level {
+				writeItem(&b, it)
 			}
 		}
 	}
@@ -120,9 +97,42 @@ func FormatReport(r *Result, written, dry bool) string {
 	return b.String()
 }
 
-// FormatUpToDate is the report of a run that changes nothing, on one line:
-// the target, how many entries hookx owns there, and how many items a full
-// report (-v) would list.
+// writeItem renders one item: where, what, the command, why and the fix.
+// A guard not carried or weakened says that it is a guard.
+func writeItem(b *strings.Builder, it Item) {
+	var head []string
+	for _, s := range []string{it.Source, it.Event} {
+		if s != "" {
+			head = append(head, s)
+		}
+	}
+	if it.Matcher != "" {
+		head = append(head, "matcher "+it.Matcher)
+	}
+	what := it.What
+	if it.GuardLost() {
+		what = "guard: " + what
+	}
+	if len(head) > 0 {
+		fmt.Fprintf(b, "  %s: %s\n", strings.Join(head, " "), what)
+	} else {
+		fmt.Fprintf(b, "  %s\n", what)
+	}
+	if it.Command != "" {
+		fmt.Fprintf(b, "      command: %s\n", it.Command)
+	}
+	if it.Reason != "" {
+		fmt.Fprintf(b, "      why: %s\n", it.Reason)
+	}
+	if it.Fix != "" {
+		fmt.Fprintf(b, "      fix: %s\n", it.Fix)
+	}
+}
+
+// FormatUpToDate is the report of a run that changes nothing: one line
+// with the target, how many entries hookx owns there, and how many items a
+// full report (-v) would list; then, in full, every guard that is not
+// carried or is weakened (Item.GuardLost), which no run may leave unsaid.
 func FormatUpToDate(r *Result) string {
 	target := r.Target
 	if abs, _ := filepath.Abs(r.Target); r.RealTarget != "" && r.RealTarget != abs {
@@ -130,15 +140,34 @@ func FormatUpToDate(r *Result) string {
 	}
 	line := fmt.Sprintf("hookx migrate: %s is up to date (%d entr%s)", target, len(r.Entries), pluralY(len(r.Entries)))
 	var parts []string
+	var guards []Item
 	for _, lt := range levelTitles {
-		if n := r.Count(lt.level); n > 0 && lt.level != Note {
+		n := 0
+		for _, it := range r.Items {
+			switch {
+			case it.Level != lt.level:
+			case it.GuardLost():
+				guards = append(guards, it)
+			default:
+				n++
+			}
+		}
+		if n > 0 && lt.level != Note {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(lt.level))))
 		}
 	}
 	if len(parts) > 0 {
 		line += "; " + strings.Join(parts, ", ") + ": -v lists them"
 	}
-	return line + "\n"
+	var b strings.Builder
+	b.WriteString(line + "\n")
+	if len(guards) > 0 {
+		fmt.Fprintf(&b, "Guards not carried or weakened (%d; --strict refuses these):\n", len(guards))
+		for _, it := range guards {
+			writeItem(&b, it)
+		}
+	}
+	return b.String()
 }
 
 func plural(n int) string {
