@@ -66,7 +66,9 @@ func owned(h *hook) bool {
 }
 
 // checkHookxEntries reports hookx entries that are stale against their
-// source: what hookx migrate --check would say.
+// source: what hookx migrate --check would say; and each guard of the
+// source that migrate does not carry, or carries weaker (what its default
+// report names and --strict refuses).
 func (c *checker) checkHookxEntries() {
 	for _, f := range c.files {
 		var first *hook
@@ -80,10 +82,24 @@ func (c *checker) checkHookxEntries() {
 			continue
 		}
 		src := c.sourceDialect(f, first)
-		stale, from := c.stale(f, src, first.hookx)
-		if stale {
+		res, from := c.stale(f, src, first.hookx)
+		if res == nil || res.Changed() {
 			c.add(first, first.off, Warning, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
 				fmt.Sprintf("run hookx migrate --from %s --to %s%s", src.Name, f.d.Name, userFlag(f)))
+		}
+		if res == nil || res.Changed() {
+			// Stale: migrate will say it all when it is run again.
+			continue
+		}
+		for _, it := range res.Items {
+			if !it.GuardLost() {
+				continue
+			}
+			how := "is not carried to"
+			if it.Level == migrate.Weakened {
+				how = "is weaker on"
+			}
+			c.add(first, first.off, Warning, fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, f.d.Agent, it.Reason), it.Fix)
 		}
 	}
 }
@@ -115,8 +131,9 @@ func (c *checker) sourceDialect(f *file, first *hook) *mappings.Dialect {
 	return f.d
 }
 
-// stale plans the migration into f again, as migrate --check does.
-func (c *checker) stale(f *file, src *mappings.Dialect, hookx string) (bool, string) {
+// stale plans the migration into f again, as migrate --check does: the
+// plan (nil: no source left, or it does not plan) and the sources read.
+func (c *checker) stale(f *file, src *mappings.Dialect, hookx string) (*migrate.Result, string) {
 	var sources []migrate.Source
 	var names []string
 	for _, g := range c.files {
@@ -127,12 +144,12 @@ func (c *checker) stale(f *file, src *mappings.Dialect, hookx string) (bool, str
 		names = append(names, g.shown)
 	}
 	if len(sources) == 0 {
-		return true, "a source that no longer exists (no " + src.Agent + " settings)"
+		return nil, "a source that no longer exists (no " + src.Agent + " settings)"
 	}
 	res, err := migrate.Plan(migrate.Options{Table: c.tbl, From: src.Name, To: f.d.Name, Wrap: true, Hookx: hookx},
 		sources, migrate.Source{Path: f.shown, Data: f.data})
 	if err != nil {
-		return false, ""
+		return &migrate.Result{}, ""
 	}
-	return res.Changed(), strings.Join(names, " and ")
+	return res, strings.Join(names, " and ")
 }

@@ -35,7 +35,7 @@ func hostSubstituted(d *mappings.Dialect) []string {
 // hook cannot be written: it refers to a plugin directory that is unknown.
 func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string, env map[string]string,
 	note func(Level, string, string)) (string, []string, []string, bool) {
-	base := Item{Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: sh.h.fields.Command}
+	base := Item{Guard: p.sourceGuard(sh.event), Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: sh.h.fields.Command}
 	lost := func(what, reason, fix string) {
 		it := base
 		it.Level, it.What, it.Reason, it.Fix = NotCarried, what, reason, fix
@@ -126,11 +126,7 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		}
 		for _, v := range names {
 			if reason := p.wrapLacks(v); reason != "" {
-				lvl := NotCarried
-				if p.isSessionFile(v) {
-					lvl = Approximate
-				}
-				note(lvl, "$"+v, reason)
+				note(NotCarried, "$"+v, reason)
 			}
 		}
 		return cmd, args, envWords, true
@@ -267,7 +263,7 @@ func (p *planner) wrapLacks(name string) string {
 	case name == fe.ProjectDir, name == fe.Cwd, name == fe.SessionID:
 		return ""
 	case p.isSessionFile(name):
-		return fmt.Sprintf("hookx wrap gives a SessionStart hook a session file in %s, so that it runs; the exports it writes there do not reach %s's later shell commands", name, p.to.Agent)
+		return "" // envFileReport, for the events its agent gives it on
 	case p.from.Plugin != nil && slices.Contains(p.from.Plugin.RootVars, name):
 		return ""
 	}

@@ -65,7 +65,9 @@ type matcherPlan struct {
 	drop   string     // why it was dropped
 	inert  bool       // the source entry never fires on its own host either
 	notes  []string   // for information: what a regex matched, approximate names
-	narrow []string   // what the target entry does not cover, or covers differently
+	narrow []string   // names left out that the target has no tool or value for
+	weaker []string   // calls of the target the entry no longer covers: a guard guards less
+	differ []string   // where the target entry fires differently, no guard weaker for it
 }
 
 func strp(s string) *string { return &s }
@@ -159,9 +161,9 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			if mcpHit, fail := fires(mcpSample); fail != nil {
 				return *fail
 			} else if strings.Contains(expr, p.from.MCP.Prefix) {
-				plan.narrow = append(plan.narrow, fmt.Sprintf("the MCP part of %q could not be translated structurally; only built-in tools are matched", expr))
+				plan.weaker = append(plan.weaker, fmt.Sprintf("the MCP part of %q could not be translated structurally; only built-in tools are matched", expr))
 			} else if mcpHit {
-				plan.narrow = append(plan.narrow, fmt.Sprintf("%q also matches MCP tools (%s); only built-in tools are matched", expr, mcpSample))
+				plan.weaker = append(plan.weaker, fmt.Sprintf("%q also matches MCP tools (%s); only built-in tools are matched", expr, mcpSample))
 			}
 			var hit []string
 			for _, t := range p.from.Tools {
@@ -193,8 +195,8 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 	}
 	if len(names) == 0 && len(mcp) == 0 {
 		plan.drop = fmt.Sprintf("the matcher %q matches no %s tool", *m, p.to.Agent)
-		if len(plan.narrow) > 0 {
-			plan.drop += ": " + strings.Join(plan.narrow, "; ")
+		if why := append(slices.Clone(plan.weaker), plan.narrow...); len(why) > 0 {
+			plan.drop += ": " + strings.Join(why, "; ")
 		}
 		return plan
 	}
@@ -209,7 +211,7 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		out = "^(" + strings.Join(append(alts, mcp...), "|") + ")$"
 	}
 	plan.outs = []matchOut{{matcher: &out}}
-	plan.narrow = append(plan.narrow, p.unfit(*m, out, len(mcp) > 0)...)
+	plan.differ = append(plan.differ, p.unfit(*m, out, len(mcp) > 0)...)
 	return plan
 }
 
@@ -351,7 +353,7 @@ func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan 
 				plan.drop = fmt.Sprintf("%s never sends %s %s", p.to.Agent, field, strings.Join(vals, "|"))
 				return plan
 			}
-			plan.narrow = append(plan.narrow, fmt.Sprintf("%s ignores the matcher on %s; the hook fires for every %s (wrap does not re-check it)", p.to.Agent, dst.Name, field))
+			plan.differ = append(plan.differ, fmt.Sprintf("%s ignores the matcher on %s; the hook fires for every %s (wrap does not re-check it)", p.to.Agent, dst.Name, field))
 		}
 		plan.outs = []matchOut{{}}
 	case "exact":

@@ -391,7 +391,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 						Fix:    "migrate that source again to update it (for a plugin, with --plugin), or run with --prune to remove it"})
 					continue
 				}
-				p.add(Item{Level: Weakened, Event: ev, What: "removed " + ex[k].id,
+				p.add(Item{Level: Weakened, Guard: p.targetGuard(ev), Event: ev, What: "removed " + ex[k].id,
 					Reason: "--prune: it came from " + shown + ", which this run did not read; the hook no longer runs"})
 			}
 			removed = append(removed, ex[k].id)
@@ -492,7 +492,7 @@ func (p *planner) keepHandEdits(prev []byte, en *Entry) {
 	if !ok1 || !ok2 {
 		return
 	}
-	base := Item{Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command}
+	base := Item{Guard: p.targetGuard(en.Event), Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command}
 	if cmd, kept := keepUserFlags(old.command, next.command); len(kept) > 0 {
 		group, err := p.setCommand(en.group, cmd)
 		if err != nil {

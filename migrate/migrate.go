@@ -39,14 +39,22 @@ const (
 	Warning     Level = "warning"     // carried, but something the user should check
 	Note        Level = "note"        // for information
 	// Weakened: a guard would become weaker than the target has it (an
-	// entry of a source not read removed, a hand-made change undone);
-	// --strict refuses the run.
+	// entry of a source not read removed, a hand-made change undone), or
+	// than its own agent has it (a block the target cannot honour, a
+	// matcher that misses calls it covered); --strict refuses the run.
 	Weakened Level = "weakened"
 )
 
 // Item is one line of the report.
 type Item struct {
-	Level   Level  `json:"level"`
+	Level Level `json:"level"`
+	// Guard: the item is about a hook whose block guards something (an
+	// event whose Output.BlocksOnFailure: a pre-tool or prompt hook, a
+	// post-tool hook whose block hides or answers the tool's result). A
+	// guard that is NotCarried or Weakened is named in every report, the
+	// one-line report of an up-to-date target included, and --strict
+	// refuses the run.
+	Guard   bool   `json:"guard,omitempty"`
 	Source  string `json:"source,omitempty"` // file:line of the hook or file
 	Event   string `json:"event,omitempty"`
 	Matcher string `json:"matcher,omitempty"`
@@ -179,6 +187,7 @@ type planner struct {
 	from, to *mappings.Dialect
 	items    []Item
 	seenEv   map[string]bool
+	seenBlk  map[string]bool // source and target event pairs whose block was reported
 	read     map[string]bool // the origins of the sources read
 }
 
@@ -203,7 +212,7 @@ type srcHandler struct {
 // target agent would not load). Planning twice with the same inputs gives
 // the same bytes; planning against its own output gives no change.
 func Plan(opts Options, sources []Source, target Source) (*Result, error) {
-	p := &planner{opts: opts, tbl: opts.Table, seenEv: map[string]bool{}, read: map[string]bool{}}
+	p := &planner{opts: opts, tbl: opts.Table, seenEv: map[string]bool{}, seenBlk: map[string]bool{}, read: map[string]bool{}}
 	if p.tbl == nil {
 		p.tbl = mappings.Default()
 	}
@@ -233,7 +242,7 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	res.Before = target.Data
 	base := target.Data
 	if base == nil && len(res.Entries) == 0 {
-		res.Items = p.items
+		res.Items = p.guardFixes(p.items)
 		return res, nil // nothing to write, and no file to create
 	}
 	if base == nil {
@@ -276,8 +285,39 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 		return nil, fmt.Errorf("internal error: the edited %s would not load: %w", target.Path, err)
 	}
 	p.notices(len(res.Entries) > 0)
-	res.Items = p.items
+	res.Items = p.guardFixes(p.items)
 	return res, nil
+}
+
+// guardFixes gives every guard that is not carried or is weakened a fix
+// the user can apply, where the item has none of its own: a guard named
+// without one leaves the user nothing to do but guess.
+func (p *planner) guardFixes(items []Item) []Item {
+	for i, it := range items {
+		if it.GuardLost() && it.Fix == "" {
+			items[i].Fix = fmt.Sprintf("keep this guard in %s only, or write the %s entry by hand (hookx wrap --from %s --host %s --fail-closed -- COMMAND) and check that it blocks there",
+				p.from.Agent, p.to.Agent, p.from.Name, p.to.Name)
+		}
+	}
+	return items
+}
+
+// GuardLost reports whether the item is a guard that the target does not
+// get, or gets weaker: what --strict refuses and every report names.
+func (it Item) GuardLost() bool { return it.Guard && (it.Level == NotCarried || it.Level == Weakened) }
+
+// sourceGuard reports whether a hook of the source's event guards
+// something (mappings.Output.BlocksOnFailure).
+func (p *planner) sourceGuard(event string) bool {
+	e := p.from.Event(event)
+	return e != nil && e.Output.BlocksOnFailure()
+}
+
+// targetGuard is sourceGuard for an event of the target (the entries of
+// the target that a run removes or changes).
+func (p *planner) targetGuard(event string) bool {
+	e := p.to.Event(event)
+	return e != nil && e.Output.BlocksOnFailure()
 }
 
 // notices reports the steps the target's agent needs before it runs the
@@ -574,6 +614,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("the "+sh.event+" hook", fmt.Sprintf("%s is not a %s %s event", sh.event, p.from.Agent, p.from.Version),
 			"check the event name: "+p.from.Agent+" ignores it too")
 	}
+	base.Guard = em.From.Output.BlocksOnFailure()
 	if em.To == nil {
 		return lost("the "+sh.event+" hook", em.Note, "no "+p.to.Agent+" event fires at this point; keep this hook in "+p.from.Agent+" only")
 	}
@@ -641,8 +682,21 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("the matcher "+strconv.Quote(deref(sh.matcher)), mp.drop,
 			fmt.Sprintf("name the %s tools the hook guards in its matcher (hookx mappings --format table lists each tool's counterpart), or write the %s entry by hand with hookx wrap", p.from.Agent, p.to.Agent))
 	}
-	if len(mp.narrow) > 0 {
-		note(Approximate, "matcher "+strconv.Quote(deref(sh.matcher))+" narrowed", strings.Join(mp.narrow, "; "))
+	narrowed := "matcher " + strconv.Quote(deref(sh.matcher)) + " narrowed"
+	switch rest := append(slices.Clone(mp.narrow), mp.differ...); {
+	case len(mp.weaker) > 0 && base.Guard:
+		// The guard does not run for calls its own agent shows it.
+		it := base
+		it.Level, it.What = Weakened, narrowed
+		it.Reason = strings.Join(mp.weaker, "; ") + "; the guard does not run for the others"
+		it.Fix = fmt.Sprintf("name the MCP tools the guard covers in its matcher (%s…), or write the %s entry by hand with hookx wrap --match",
+			p.from.MCP.Prefix, p.to.Agent)
+		p.add(it)
+		if len(rest) > 0 {
+			note(Approximate, narrowed, strings.Join(rest, "; "))
+		}
+	case len(mp.weaker)+len(rest) > 0:
+		note(Approximate, narrowed, strings.Join(append(mp.weaker, rest...), "; "))
 	}
 	if len(mp.notes) > 0 {
 		note(Note, "matcher "+strconv.Quote(deref(sh.matcher)), strings.Join(mp.notes, "; "))
@@ -761,7 +815,11 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		cmd = strings.Join(words, " ")
 	} else {
 		if failClosed {
-			note(NotCarried, "onFailure \"block\"", p.to.Agent+" cannot fail closed; the hook fails open when it errors or times out")
+			it := base
+			it.Level, it.What = NotCarried, "onFailure \"block\""
+			it.Reason = p.to.Agent + " cannot fail closed; the hook fails open when it errors or times out"
+			it.Fix = "migrate without --no-wrap: hookx wrap --fail-closed keeps it"
+			p.add(it)
 		}
 		if !native && f.Shell == "" && tf.ShellField && p.from.Shell == "bash" {
 			f.Shell = "bash"
@@ -796,6 +854,10 @@ func (p *planner) translate(sh srcHandler) []Entry {
 			names[i] = t.Name
 		}
 		note(Note, "registered on "+strings.Join(names, " and "), sh.event+" fires for each of them in "+p.from.Agent)
+	}
+	if wrapped {
+		p.blockReport(base, targets)
+		p.envFileReport(base, sh, targets)
 	}
 	var out []Entry
 	for _, target := range targets {
@@ -834,7 +896,7 @@ func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, pri
 			h = append(h, member{k, v})
 			return
 		}
-		p.add(Item{Level: NotCarried, Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: f.Command,
+		p.add(Item{Level: NotCarried, Guard: p.sourceGuard(sh.event), Source: sh.where, Event: sh.event, Matcher: deref(sh.matcher), Command: f.Command,
 			What: what + " not written", Reason: p.to.Agent + " handlers have no " + k + " field"})
 	}
 	if tf.NameField != "" {

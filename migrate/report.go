@@ -3,7 +3,9 @@ package migrate
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 var levelTitles = []struct {
@@ -24,15 +26,15 @@ func FormatReport(r *Result, written, dry bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "hookx migrate: %s → %s\n", r.From, r.To)
 	for _, s := range r.Sources {
-		fmt.Fprintf(&b, "  read   %s (%s, %d handler%s)\n", s.Path, s.Scope, s.Handlers, plural(s.Handlers))
+		fmt.Fprintf(&b, "  read   %s (%s, %d handler%s)\n", printable(s.Path), s.Scope, s.Handlers, plural(s.Handlers))
 	}
 	state := ""
 	if r.Created {
 		state = " (new file)"
 	}
-	fmt.Fprintf(&b, "  target %s%s\n", r.Target, state)
+	fmt.Fprintf(&b, "  target %s%s\n", printable(r.Target), state)
 	if r.RealTarget != "" && r.RealTarget != r.Target {
-		fmt.Fprintf(&b, "         real path %s\n", r.RealTarget)
+		fmt.Fprintf(&b, "         real path %s\n", printable(r.RealTarget))
 	}
 
 	how := "each runs through hookx wrap"
@@ -47,10 +49,10 @@ func FormatReport(r *Result, written, dry bool) string {
 		if e.Matcher != nil {
 			m = *e.Matcher
 		}
-		fmt.Fprintf(&b, "  %-9s %s %s  ← %s %s  [%s]\n", e.Change, e.Event, m, e.SourceEvent, e.Source, e.ID)
+		fmt.Fprintf(&b, "  %-9s %s %s  ← %s %s  [%s]\n", e.Change, e.Event, printable(m), e.SourceEvent, printable(e.Source), printable(e.ID))
 	}
 	for _, id := range r.Removed {
-		fmt.Fprintf(&b, "  %-9s %s\n", "removed", id)
+		fmt.Fprintf(&b, "  %-9s %s\n", "removed", printable(id))
 	}
 
 	for _, lt := range levelTitles {
@@ -64,31 +66,8 @@ func FormatReport(r *Result, written, dry bool) string {
 			fmt.Fprintf(&b, "\n%s (%d):\n", lt.title, n)
 		}
 		for _, it := range r.Items {
-			if it.Level != lt.level {
-				continue
-			}
-			var head []string
-			for _, s := range []string{it.Source, it.Event} {
-				if s != "" {
-					head = append(head, s)
-				}
-			}
-			if it.Matcher != "" {
-				head = append(head, "matcher "+it.Matcher)
-			}
-			if len(head) > 0 {
-				fmt.Fprintf(&b, "  %s: %s\n", strings.Join(head, " "), it.What)
-			} else {
-				fmt.Fprintf(&b, "  %s\n", it.What)
-			}
-			if it.Command != "" {
-				fmt.Fprintf(&b, "      command: %s\n", it.Command)
-			}
-			if it.Reason != "" {
-				fmt.Fprintf(&b, "      why: %s\n", it.Reason)
-			}
-			if it.Fix != "" {
-				fmt.Fprintf(&b, "      fix: %s\n", it.Fix)
+			if it.Level == lt.level {
+				writeItem(&b, it)
 			}
 		}
 	}
@@ -107,9 +86,9 @@ func FormatReport(r *Result, written, dry bool) string {
 		if r.RealTarget != "" {
 			real = r.RealTarget
 		}
-		fmt.Fprintf(&b, " Wrote %s", real)
+		fmt.Fprintf(&b, " Wrote %s", printable(real))
 		if !r.Created {
-			fmt.Fprintf(&b, " (previous version in %s%s)", real, BackupSuffix)
+			fmt.Fprintf(&b, " (previous version in %s%s)", printable(real), BackupSuffix)
 		}
 		b.WriteString(".\n")
 	case dry:
@@ -120,25 +99,102 @@ func FormatReport(r *Result, written, dry bool) string {
 	return b.String()
 }
 
-// FormatUpToDate is the report of a run that changes nothing, on one line:
-// the target, how many entries hookx owns there, and how many items a full
-// report (-v) would list.
+// writeItem renders one item: where, what, the command, why and the fix,
+// each on its own line, whatever the settings hold (printable). A guard
+// not carried or weakened says that it is a guard.
+func writeItem(b *strings.Builder, it Item) {
+	var head []string
+	for _, s := range []string{it.Source, it.Event} {
+		if s != "" {
+			head = append(head, s)
+		}
+	}
+	if it.Matcher != "" {
+		head = append(head, "matcher "+it.Matcher)
+	}
+	what := it.What
+	if it.GuardLost() {
+		what = "guard: " + what
+	}
+	if len(head) > 0 {
+		fmt.Fprintf(b, "  %s: %s\n", printable(strings.Join(head, " ")), printable(what))
+	} else {
+		fmt.Fprintf(b, "  %s\n", printable(what))
+	}
+	if it.Command != "" {
+		fmt.Fprintf(b, "      command: %s\n", printable(it.Command))
+	}
+	if it.Reason != "" {
+		fmt.Fprintf(b, "      why: %s\n", printable(it.Reason))
+	}
+	if it.Fix != "" {
+		fmt.Fprintf(b, "      fix: %s\n", printable(it.Fix))
+	}
+}
+
+// printable is s with every control character (a newline, an escape
+// sequence) and every bidirectional override escaped as in a Go string
+// literal: a command or path from someone's settings cannot add a line to
+// the report (a forged "fix:") or drive the terminal.
+func printable(s string) string {
+	if strings.IndexFunc(s, unprintable) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unprintable(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func unprintable(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// FormatUpToDate is the report of a run that changes nothing: one line
+// with the target, how many entries hookx owns there, and how many items a
+// full report (-v) would list; then, in full, every guard that is not
+// carried or is weakened (Item.GuardLost), which no run may leave unsaid.
 func FormatUpToDate(r *Result) string {
-	target := r.Target
+	target := printable(r.Target)
 	if abs, _ := filepath.Abs(r.Target); r.RealTarget != "" && r.RealTarget != abs {
-		target += " (real path " + r.RealTarget + ")"
+		target += " (real path " + printable(r.RealTarget) + ")"
 	}
 	line := fmt.Sprintf("hookx migrate: %s is up to date (%d entr%s)", target, len(r.Entries), pluralY(len(r.Entries)))
 	var parts []string
+	var guards []Item
 	for _, lt := range levelTitles {
-		if n := r.Count(lt.level); n > 0 && lt.level != Note {
+		n := 0
+		for _, it := range r.Items {
+			switch {
+			case it.Level != lt.level:
+			case it.GuardLost():
+				guards = append(guards, it)
+			default:
+				n++
+			}
+		}
+		if n > 0 && lt.level != Note {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(lt.level))))
 		}
 	}
 	if len(parts) > 0 {
 		line += "; " + strings.Join(parts, ", ") + ": -v lists them"
 	}
-	return line + "\n"
+	var b strings.Builder
+	b.WriteString(line + "\n")
+	if len(guards) > 0 {
+		fmt.Fprintf(&b, "Guards not carried or weakened (%d; --strict refuses these):\n", len(guards))
+		for _, it := range guards {
+			writeItem(&b, it)
+		}
+	}
+	return b.String()
 }
 
 func plural(n int) string {

@@ -770,7 +770,7 @@ func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Even
 		case ho.BlockCap > 0 && out.BlockCap == 0:
 			fs.add(mappings.Approximate, "block", "%s has no cap on consecutive %s blocks; hookx wrap enforces %s's %d per session", tr.To.Agent, hostEv.Name, tr.From.Agent, ho.BlockCap)
 		case out.BlockCap > 0 && ho.BlockCap != out.BlockCap:
-			fs.add(mappings.Approximate, "block", "%s ends the turn after %d consecutive %s blocks, and the hook is not told", tr.To.Agent, out.BlockCap, hostEv.Name)
+			fs.add(mappings.Approximate, "block", "%s, and the hook is not told", mappings.StopCapText(tr.To.Agent, hostEv.Name, out.BlockCap))
 		}
 	case ho.Block == "feedback" && out.Block == "hide_output":
 		// Claude's PostToolUse block keeps the output visible; a Gemini deny

@@ -240,7 +240,11 @@ func (r *runner) withExtraEnv(env []string, hookEvent string) []string {
 				r.reportf("cannot create the session file for %s: %v", prep.EnvFile, err)
 			} else {
 				env = append(env, prep.EnvFile+"="+f)
-				r.report([]Finding{{Text: fmt.Sprintf("%s is a session file hookx created; the exports the hook writes to it do not reach the host's later shell commands", prep.EnvFile), Notice: true}})
+				host := "the host"
+				if r.host != nil {
+					host = r.host.Agent
+				}
+				r.report([]Finding{{Text: mappings.EnvFileText(prep.EnvFile, host), Notice: true}})
 			}
 		}
 	}

@@ -121,8 +121,8 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 		return nothing(r.host)
 	}
 	if hostCap > 0 && (hookCap == 0 || hookCap > hostCap) && count >= hostCap {
-		r.reportf("%s ends the turn after %d consecutive %s blocks and ignores this one (the hook blocked %d times in a row); %s would have continued",
-			r.host.Agent, hostCap, hostEv.Name, count+1, r.hook.Agent)
+		r.reportf("%s and ignores this one (the hook blocked %d times in a row); %s would have continued",
+			mappings.StopCapText(r.host.Agent, hostEv.Name, hostCap), count+1, r.hook.Agent)
 		r.trace.StopCapped = true
 	}
 	st := stopState{count: count + 1, chain: chainID(payload, stopChain(hostEv))}
