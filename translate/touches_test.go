@@ -56,7 +56,9 @@ func codexPatchEvent(cwd, patch string) string {
 // "sub/../.env", "../../etc/x" and ".env " as written.
 func TestCodexPatchPathsReachHooksAsCodexWritesThem(t *testing.T) {
 	add := func(p string) string { return "*** Begin Patch\n*** Add File: " + p + "\n+X=1\n*** End Patch\n" }
-	upd := func(p string) string { return "*** Begin Patch\n*** Update File: " + p + "\n@@\n-X=1\n+X=2\n*** End Patch\n" }
+	upd := func(p string) string {
+		return "*** Begin Patch\n*** Update File: " + p + "\n@@\n-X=1\n+X=2\n*** End Patch\n"
+	}
 	for _, c := range []struct {
 		name, to, matcher, cwd, patch string
 		want                          string // the hook's file_path
