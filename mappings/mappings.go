@@ -753,8 +753,14 @@ type Tool struct {
 	// Hidden lists arguments of the model's call that change what the tool
 	// touches but that the agent does not show its hooks, with the
 	// evidence: no hook, of any dialect, can check them.
-	Hidden   map[string]string `json:"hidden"`
-	Response string            `json:"response"`
+	Hidden map[string]string `json:"hidden"`
+	// FailClosed lists arguments that change what the tool touches and
+	// that no other agent's tool can carry (a list of directories where
+	// the others take one), with the reason: a call that has one fails a
+	// guard of another dialect closed, since the guard would check less
+	// than the tool touches.
+	FailClosed map[string]string `json:"failClosed"`
+	Response   string            `json:"response"`
 	Required []string          `json:"required"`
 	Defaults map[string]any    `json:"defaults"`
 	// Descriptive lists arguments that only describe the call (to the
@@ -1116,6 +1122,11 @@ func (t *Table) index() error {
 				}
 				if _, ok := tool.Fields[arg]; !ok && (inputConverters()[tool.Convert] == nil || !slices.Contains(inputConverters()[tool.Convert].Args, arg)) {
 					bad("%s: tool %s: path %s is not in fields", d.Name, tool.Name, arg)
+				}
+			}
+			for arg := range tool.FailClosed {
+				if _, ok := tool.Fields[arg]; !ok {
+					bad("%s: tool %s: failClosed %s is not in fields", d.Name, tool.Name, arg)
 				}
 			}
 			if _, ok := tool.Paths[tool.Cwd]; tool.Cwd != "" && !ok {

@@ -209,6 +209,9 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			if err := tr.carryCwd(p, input, srcTool, dstTool, src.Output.Guard || dst.Output.Guard, &fs); err != nil {
 				return nil, err
 			}
+			if why := uncarriedTouch(input, srcTool, dstTool); why != "" && (src.Output.Guard || dst.Output.Guard) {
+				return nil, fmt.Errorf("%s's %s %s, so a %s guard, which would check less than the tool touches, cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent)
+			}
 		}
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil {
 			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
@@ -508,6 +511,25 @@ func (tr *Translator) carryCwd(p, input map[string]any, srcTool, dstTool *mappin
 		fs.add(mappings.Approximate, "cwd", "%s runs %s in %s (%s %q): the hook gets that as its cwd, as %s would send it", tr.From.Agent, srcTool.Name, resolved, srcTool.Cwd, dir, dstTool.Name)
 	}
 	return nil
+}
+
+// uncarriedTouch says which argument of the call, one the table marks
+// failClosed, changes what the tool touches and cannot reach the hook, or "".
+func uncarriedTouch(input map[string]any, src, dst *mappings.Tool) string {
+	for _, arg := range slices.Sorted(maps.Keys(src.FailClosed)) {
+		v, ok := input[arg]
+		if !ok || v == nil || v == "" {
+			continue
+		}
+		if l, isList := v.([]any); isList && len(l) == 0 {
+			continue
+		}
+		if _, carried := dst.ArgFor(src.Fields[arg]); carried {
+			continue
+		}
+		return fmt.Sprintf("has %s (%s)", arg, src.FailClosed[arg])
+	}
+	return ""
 }
 
 // resolvePaths resolves a tool's path arguments, in place, the way its

@@ -149,3 +149,32 @@ func TestShellDirectoryIsTheHooksCwd(t *testing.T) {
 		})
 	}
 }
+
+// An argument that changes what a tool touches and that no other agent's
+// tool can hold (the table's failClosed) fails a guard of another dialect
+// closed: Copilot's glob and grep search every directory of paths, a
+// Claude Glob or Grep guard would see none. On b20418e paths was dropped
+// and the guard checked a search of the project.
+func TestUncarriedSearchDirectoriesFailAGuardClosed(t *testing.T) {
+	for _, c := range []struct {
+		name, event, fail string
+	}{
+		{"glob paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"glob","toolArgs":{"pattern":"**/*.key","paths":["/etc","/home"]}}`, "has paths"},
+		{"grep paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"grep","toolArgs":{"pattern":"KEY","paths":"/etc"}}`, "has paths"},
+		{"glob without paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"glob","toolArgs":{"pattern":"**/*.key"}}`, ""},
+		{"grep empty paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"grep","toolArgs":{"pattern":"KEY","paths":[]}}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, in, err := hookSees(t, "copilot", "claude", "", c.event)
+			if c.fail == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.fail) {
+				t.Fatalf("err = %v (input %v), want a guard failed closed with %q", err, in, c.fail)
+			}
+		})
+	}
+}
