@@ -761,8 +761,8 @@ type Tool struct {
 	// than the tool touches.
 	FailClosed map[string]string `json:"failClosed"`
 	Response   string            `json:"response"`
-	Required []string          `json:"required"`
-	Defaults map[string]any    `json:"defaults"`
+	Required   []string          `json:"required"`
+	Defaults   map[string]any    `json:"defaults"`
 	// Descriptive lists arguments that only describe the call (to the
 	// model or the user) and change nothing it does: a hook's rewrite of
 	// one that the other side cannot hold is dropped with a finding, where
