@@ -178,3 +178,17 @@ func TestUncarriedSearchDirectoriesFailAGuardClosed(t *testing.T) {
 		})
 	}
 }
+
+// Qwen Code's agent pins a subagent to working_dir; Claude's Agent has no
+// such argument, so a Claude Agent guard fails closed on a call with one.
+func TestQwenSubagentWorkingDirFailsAClaudeGuardClosed(t *testing.T) {
+	ev := func(input string) string {
+		return `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"agent","tool_input":` + input + `,"tool_use_id":"u"}`
+	}
+	if _, _, in, err := hookSees(t, "qwen", "claude", "Agent", ev(`{"description":"d","prompt":"p","working_dir":"/elsewhere"}`)); err == nil || !strings.Contains(err.Error(), "working_dir") {
+		t.Errorf("err = %v (input %v), want the guard failed closed on working_dir", err, in)
+	}
+	if _, _, _, err := hookSees(t, "qwen", "claude", "Agent", ev(`{"description":"d","prompt":"p"}`)); err != nil {
+		t.Errorf("without working_dir: %v", err)
+	}
+}
