@@ -19,7 +19,9 @@ import (
 //     protects prod.env, run natively and through hookx on Codex, where
 //     the model edits with apply_patch: an added .env, an update through
 //     sub/../.env, a file added at ../outside.txt, a move of notes.txt
-//     onto .env, all refused; a relative new file written.
+//     onto .env, all refused; a relative new file written. The same with
+//     a guard that matches a file_path ending in /.env, and with a
+//     header padded with a space (Codex trims it).
 //   - shell-dir: a Claude guard that allows rm only at the project root
 //     (its event's cwd), natively (cd sub, then rm -rf docs: Claude's cwd
 //     is sub) and through hookx on Gemini (run_shell_command dir_path sub)
@@ -74,7 +76,7 @@ func init() {
 	}
 	fileCall := func(write, edit func(abs, content, old, new string) fakemodel.Call) func(action, string) fakemodel.Call {
 		return func(a action, path string) fakemodel.Call {
-			abs := target(a, path)
+			abs := target(a, strings.TrimSpace(path)) // the file Codex changes: it trims a header's path
 			if a.text == "update" {
 				return edit(abs, "", a.old, a.new)
 			}
@@ -132,12 +134,30 @@ func touchesScenarios() []*scenario {
 		scripts: map[string]string{"guard": claudeGuard},
 		check:   patchGuardCheck(".env", 4),
 	})
+	// A guard as many are written: a file_path ending in /.env. Claude
+	// sends it absolute, so it matches; a relative or padded path that
+	// reached it as written (b20418e) did not.
+	suffixGuard := readInput + "LABEL=guard\n" + logInput + "case \"$input\" in *'\"file_path\":\"'*'/.env\"'*)\n" +
+		"echo 'PATCH-GUARD: .env is off limits' >&2; exit 2;;\nesac\nexit 0\n"
+	list = append(list, &scenario{
+		name: "patch-guard/claude-env-suffix", dialect: driver.Claude, to: []driver.Agent{driver.Codex}, noPeer: true,
+		steps: []action{
+			patchAction("update", ".env", "", "SECRET=kept", "SECRET=edited"),
+			patchAction("update", ".env ", "", "SECRET=kept", "SECRET=padded"),
+			patchAction("add", "ok.txt", "", "", "fine"),
+		},
+		files:   map[string]string{".env": "SECRET=kept\n"},
+		hooks:   []hookDef{{event: "PreToolUse", matcher: "Write|Edit", script: "guard"}},
+		scripts: map[string]string{"guard": suffixGuard},
+		check:   patchGuardCheck(".env", 2),
+	})
 	// Gemini refuses a .env path itself: its guard protects prod.env, as
 	// the model wrote it (Gemini's hooks get paths as written).
 	geminiGuard := readInput + "LABEL=guard\n" + logInput + "case \"$input\" in *'prod.env\"'*)\n" +
 		emit(`{"decision":"deny","reason":"PATCH-GUARD: prod.env is off limits"}`) + ";;\nesac\nexit 0\n"
 	geminiSteps := []action{
 		patchAction("add", "prod.env", "", "", "SECRET=stolen"),
+		patchAction("update", "prod.env ", "", "SECRET=kept", "SECRET=padded"),
 		patchAction("update", "sub/../prod.env", "", "SECRET=kept", "SECRET=edited"),
 		patchAction("move", "notes.txt", "prod.env", "note", "SECRET=moved"),
 		patchAction("add", "ok.txt", "", "", "fine"),
@@ -147,7 +167,7 @@ func touchesScenarios() []*scenario {
 		files:   map[string]string{"prod.env": "SECRET=kept\n", "notes.txt": "note\n"},
 		hooks:   []hookDef{{event: "BeforeTool", matcher: "write_file|replace", script: "guard"}},
 		scripts: map[string]string{"guard": geminiGuard},
-		check:   patchGuardCheck("prod.env", 3),
+		check:   patchGuardCheck("prod.env", 4),
 	})
 
 	// rm only at the project root (named "project", the default).
