@@ -1650,6 +1650,7 @@ func dialectCodex() *Dialect {
 				Fields:  map[string]string{},
 				Convert: "applyPatch",
 				Paths:   map[string]string{"command": "codexPatch"},
+				Live:    true,
 			},
 			{Name: "spawn_agent",
 				Only:    "Codex's subagent tool; its hook payload is unverified",
