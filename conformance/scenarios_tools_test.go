@@ -98,6 +98,9 @@ func (s *scenario) hostArgs(host driver.Agent) []string {
 	if host == driver.Claude && strings.HasPrefix(s.name, "search-guard/") {
 		return []string{"--allowedTools", "Glob,Grep"}
 	}
+	if host == driver.Codex && strings.HasPrefix(s.name, "patch-guard/") {
+		return codexPatchArgs
+	}
 	return nil
 }
 

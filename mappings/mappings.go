@@ -743,10 +743,26 @@ type Tool struct {
 	Convert string            `json:"convert"`
 	// Paths names, for each path argument, the resolver that gives the
 	// path this agent's tool really uses (paths.go).
-	Paths    map[string]string `json:"paths"`
-	Response string            `json:"response"`
-	Required []string          `json:"required"`
-	Defaults map[string]any    `json:"defaults"`
+	Paths map[string]string `json:"paths"`
+	// Cwd names the argument, one of Paths, that sets the directory the
+	// tool runs in (a shell's working directory). A hook whose agent's tool
+	// has no such argument gets that directory, resolved as this agent
+	// resolves it, as its event's cwd: where its own agent would have run
+	// the command.
+	Cwd string `json:"cwd"`
+	// Hidden lists arguments of the model's call that change what the tool
+	// touches but that the agent does not show its hooks, with the
+	// evidence: no hook, of any dialect, can check them.
+	Hidden map[string]string `json:"hidden"`
+	// FailClosed lists arguments that change what the tool touches and
+	// that no other agent's tool can carry (a list of directories where
+	// the others take one), with the reason: a call that has one fails a
+	// guard of another dialect closed, since the guard would check less
+	// than the tool touches.
+	FailClosed map[string]string `json:"failClosed"`
+	Response   string            `json:"response"`
+	Required   []string          `json:"required"`
+	Defaults   map[string]any    `json:"defaults"`
 	// Descriptive lists arguments that only describe the call (to the
 	// model or the user) and change nothing it does: a hook's rewrite of
 	// one that the other side cannot hold is dropped with a finding, where
@@ -1104,9 +1120,17 @@ func (t *Table) index() error {
 				if pathResolvers()[name] == nil {
 					bad("%s: tool %s: path %s: unknown resolver %q", d.Name, tool.Name, arg, name)
 				}
-				if _, ok := tool.Fields[arg]; !ok {
+				if _, ok := tool.Fields[arg]; !ok && (inputConverters()[tool.Convert] == nil || !slices.Contains(inputConverters()[tool.Convert].Args, arg)) {
 					bad("%s: tool %s: path %s is not in fields", d.Name, tool.Name, arg)
 				}
+			}
+			for arg := range tool.FailClosed {
+				if _, ok := tool.Fields[arg]; !ok {
+					bad("%s: tool %s: failClosed %s is not in fields", d.Name, tool.Name, arg)
+				}
+			}
+			if _, ok := tool.Paths[tool.Cwd]; tool.Cwd != "" && !ok {
+				bad("%s: tool %s: cwd %s has no path resolver in paths", d.Name, tool.Name, tool.Cwd)
 			}
 			if tool.OutputReplace != "" && tool.OutputReplace != "applied" && tool.OutputReplace != "ignored" {
 				bad("%s: tool %s: outputReplace %q is neither applied nor ignored", d.Name, tool.Name, tool.OutputReplace)

@@ -20,7 +20,7 @@ func TestOnePatchEditReadsOneChangeAndRefusesTheRest(t *testing.T) {
 		{"two files", "*** Begin Patch\n*** Update File: a.go\n@@\n-a\n+b\n*** Add File: b.go\n+x\n*** End Patch\n", patchEdit{}, "2 file operations"},
 		{"delete", "*** Begin Patch\n*** Delete File: a.go\n*** End Patch\n", patchEdit{}, "deletes"},
 		{"move", "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-a\n+b\n*** End Patch\n", patchEdit{}, "moves"},
-		{"no envelope", "rm -rf /", patchEdit{}, "envelope"},
+		{"no envelope", "rm -rf /", patchEdit{}, "must be '*** Begin Patch'"},
 		{"insertion only", "*** Begin Patch\n*** Update File: a.go\n@@\n+b\n*** End Patch\n", patchEdit{}, "no text to find"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package mappings
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -92,6 +93,26 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 				return p, "Qwen Code removes shell escapes from the path"
 			}
 			return nodeResolve(c.Cwd, p)
+		},
+		// Codex's apply_patch: every path of the patch (added, deleted,
+		// updated, and a move's destination) as Codex writes it, against
+		// the turn's cwd (patch.go); a patch Codex refuses is left as it is.
+		"codexPatch": func(p string, c PathContext) (string, string) {
+			return resolvePatch(p, c.Cwd)
+		},
+		// Qwen Code's run_shell_command directory (0.24.4,
+		// validateToolParamValues: "Directory must be an absolute path.";
+		// execute: cwd = params.directory || targetDir): used as written,
+		// so the kernel, not path.resolve, reads any "..", after symbolic
+		// links.
+		"qwenShellDir": func(p string, c PathContext) (string, string) {
+			if !filepath.IsAbs(p) {
+				return p, "Qwen Code refuses a relative directory"
+			}
+			if slices.Contains(strings.Split(p, "/"), "..") {
+				return p, "Qwen Code runs the command in " + p + " as written, where .. follows symbolic links"
+			}
+			return filepath.Clean(p), ""
 		},
 		// Factory Droid's Read, Create, Edit and LS: taken against the
 		// session's cwd as Node's path.resolve would (read in its binary, not

@@ -237,6 +237,9 @@ func hostPayload(event string, ht hostTool) []byte {
 				}
 			}
 		}) {
+			if _, uncarried := ht.tool.FailClosed[arg]; uncarried {
+				continue // fails a guard closed by design (translate's own tests)
+			}
 			input[arg] = "value of " + arg
 			if _, isPath := ht.tool.Paths[arg]; isPath {
 				// Absolute, so that no path is one hookx cannot resolve

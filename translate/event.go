@@ -205,6 +205,14 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 				return nil, fmt.Errorf("%s's %s %s, and its arguments were not read in %s's source, so a %s guard cannot check the call", tr.From.Agent, toolName, why, tr.From.Agent, tr.To.Agent)
 			}
 		}
+		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && dstTool != nil {
+			if err := tr.carryCwd(p, input, srcTool, dstTool, src.Output.Guard || dst.Output.Guard, &fs); err != nil {
+				return nil, err
+			}
+			if why := uncarriedTouch(input, srcTool, dstTool); why != "" && (src.Output.Guard || dst.Output.Guard) {
+				return nil, fmt.Errorf("%s's %s %s, so a %s guard, which would check less than the tool touches, cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent)
+			}
+		}
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil {
 			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
 				// The hook's own agent would give it absolute paths: give
@@ -472,6 +480,54 @@ func unverifiedArgs(input map[string]any, t *mappings.Tool) string {
 		return "has an argument the table does not know (" + strings.Join(unknown, ", ") + ")"
 	case len(missing) > 0:
 		return "lacks the argument the table expects (" + strings.Join(missing, ", ") + ")"
+	}
+	return ""
+}
+
+// carryCwd gives the hook, as its event's cwd, the directory the host's
+// tool runs in when the call names one (the tool's "cwd" argument) and the
+// hook's own tool has no argument to carry it: its own agent would have run
+// the command there and said so in cwd. Where that directory cannot be
+// known, a guard fails closed.
+func (tr *Translator) carryCwd(p, input map[string]any, srcTool, dstTool *mappings.Tool, guard bool, fs *findings) error {
+	dir, ok := input[srcTool.Cwd].(string)
+	if srcTool.Cwd == "" || !ok || dir == "" {
+		return nil // the host runs the tool in its own cwd
+	}
+	if _, carried := dstTool.ArgFor(srcTool.Fields[srcTool.Cwd]); carried {
+		return nil // the hook sees the argument itself, as its agent sends it
+	}
+	cwd, _ := p["cwd"].(string)
+	resolved, why := mappings.PathResolverByName(srcTool.Paths[srcTool.Cwd])(dir, mappings.PathContext{Cwd: cwd, Exists: tr.exists})
+	if why != "" {
+		if guard {
+			return fmt.Errorf("%s runs %s in %s %q, and which directory that is cannot be known (%s), so a %s guard, which would see it as its cwd, cannot check the call", tr.From.Agent, srcTool.Name, srcTool.Cwd, dir, why, tr.To.Agent)
+		}
+		fs.add(mappings.None, "cwd", "%s runs %s in %s %q (%s); the hook's cwd stays %s", tr.From.Agent, srcTool.Name, srcTool.Cwd, dir, why, cwd)
+		return nil
+	}
+	if resolved != cwd {
+		p["cwd"] = resolved
+		fs.add(mappings.Approximate, "cwd", "%s runs %s in %s (%s %q): the hook gets that as its cwd, as %s would send it", tr.From.Agent, srcTool.Name, resolved, srcTool.Cwd, dir, dstTool.Name)
+	}
+	return nil
+}
+
+// uncarriedTouch says which argument of the call, one the table marks
+// failClosed, changes what the tool touches and cannot reach the hook, or "".
+func uncarriedTouch(input map[string]any, src, dst *mappings.Tool) string {
+	for _, arg := range slices.Sorted(maps.Keys(src.FailClosed)) {
+		v, ok := input[arg]
+		if !ok || v == nil || v == "" {
+			continue
+		}
+		if l, isList := v.([]any); isList && len(l) == 0 {
+			continue
+		}
+		if _, carried := dst.ArgFor(src.Fields[arg]); carried {
+			continue
+		}
+		return fmt.Sprintf("has %s (%s)", arg, src.FailClosed[arg])
 	}
 	return ""
 }

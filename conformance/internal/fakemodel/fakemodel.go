@@ -28,6 +28,9 @@ import (
 type Call struct {
 	Name string
 	Args map[string]any
+	// Input, when set, makes the call a freeform (custom) tool call with
+	// this text (the Responses API only: Codex's apply_patch).
+	Input string
 }
 
 // Step is one scripted model reply: the text Text, then the tool calls

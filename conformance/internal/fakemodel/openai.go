@@ -170,6 +170,13 @@ func (f *Server) serveResponses(w http.ResponseWriter, req *Request) {
 		})
 	}
 	for i, c := range step.Calls {
+		if c.Input != "" {
+			items = append(items, map[string]any{
+				"type": "custom_tool_call", "id": fmt.Sprintf("ctc_fake_%d_%d", req.Turn, i), "status": "completed",
+				"call_id": fmt.Sprintf("call_fake_%d_%d", req.Turn, i), "name": c.Name, "input": c.Input,
+			})
+			continue
+		}
 		items = append(items, map[string]any{
 			"type": "function_call", "id": fmt.Sprintf("fc_fake_%d_%d", req.Turn, i), "status": "completed",
 			"call_id": fmt.Sprintf("call_fake_%d_%d", req.Turn, i), "name": c.Name, "arguments": argsJSON(c),

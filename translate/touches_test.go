@@ -1,0 +1,198 @@
+package translate
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// hookSees translates one PreToolUse-like event for a hook whose matcher
+// names matcher, and returns what the hook gets (cwd, tool name, input) or
+// the error that fails a guard closed.
+func hookSees(t *testing.T, from, to, matcher, event string) (cwd, tool string, input map[string]any, err error) {
+	t.Helper()
+	tr := newTr(t, from, to)
+	if matcher != "" {
+		m, merr := tr.To.ToolMatcher(matcher)
+		if merr != nil {
+			t.Fatal(merr)
+		}
+		tr.Match = m
+	}
+	tr.Exists = func(string) bool { return false }
+	res, err := tr.Event([]byte(event))
+	if err != nil {
+		return "", "", nil, err
+	}
+	if res.Skip {
+		t.Fatalf("skipped: %s", res.SkipReason)
+	}
+	var p struct {
+		Cwd       string         `json:"cwd"`
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	if err := json.Unmarshal(res.Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Cwd, p.ToolName, p.ToolInput, nil
+}
+
+func codexPatchEvent(cwd, patch string) string {
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "turn_id": "t", "transcript_path": nil, "cwd": cwd,
+		"hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default", "tool_name": "apply_patch",
+		"tool_input": map[string]any{"command": patch}, "tool_use_id": "c"})
+	return string(b)
+}
+
+// A Codex apply_patch reaches a hook with the paths Codex writes: for a
+// Claude hook, which always gets absolute paths, each one resolved against
+// Codex's cwd as codex-rs resolves it (lexically, .. included); for every
+// hook, a header's path trimmed as Codex's parser trims it. Where the path
+// cannot be known, or the patch is no one edit (a move), a guard fails
+// closed and says why. On b20418e the Claude hook got ".env",
+// "sub/../.env", "../../etc/x" and ".env " as written.
+func TestCodexPatchPathsReachHooksAsCodexWritesThem(t *testing.T) {
+	add := func(p string) string { return "*** Begin Patch\n*** Add File: " + p + "\n+X=1\n*** End Patch\n" }
+	upd := func(p string) string {
+		return "*** Begin Patch\n*** Update File: " + p + "\n@@\n-X=1\n+X=2\n*** End Patch\n"
+	}
+	for _, c := range []struct {
+		name, to, matcher, cwd, patch string
+		want                          string // the hook's file_path
+		fail                          string // or the guard's reason
+	}{
+		{"add relative", "claude", "Write", "/p", add(".env"), "/p/.env", ""},
+		{"update relative", "claude", "Edit", "/p", upd(".env"), "/p/.env", ""},
+		{"update through ..", "claude", "Edit", "/p", upd("sub/../.env"), "/p/.env", ""},
+		{"add outside the project", "claude", "Write", "/p/q", add("../../etc/x"), "/etc/x", ""},
+		{"absolute", "claude", "Edit", "/p", upd("/etc/./passwd"), "/etc/passwd", ""},
+		{"header padded", "claude", "Write", "/p", "*** Begin Patch\n  *** Add File: .env \t\n+X=1\n*** End Patch", "/p/.env", ""},
+		{"header padded with Unicode spaces", "claude", "Edit", "/p", "*** Begin Patch\n*** Update File: .env\u00a0\u3000\n@@\n-X=1\n+X=2\n*** End Patch\n", "/p/.env", ""},
+		{"path with spaces and quotes", "claude", "Write", "/p", add(`a "b"; c/.env`), `/p/a "b"; c/.env`, ""},
+		{"path with spaces and quotes, then ..", "claude", "Write", "/p", add(`a "b"; c/../.env`), "/p/.env", ""},
+		{"lowercase marker Codex refuses", "claude", "Write", "/p", "*** Begin Patch\n*** add file: .env\n+X=1\n*** End Patch\n", "", "Codex refuses the patch"},
+		{"crlf", "claude", "Edit", "/p", "*** Begin Patch\r\n*** Update File: .env\r\n@@\r\n-X=1\r\n+X=2\r\n*** End Patch\r\n", "/p/.env", ""},
+		{"heredoc", "claude", "Write", "/p", "<<'EOF'\n*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch\nEOF\n", "/p/.env", ""},
+		{"home", "claude", "Write", "/p", add("~/.env"), "", "home directory"},
+		{"move", "claude", "Edit", "/p", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: sub/../.env\n@@\n-X=1\n+X=2\n*** End Patch\n", "", "moves /p/a.txt to /p/.env"},
+		{"two files", "claude", "Write", "/p", "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: .env\n+y\n*** End Patch\n", "", "2 file operations"},
+		// Gemini's hooks get paths as the model wrote them; trimmed as
+		// Codex trims the header.
+		{"gemini: header padded", "gemini", "write_file", "/p", "*** Begin Patch\n*** Add File: .env \n+X=1\n*** End Patch\n", ".env", ""},
+		{"gemini: relative", "gemini", "replace", "/p", upd("sub/../.env"), "sub/../.env", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, in, err := hookSees(t, "codex", c.to, c.matcher, codexPatchEvent(c.cwd, c.patch))
+			if c.fail != "" {
+				if err == nil || !strings.Contains(err.Error(), c.fail) {
+					t.Fatalf("err = %v, want a guard failed closed with %q (input %v)", err, c.fail, in)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, in["file_path"]); diff != "" {
+				t.Errorf("file_path (-want +got):\n%s\ninput %v", diff, in)
+			}
+		})
+	}
+}
+
+// The directory a host runs a shell command in reaches a hook whose shell
+// has no directory argument as its cwd, resolved as the host resolves it
+// (Gemini and TerminaI: path.resolve against the target directory; Qwen: an
+// absolute path as written); a guard fails closed where it cannot be known.
+// A hook whose shell has the argument sees it there, and its cwd stays the
+// project, as its own agent sends it. On b20418e the Claude hook's cwd
+// stayed /p and the directory was dropped.
+func TestShellDirectoryIsTheHooksCwd(t *testing.T) {
+	gemini := func(dir string) string {
+		return `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf docs","dir_path":` + dir + `}}`
+	}
+	qwen := func(dir string) string {
+		return `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"run_shell_command","tool_input":{"command":"rm -rf docs","directory":` + dir + `},"tool_use_id":"u"}`
+	}
+	terminai := `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"run_terminal_command","tool_input":{"command":"rm -rf docs","dir_path":"../home"}}`
+	for _, c := range []struct {
+		name, from, to, event string
+		cwd                   string
+		fail                  string
+	}{
+		{"gemini relative", "gemini", "claude", gemini(`"docs"`), "/p/docs", ""},
+		{"gemini outside", "gemini", "claude", gemini(`"/home"`), "/home", ""},
+		{"gemini dotdot", "gemini", "claude", gemini(`"../.."`), "/", ""},
+		{"gemini empty", "gemini", "claude", gemini(`""`), "/p", ""},
+		{"gemini to codex", "gemini", "codex", gemini(`"/home"`), "/home", ""},
+		{"gemini to droid", "gemini", "droid", gemini(`"/home"`), "/home", ""},
+		{"gemini to copilot", "gemini", "copilot", gemini(`"/home"`), "/home", ""},
+		{"qwen absolute", "qwen", "claude", qwen(`"/home"`), "/home", ""},
+		{"qwen to gemini keeps the argument", "qwen", "gemini", qwen(`"/home"`), "/p", ""},
+		{"qwen relative", "qwen", "claude", qwen(`"home"`), "", "refuses a relative directory"},
+		{"qwen dotdot", "qwen", "claude", qwen(`"/p/link/.."`), "", "follows symbolic links"},
+		{"terminai", "terminai", "claude", terminai, "/home", ""},
+		{"gemini to qwen keeps the argument", "gemini", "qwen", gemini(`"/home"`), "/p", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cwd, _, in, err := hookSees(t, c.from, c.to, "", c.event)
+			if c.fail != "" {
+				if err == nil || !strings.Contains(err.Error(), c.fail) {
+					t.Fatalf("err = %v, want a guard failed closed with %q", err, c.fail)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cwd != c.cwd {
+				t.Errorf("cwd = %q, want %q (input %v)", cwd, c.cwd, in)
+			}
+		})
+	}
+}
+
+// An argument that changes what a tool touches and that no other agent's
+// tool can hold (the table's failClosed) fails a guard of another dialect
+// closed: Copilot's glob and grep search every directory of paths, a
+// Claude Glob or Grep guard would see none. On b20418e paths was dropped
+// and the guard checked a search of the project.
+func TestUncarriedSearchDirectoriesFailAGuardClosed(t *testing.T) {
+	for _, c := range []struct {
+		name, event, fail string
+	}{
+		{"glob paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"glob","toolArgs":{"pattern":"**/*.key","paths":["/etc","/home"]}}`, "has paths"},
+		{"grep paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"grep","toolArgs":{"pattern":"KEY","paths":"/etc"}}`, "has paths"},
+		{"glob without paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"glob","toolArgs":{"pattern":"**/*.key"}}`, ""},
+		{"grep empty paths", `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"grep","toolArgs":{"pattern":"KEY","paths":[]}}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, in, err := hookSees(t, "copilot", "claude", "", c.event)
+			if c.fail == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.fail) {
+				t.Fatalf("err = %v (input %v), want a guard failed closed with %q", err, in, c.fail)
+			}
+		})
+	}
+}
+
+// Qwen Code's agent pins a subagent to working_dir; Claude's Agent has no
+// such argument, so a Claude Agent guard fails closed on a call with one.
+func TestQwenSubagentWorkingDirFailsAClaudeGuardClosed(t *testing.T) {
+	ev := func(input string) string {
+		return `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"agent","tool_input":` + input + `,"tool_use_id":"u"}`
+	}
+	if _, _, in, err := hookSees(t, "qwen", "claude", "Agent", ev(`{"description":"d","prompt":"p","working_dir":"/elsewhere"}`)); err == nil || !strings.Contains(err.Error(), "working_dir") {
+		t.Errorf("err = %v (input %v), want the guard failed closed on working_dir", err, in)
+	}
+	if _, _, _, err := hookSees(t, "qwen", "claude", "Agent", ev(`{"description":"d","prompt":"p"}`)); err != nil {
+		t.Errorf("without working_dir: %v", err)
+	}
+}
