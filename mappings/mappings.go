@@ -481,6 +481,29 @@ type Command struct {
 	LoadExpandNamesOnly bool `json:"loadExpandNamesOnly"`
 }
 
+// LoadVar is the pattern of what the agent expands in a command when it
+// loads its settings (LoadExpand), nil where it expands nothing: groups 1
+// and 2 are the name ($NAME, ${NAME}), group 3, where the agent has it,
+// the default of ${NAME:-default}. Gemini CLI's resolveEnvVarsInString is
+// /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g; TerminaI's resolveString
+// (LoadExpandNamesOnly) /\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}|\$([a-zA-Z_][a-zA-Z0-9_]*)/g.
+func (c Command) LoadVar() *regexp.Regexp {
+	switch {
+	case !c.LoadExpand:
+		return nil
+	case c.LoadExpandNamesOnly:
+		return loadNameVar()
+	}
+	return loadVar()
+}
+
+var (
+	loadVar     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`) })
+	loadNameVar = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\$(?:([a-zA-Z_][a-zA-Z0-9_]*)|\{([a-zA-Z_][a-zA-Z0-9_]*)\})`)
+	})
+)
+
 // Plugin is a dialect's package of hooks (a Claude Code plugin, a Gemini
 // CLI extension): its hooks in hooks/hooks.json, shaped like a settings
 // file's events, and its own directory named in a command by placeholders.

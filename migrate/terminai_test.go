@@ -142,3 +142,51 @@ func TestTerminaICommandSurvivesItsLoadExpansion(t *testing.T) {
 		}
 	}
 }
+
+// geminiLoadExpand is Gemini CLI's resolveEnvVarsInString (gemini.jsonc's
+// header): a set variable's value, else ${NAME:-default}'s default, else
+// the text as written.
+func geminiLoadExpand(s string, env map[string]string) string {
+	re := regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`)
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		g := re.FindStringSubmatch(m)
+		if v, ok := env[g[1]+g[2]]; ok {
+			return v
+		}
+		if strings.Contains(m, ":-") {
+			return g[3]
+		}
+		return m
+	})
+}
+
+// Copied as it is (--no-wrap) to an agent that expands $NAME and ${NAME} in
+// its settings when it loads them (TerminaI: loader.ts:152; Gemini CLI),
+// a command prints what it printed under Claude Code, with a value that
+// would break out of its quotes in the environment: the shell expands the
+// names, as under Claude, and the agent leaves the text alone.
+func TestNoWrapCommandSurvivesLoadExpansion(t *testing.T) {
+	hostile := `x'"; echo PWNED; echo "'`
+	env := map[string]string{"V": hostile, "HOME": hostile}
+	for _, tt := range []struct {
+		to     string
+		expand func(string, map[string]string) string
+	}{{"terminai", terminaiLoadExpand}, {"gemini", geminiLoadExpand}} {
+		for _, c := range []string{
+			`echo "$V" '$V' $V ${V} "${V}"`,
+			`echo "$(printf %s "$V")" x${V}y`,
+			`f() { echo "$1-$V"; }; f a`,
+			`echo '${V}' "'$V'"`,
+		} {
+			res := planHandler(t, Options{From: "claude", To: tt.to}, "UserPromptSubmit", map[string]any{"type": "command", "command": c})
+			if len(res.Entries) != 1 {
+				t.Fatalf("%s %q: %d entries", tt.to, c, len(res.Entries))
+			}
+			text := tt.expand(res.Entries[0].Command, env)
+			want := runShell(t, "bash", c, "V="+hostile, "HOME="+hostile)
+			if got := runShell(t, "bash", text, "V="+hostile, "HOME="+hostile); got != want || strings.Contains(got, "PWNED\n") {
+				t.Errorf("%s: %q written %q, run as %q, prints %q, want %q", tt.to, c, res.Entries[0].Command, text, got, want)
+			}
+		}
+	}
+}

@@ -48,8 +48,8 @@ func prepareWith(prep mappings.Command, command, env, agentEnv []string) (argv [
 		return argv, false, missing
 	}
 	cmd := command[0]
-	if prep.LoadExpand {
-		cmd = loadExpand(cmd, agentEnv, prep.LoadExpandNamesOnly)
+	if re := prep.LoadVar(); re != nil {
+		cmd = loadExpand(cmd, agentEnv, re)
 	}
 	for _, s := range prep.PreSubstitute {
 		if !strings.Contains(cmd, s.Ref) {
@@ -144,31 +144,11 @@ func quoteLikeShellQuote(s string) string {
 	return b.String()
 }
 
-// loadVar is resolveEnvVarsInString's /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g.
-var loadVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`) })
-
-// loadNameVar is TerminaI's resolveString pattern (env-vars.ts:39-40):
-// /\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}|\$([a-zA-Z_][a-zA-Z0-9_]*)/g, its groups
-// placed as loadVar's.
-var loadNameVar = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$(?:([a-zA-Z_][a-zA-Z0-9_]*)|\{([a-zA-Z_][a-zA-Z0-9_]*)\})`)
-})
-
-// loadVarRE is the pattern an agent's load-time expansion matches: Gemini's,
-// or with namesOnly TerminaI's.
-func loadVarRE(namesOnly bool) *regexp.Regexp {
-	if namesOnly {
-		return loadNameVar()
-	}
-	return loadVar()
-}
-
 // loadExpand is Gemini's resolveEnvVarsInString without custom variables:
 // a set variable's value, else the default of ${NAME:-default}, else the
-// text as written. With namesOnly it is TerminaI's resolveString: $NAME and
-// ${NAME} alone, a set variable's value, else the text as written.
-func loadExpand(s string, env []string, namesOnly bool) string {
-	re := loadVarRE(namesOnly)
+// text as written; re (mappings.Command.LoadVar) says which forms: with
+// TerminaI's, $NAME and ${NAME} alone.
+func loadExpand(s string, env []string, re *regexp.Regexp) string {
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		g := re.FindStringSubmatchIndex(m)
 		name := ""
