@@ -280,9 +280,9 @@ func protectEdits(cmd string, f *syntax.File, refs []string) ([]edit, []string) 
 // mappings.Command.LoadVar) would replace in the text of a command so that
 // it no longer matches and the shell alone expands it, as under the hook's
 // own agent: $NAME and ${NAME} become ${NAME-}, which bash reads the same;
-// in single quotes, '…$NAME…' becomes '…'\$'NAME…'. It returns what it
-// could not protect: an expansion with an operator (${NAME:-x}), or text
-// in a quoted here-doc, a comment or after a backslash.
+// in single quotes, '…$NAME…' becomes '…'\$'NAME…', and an escaped \$NAME
+// becomes \$""NAME. It returns what it could not protect: an expansion
+// with an operator (${NAME:-x}), or text in a quoted here-doc or a comment.
 func loadProtectEdits(cmd string, f *syntax.File, re *regexp.Regexp) ([]edit, []string) {
 	refs := map[int]varRef{}
 	for _, r := range commandRefs(f) {
@@ -310,17 +310,22 @@ func loadProtectEdits(cmd string, f *syntax.File, re *regexp.Regexp) ([]edit, []
 			}
 			continue
 		}
-		single := false
+		single, literal := false, false
 		for _, sp := range lits {
-			if sp[0] <= m[0] && m[1] <= sp[1] && strings.HasPrefix(cmd[sp[0]:], "'") {
-				single = true
+			if sp[0] <= m[0] && m[1] <= sp[1] {
+				literal = true
+				single = single || strings.HasPrefix(cmd[sp[0]:], "'")
 			}
 		}
-		if single {
+		switch {
+		case single:
 			edits = append(edits, edit{m[0], m[0] + 1, `'\$'`})
-			continue
+		case !literal && m[0] > 0 && cmd[m[0]-1] == '\\':
+			// An escaped \$NAME, quoted or not: \$""NAME reads the same.
+			edits = append(edits, edit{m[0], m[0] + 1, `$""`})
+		default:
+			left = append(left, cmd[m[0]:m[1]])
 		}
-		left = append(left, cmd[m[0]:m[1]])
 	}
 	return edits, slices.Compact(left)
 }

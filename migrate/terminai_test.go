@@ -177,6 +177,7 @@ func TestNoWrapCommandSurvivesLoadExpansion(t *testing.T) {
 			`echo "$(printf %s "$V")" x${V}y`,
 			`f() { echo "$1-$V"; }; f a`,
 			`echo '${V}' "'$V'"`,
+			`echo \$V "\$V" \\$V "\\${V}"`,
 		} {
 			res := planHandler(t, Options{From: "claude", To: tt.to}, "UserPromptSubmit", map[string]any{"type": "command", "command": c})
 			if len(res.Entries) != 1 {
