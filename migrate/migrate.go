@@ -451,7 +451,23 @@ func hooksSwitchedOff(d *mappings.Dialect, root *hujson.Value) (key, value strin
 // (TerminaI's top-level enableHooks, which it moves to tools.enableHooks
 // when it loads a file without that). nil when the file sets none.
 func SwitchValue(sw *mappings.Switch, root *hujson.Value) (*hujson.Value, string) {
-	for _, pl := range sw.Places() {
+	if v := root.Find(sw.Pointer); v != nil {
+		return v, sw.Key
+	}
+	// A container of the pointer that is not an object replaces what the
+	// agent made of the older key (TerminaI merges "tools": 5 over the
+	// tools.enableHooks it moved there): that value decides.
+	keys := pointerKeys(sw.Pointer)
+	ptr := ""
+	for _, k := range keys[:len(keys)-1] {
+		ptr += "/" + escapePtr(k)
+		if v := root.Find(ptr); v != nil {
+			if _, ok := v.Value.(*hujson.Object); !ok {
+				return v, sw.Key
+			}
+		}
+	}
+	for _, pl := range sw.Legacy {
 		if v := root.Find(pl.Pointer); v != nil {
 			return v, pl.Key
 		}
