@@ -278,7 +278,7 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 			continue
 		}
 		if c.mcpNaming(name) == o {
-			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s<server>%s<tool>, so this never matches", name, o.Agent, d.Agent, d.MCP.Prefix, d.MCP.Separator),
+			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s, so this never matches", name, o.Agent, d.Agent, d.MCPForm()),
 				"write the "+d.Agent+" form (hookx migrate converts it)")
 			return
 		}
@@ -305,6 +305,17 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 	what := fmt.Sprintf("%q matches no %s tool", name, d.Agent)
 	if !exact {
 		what = fmt.Sprintf("the matcher %q matches no %s tool", name, d.Agent)
+	}
+	if d.MCP.Bare != nil {
+		// Any other name may be an MCP tool's: the agent names them bare.
+		// A note, not an error: hookx migrate writes such names for MCP
+		// matchers; a typo of a built-in name still gets its suggestion.
+		if mappings.Suggest(name, names) == "" {
+			fix = ""
+		}
+		c.add(h, h.matcherOff, Note, strings.Replace(what, " tool", " built-in tool", 1)+
+			fmt.Sprintf("; %s names MCP tools %s, so the hook fires only for an MCP tool of that name (matching is case-sensitive)", d.Agent, d.MCPForm()), fix)
+		return
 	}
 	c.add(h, h.matcherOff, Error, what+"; the hook never fires (matching is case-sensitive)", fix)
 }

@@ -310,6 +310,7 @@ func tomlTableValue(text, table, name, key string) (string, bool) {
 func (c *checker) checkOnSwitch(d *mappings.Dialect, sw *mappings.Switch, files []*file, n int) {
 	var first *file
 	var at *hujson.Value
+	var atKey string
 	var on, set bool
 	for _, scope := range []string{"user", "project"} {
 		for _, f := range files {
@@ -319,9 +320,9 @@ func (c *checker) checkOnSwitch(d *mappings.Dialect, sw *mappings.Switch, files 
 			if first == nil && scope == "project" || first == nil && len(f.hooks) > 0 {
 				first = f
 			}
-			if v := f.root.Find(sw.Pointer); v != nil {
+			if v, key := migrate.SwitchValue(sw, f.root); v != nil {
 				lit, ok := v.Value.(hujson.Literal)
-				on, set, at = ok && string(lit) == sw.Value, true, v
+				on, set, at, atKey = ok && string(lit) == sw.Value, true, v, key
 				if !on {
 					first = f
 				}
@@ -332,10 +333,10 @@ func (c *checker) checkOnSwitch(d *mappings.Dialect, sw *mappings.Switch, files 
 		return
 	}
 	off := -1
-	why := "not set"
+	key, why := sw.Key, "not set"
 	if set {
-		off, why = at.StartOffset, "not "+sw.Value
+		off, key, why = at.StartOffset, atKey, "not "+sw.Value
 	}
-	c.addFile(first, off, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", sw.Key, why, d.Agent, n),
+	c.addFile(first, off, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", key, why, d.Agent, n),
 		fmt.Sprintf("set %s to %s (hookx migrate --to %s does)", sw.Key, sw.Value, d.Name))
 }

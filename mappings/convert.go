@@ -1256,8 +1256,12 @@ func (d *Dialect) SplitMCP(name string, known []string) (server, tool string, ok
 var mcpUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_\-.:]`) })
 
 // MCPName builds the dialect's name for an MCP tool. exact is false when the
-// name had to be sanitised or shortened (T§7).
+// name had to be sanitised or shortened (T§7), and always where the dialect
+// names MCP tools bare (MCPNote says why).
 func (d *Dialect) MCPName(server, tool string) (name string, exact bool) {
+	if d.MCP.Bare != nil {
+		return d.bareMCPName(tool), false
+	}
 	body := server + d.MCP.Separator + tool
 	exact = true
 	if d.MCP.Sanitize {
@@ -1271,6 +1275,60 @@ func (d *Dialect) MCPName(server, tool string) (name string, exact bool) {
 		exact = false
 	}
 	return name, exact
+}
+
+// MCPNames are every name the dialect may give an MCP tool: MCPName's, and
+// where it names MCP tools bare, the server's form it takes when that name
+// is already taken (Prefix+server+Separator+tool, unsanitised).
+func (d *Dialect) MCPNames(server, tool string) []string {
+	n, _ := d.MCPName(server, tool)
+	if d.MCP.Bare == nil {
+		return []string{n}
+	}
+	return []string{n, d.MCP.Prefix + server + d.MCP.Separator + tool}
+}
+
+// MCPNote says why an MCP name built by MCPName is not the tool's exact
+// counterpart.
+func (d *Dialect) MCPNote() string {
+	if d.MCP.Bare != nil {
+		return fmt.Sprintf("%s names an MCP tool by its own name, without its server (%s<server>%s<tool> only when that name is taken): another server's tool of that name looks the same",
+			d.Agent, d.MCP.Prefix, d.MCP.Separator)
+	}
+	return "the MCP name is sanitised or shortened on the target"
+}
+
+// MCPForm is how the dialect names MCP tools, for people.
+func (d *Dialect) MCPForm() string {
+	q := d.MCP.Prefix + "<server>" + d.MCP.Separator + "<tool>"
+	if d.MCP.Bare != nil {
+		return "<tool> (" + q + " only when that name is taken)"
+	}
+	return q
+}
+
+// bareMCPName is JavaScript's name.replace(/unsafe/g, "_"), shortened to
+// head+join+tail past maxLength, over UTF-16 units as JavaScript counts
+// them (TerminaI's generateValidName).
+func (d *Dialect) bareMCPName(tool string) string {
+	b := d.MCP.Bare
+	re := regexp.MustCompile(b.Unsafe)
+	var out strings.Builder
+	for _, r := range tool {
+		if !re.MatchString(string(r)) {
+			out.WriteRune(r)
+			continue
+		}
+		out.WriteByte('_')
+		if r > 0xFFFF {
+			out.WriteByte('_') // a surrogate pair: two units, each replaced
+		}
+	}
+	n := out.String()
+	if b.MaxLength > 0 && len(n) > b.MaxLength { // ASCII now: bytes are units
+		n = n[:b.Head] + b.Join + n[len(n)-b.Tail:]
+	}
+	return n
 }
 
 // offsetLimit converts a tool's offset and limit, with first the offset of

@@ -31,6 +31,9 @@ func (d *Dialect) buildIndex() {
 	d.alternateEvents = map[string]*Event{}
 	for _, e := range d.Events {
 		d.eventByName[e.Name] = e
+		if e.Mark == None {
+			continue // it stands for no canonical event (EventFor)
+		}
 		d.eventByCanon[e.Canonical] = e
 		for _, a := range e.Also {
 			d.alternateEvents[a] = e

@@ -202,6 +202,23 @@ type Switch struct {
 	Pointer string `json:"pointer"` // a JSON pointer into the settings file
 	Key     string `json:"key"`     // as a person writes it
 	Value   string `json:"value"`
+	// Legacy are older places of the same setting that the agent moves to
+	// Pointer when it loads a file without Pointer (TerminaI's top-level
+	// enableHooks): in a file, Pointer wins, then the first Legacy found.
+	Legacy []LegacyKey `json:"legacy"`
+}
+
+// LegacyKey is an older place of a setting.
+type LegacyKey struct {
+	Pointer string `json:"pointer"`
+	Key     string `json:"key"`
+}
+
+// Places are the pointers that set the switch in one file, in the order
+// the agent reads them: the first one present decides.
+func (s *Switch) Places() []LegacyKey {
+	out := []LegacyKey{{Pointer: s.Pointer, Key: s.Key}}
+	return append(out, s.Legacy...)
 }
 
 // ProjectTrust is a TOML file in which [<Table>."<project dir>"] with
@@ -458,7 +475,34 @@ type Command struct {
 	// LoadExpand: the agent expands $NAME, ${NAME} and ${NAME:-default} in
 	// the command when it loads its settings, from its own environment.
 	LoadExpand bool `json:"loadExpand"`
+	// LoadExpandNamesOnly narrows LoadExpand to $NAME and ${NAME} with NAME
+	// a shell name ([A-Za-z_][A-Za-z0-9_]*); ${NAME:-default} and any other
+	// ${…} stay as written (TerminaI's resolveString).
+	LoadExpandNamesOnly bool `json:"loadExpandNamesOnly"`
 }
+
+// LoadVar is the pattern of what the agent expands in a command when it
+// loads its settings (LoadExpand), nil where it expands nothing: groups 1
+// and 2 are the name ($NAME, ${NAME}), group 3, where the agent has it,
+// the default of ${NAME:-default}. Gemini CLI's resolveEnvVarsInString is
+// /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g; TerminaI's resolveString
+// (LoadExpandNamesOnly) /\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}|\$([a-zA-Z_][a-zA-Z0-9_]*)/g.
+func (c Command) LoadVar() *regexp.Regexp {
+	switch {
+	case !c.LoadExpand:
+		return nil
+	case c.LoadExpandNamesOnly:
+		return loadNameVar()
+	}
+	return loadVar()
+}
+
+var (
+	loadVar     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`) })
+	loadNameVar = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\$(?:([a-zA-Z_][a-zA-Z0-9_]*)|\{([a-zA-Z_][a-zA-Z0-9_]*)\})`)
+	})
+)
 
 // Plugin is a dialect's package of hooks (a Claude Code plugin, a Gemini
 // CLI extension): its hooks in hooks/hooks.json, shaped like a settings
@@ -512,6 +556,22 @@ type MCPStyle struct {
 	Separator    string `json:"separator"`
 	Sanitize     bool   `json:"sanitize"`
 	MaxLength    int    `json:"maxLength"`
+	// Bare is set where an MCP tool is named by its own tool name alone
+	// (sanitised as Bare says), and Prefix+server+Separator+tool only when
+	// that name is already taken (TerminaI): the name does not say the
+	// server.
+	Bare *MCPBare `json:"bare"`
+}
+
+// MCPBare is how a dialect that names MCP tools bare makes the name: each
+// run of a character Unsafe matches becomes "_"; a name longer than
+// MaxLength keeps its first Head and last Tail characters around Join.
+type MCPBare struct {
+	Unsafe    string `json:"unsafe"`
+	MaxLength int    `json:"maxLength"`
+	Head      int    `json:"head"`
+	Join      string `json:"join"`
+	Tail      int    `json:"tail"`
 }
 
 // Lacks lists canonical ids a dialect has no counterpart for, with the reason.
@@ -525,7 +585,7 @@ type Event struct {
 	Name         string             `json:"name"`
 	Canonical    string             `json:"canonical"`
 	Also         []string           `json:"also"`
-	Mark         Mark               `json:"mark"`
+	Mark         Mark               `json:"mark"` // "none": it stands for no other agent's event (Note says why)
 	Note         string             `json:"note"`
 	Matcher      string             `json:"matcher"` // "tool", "value", "exact" or "ignored"
 	MatcherField string             `json:"matcherField"`
@@ -685,6 +745,10 @@ type Output struct {
 	// written as permissionDecision where the event has it, else as exit 2
 	// with the reason on stderr.
 	DecisionIgnored bool `json:"decisionIgnored"`
+	// Discarded is set where the agent drops the hooks' result unread: no
+	// exit code, field or text of it has any effect (TerminaI's
+	// SessionStart). Context is then "none" and Block "none".
+	Discarded bool `json:"discarded"`
 }
 
 // Accepts reports whether the agent accepts an output key on this event
@@ -989,10 +1053,21 @@ func (t *Table) index() error {
 			if !canonEvents[e.Canonical] {
 				bad("%s: event %s: unknown canonical event %q", d.Name, e.Name, e.Canonical)
 			}
-			if other, dup := d.eventByCanon[e.Canonical]; dup {
-				bad("%s: events %s and %s both map to %q", d.Name, other.Name, e.Name, e.Canonical)
+			if e.Mark == None {
+				// The agent has the event, and it stands for nothing of
+				// another agent's (TerminaI's AfterAgent): its note says why.
+				if strings.TrimSpace(e.Note) == "" || len(e.Also) > 0 {
+					bad("%s: event %s is marked none without a note, or with also", d.Name, e.Name)
+				}
+				if _, lacked := d.Lacks.Events[e.Canonical]; lacked {
+					bad("%s: event %s is marked none and its %q listed under lacks: say it once, in its note", d.Name, e.Name, e.Canonical)
+				}
+			} else {
+				if other, dup := d.eventByCanon[e.Canonical]; dup {
+					bad("%s: events %s and %s both map to %q", d.Name, other.Name, e.Name, e.Canonical)
+				}
+				d.eventByCanon[e.Canonical] = e
 			}
-			d.eventByCanon[e.Canonical] = e
 			for _, a := range e.Also {
 				if !canonEvents[a] {
 					bad("%s: event %s: unknown canonical event %q in also", d.Name, e.Name, a)
@@ -1057,7 +1132,7 @@ func (t *Table) index() error {
 			_, has := d.eventByCanon[c.ID]
 			_, alt := d.alternateEvents[c.ID]
 			_, lacked := d.Lacks.Events[c.ID]
-			if !has && !alt && !lacked {
+			if !has && !alt && !lacked && d.unmappedEvent(c.ID) == nil {
 				bad("%s: canonical event %q is neither mapped nor listed under lacks", d.Name, c.ID)
 			}
 		}
@@ -1260,6 +1335,9 @@ func (o Output) validate(where string) error {
 	check("plainText", o.PlainText, "context", "systemMessage", "ignored")
 	check("systemMessage", o.SystemMessage, "shown", "discarded")
 	check("allow", o.Allow, "skips_prompt", "none")
+	if o.Discarded && (o.Context != "none" || o.Block != "none" || o.Stop || o.SystemMessage != "discarded") {
+		errs = append(errs, fmt.Errorf("%s: output.discarded with a context, block, stop or shown systemMessage", where))
+	}
 	if o.AskHangs && !o.Ask {
 		errs = append(errs, fmt.Errorf("%s: output.askHangs on an event that cannot ask", where))
 	}
@@ -1316,7 +1394,22 @@ func (d *Dialect) EventFor(canonical string) (*Event, string) {
 	if e := d.alternateEvents[canonical]; e != nil {
 		return e, ""
 	}
+	if e := d.unmappedEvent(canonical); e != nil {
+		return nil, e.Note
+	}
 	return nil, d.Lacks.Events[canonical]
+}
+
+// unmappedEvent is the dialect's event marked none for a canonical event:
+// it has an event at about that point that does not do what the canonical
+// event does (its note says why).
+func (d *Dialect) unmappedEvent(canonical string) *Event {
+	for _, e := range d.Events {
+		if e.Canonical == canonical && e.Mark == None {
+			return e
+		}
+	}
+	return nil
 }
 
 // Tool returns the dialect's tool of that name or alias, or nil.
@@ -1359,6 +1452,10 @@ func (t *Table) MapEvent(from, to *Dialect, name string) (EventMapping, error) {
 		return EventMapping{}, fmt.Errorf("unknown %s event %q%s", from.Agent, name, t.EventHint(from, name))
 	}
 	m := EventMapping{From: e}
+	if e.Mark == None {
+		m.Mark, m.Note = None, e.Note
+		return m, nil
+	}
 	target, reason := to.EventFor(e.Canonical)
 	if target == nil {
 		m.Mark, m.Note = None, reason
@@ -1392,7 +1489,7 @@ func (t *Table) MapTool(from, to *Dialect, name string) (ToolMapping, error) {
 		n, exact := to.MCPName(server, tool)
 		m := ToolMapping{Name: n, Mark: Exact, Live: true}
 		if !exact {
-			m.Mark, m.Note = Approximate, "the MCP name is sanitised or shortened on the target"
+			m.Mark, m.Note = Approximate, to.MCPNote()
 		}
 		if from.MCP.Separator == "_" && strings.Contains(server+tool, "_") {
 			m.Mark, m.Note = Approximate, "the MCP server/tool split is ambiguous without mcp_context"

@@ -291,6 +291,9 @@ func (d *Dialect) ToolsFor(canonical string) []*Tool {
 func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm ToolMapping, fits bool, err error) {
 	tm, err = t.MapTool(host, hook, name)
 	if err != nil {
+		if bm, fits, ok, berr := bareMCPTool(host, hook, name, m); ok {
+			return bm, fits, berr
+		}
 		fits, merr := m.Match(name)
 		if merr != nil {
 			return tm, false, merr
@@ -301,6 +304,20 @@ func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm T
 		passed := tm.Name
 		if passed == "" {
 			passed = name
+		}
+		if server, tool, ok := host.SplitMCP(name, nil); ok && tm.From == nil && hook.MCP.Bare != nil {
+			// The hook's agent would give it one of several names (TerminaI:
+			// bare, or server__tool when that one is taken): the one its
+			// matcher names.
+			for _, n := range hook.MCPNames(server, tool) {
+				if ok, err := m.Match(n); err != nil || ok {
+					if n != tm.Name {
+						tm.Note = joinNotes(fmt.Sprintf("presented as %s, the name the hook's matcher names", n), tm.Note)
+					}
+					tm.Name = n
+					return tm, ok, err
+				}
+			}
 		}
 		fits, err := m.Match(passed)
 		return tm, fits, err
@@ -330,6 +347,54 @@ func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm T
 		return tm, fits, err
 	}
 	return tm, false, nil
+}
+
+// bareMCPTool maps a host tool name that is not one of the host's tools,
+// where the host names MCP tools bare (TerminaI): it may be an MCP tool of
+// any server. ok is false where there is nothing to decide: the host names
+// MCP tools with their server, the hook's agent has no MCP naming, or m
+// matches every name (the name is passed on as it is). Otherwise the tool
+// is presented under the one server m names that it fits (approximate: the
+// name does not say the server); where m names MCP tools and hookx cannot
+// tell which server's this is, the error wraps ErrMatcher and the caller
+// fails closed.
+func bareMCPTool(host, hook *Dialect, name string, m *ToolMatcher) (tm ToolMapping, fits, ok bool, err error) {
+	if host.MCP.Bare == nil || hook.MCP.Prefix == "" || m.MatchesEveryName() {
+		return ToolMapping{}, false, false, nil
+	}
+	src := m.String()
+	if !strings.Contains(src, hook.MCP.Prefix) {
+		return ToolMapping{}, false, false, nil // it names no MCP tool
+	}
+	servers := regexp.MustCompile(regexp.QuoteMeta(hook.MCP.Prefix)+`([A-Za-z0-9_.-]+?)`+regexp.QuoteMeta(hook.MCP.Separator)).FindAllStringSubmatch(src, -1)
+	var hits []string
+	for _, sm := range servers {
+		n, _ := hook.MCPName(sm[1], name)
+		if slices.Contains(hits, n) {
+			continue
+		}
+		yes, err := m.Match(n)
+		if err != nil {
+			return ToolMapping{}, false, true, err
+		}
+		if yes {
+			hits = append(hits, n)
+		}
+	}
+	if len(hits) == 1 {
+		return ToolMapping{Name: hits[0], Mark: Approximate,
+			Note: fmt.Sprintf("%s's name %s does not say its MCP server; presented as %s, the one tool of that name the hook's matcher names (%s)", host.Agent, name, hits[0], host.MCPNote())}, true, true, nil
+	}
+	if len(hits) == 0 {
+		// The matcher names MCP tools, not this one under any server it
+		// spells out; under another server a pattern may still match it.
+		if probe, _ := hook.MCPName("hookx-unnamed-server", name); !func() bool { ok, err := m.Match(probe); return ok || err != nil }() {
+			fits, err := m.Match(name)
+			return ToolMapping{}, fits, true, err
+		}
+	}
+	return ToolMapping{}, false, true, matcherError{fmt.Errorf("%s names MCP tools without their server, and %s may be the tool of %s the hook's matcher %q names: hookx cannot tell which",
+		host.Agent, name, map[bool]string{true: "several servers", false: "a server"}[len(hits) > 1], src)}
 }
 
 // alsoTools are the tools of d that stand for the other canonical tools t

@@ -177,6 +177,18 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		cmd = pre.String() + cmd
 		note(Approximate, "env", "set by an export prefix on the command: "+p.to.Agent+" handlers have no env field")
 	}
+	if re := p.to.Command.LoadVar(); re != nil {
+		// The target expands $NAME in its settings strings when it loads
+		// them (Gemini CLI, TerminaI), into the command text, unquoted:
+		// leave those to the shell, as the hook's own agent did.
+		if f, err := parseCommand(cmd, p.to.Shell); err == nil {
+			edits, left := loadProtectEdits(cmd, f, re)
+			cmd = applyEdits(cmd, edits)
+			for _, r := range left {
+				note(Approximate, r+" expanded at load", p.to.Agent+" replaces "+r+" with the value from its own environment when it loads the settings, into the command text, where hookx cannot write it another way; the command may read differently")
+			}
+		}
+	}
 	return cmd, nil, nil, true
 }
 

@@ -162,12 +162,14 @@ func TestCheckIgnoresWhereHookxLives(t *testing.T) {
 
 // Copied as it is (--no-wrap), a command is rewritten only where its shell
 // expands, and text a host would substitute in single quotes is protected;
-// in a quoted here-doc it cannot be, and that is reported.
+// in a quoted here-doc it cannot be, and that is reported. Gemini expands
+// ${NAME} when it loads its settings: the reference is written ${NAME-},
+// which the shell reads the same and Gemini leaves alone.
 func TestNoWrapRewritesOnlyWhatTheShellExpands(t *testing.T) {
 	tests := []struct{ cmd, want, approx string }{
-		{`echo '$CLAUDE_PROJECT_DIR' "$CLAUDE_PROJECT_DIR"`, `echo ''\$'CLAUDE_PROJECT_DIR' "${GEMINI_PROJECT_DIR}"`, ""},
+		{`echo '$CLAUDE_PROJECT_DIR' "$CLAUDE_PROJECT_DIR"`, `echo ''\$'CLAUDE_PROJECT_DIR' "${GEMINI_PROJECT_DIR-}"`, ""},
 		{"cat <<'EOF'\n$CLAUDE_PROJECT_DIR\nEOF", "cat <<'EOF'\n$CLAUDE_PROJECT_DIR\nEOF", "$CLAUDE_PROJECT_DIR in a quoted here-doc or comment"},
-		{"cat <<EOF\n$CLAUDE_PROJECT_DIR\nEOF", "cat <<EOF\n${GEMINI_PROJECT_DIR}\nEOF", ""},
+		{"cat <<EOF\n$CLAUDE_PROJECT_DIR\nEOF", "cat <<EOF\n${GEMINI_PROJECT_DIR-}\nEOF", ""},
 	}
 	for _, tt := range tests {
 		res := planHandler(t, Options{From: "claude", To: "gemini"}, "Stop", map[string]any{"type": "command", "command": tt.cmd})

@@ -103,6 +103,15 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			if !slices.Contains(names, tm.Name) {
 				names = append(names, tm.Name)
 			}
+			if server, tool, ok := p.from.SplitMCP(src, nil); ok && tm.From == nil {
+				// Every name the target may give the MCP tool (TerminaI's
+				// bare name, and server__tool when that one is taken).
+				for _, n := range p.to.MCPNames(server, tool) {
+					if !slices.Contains(names, n) {
+						names = append(names, n)
+					}
+				}
+			}
 			// A tool that also does what another tool of the target does
 			// (Codex's apply_patch also writes files) stands for both.
 			if tm.From != nil {
@@ -266,20 +275,38 @@ func (p *planner) mcpPattern(alt string) (string, bool) {
 	if !ok || p.from.MCP.Prefix == "" {
 		return "", false
 	}
-	var out string
+	var out, bare string
 	switch server, tool, found := strings.Cut(rest, p.from.MCP.Separator); {
 	case found && server != "" && regexp.QuoteMeta(server) == server:
 		out = p.to.MCP.Prefix + server + p.to.MCP.Separator + tool
+		bare = tool
 	case len(p.from.MCP.Separator) > 1:
 		// A pattern over the server too (mcp__.*__delete.*): the source's
 		// separator cannot occur inside a name part, so each one is a
 		// separator and becomes the target's.
 		out = p.to.MCP.Prefix + strings.ReplaceAll(rest, p.from.MCP.Separator, p.to.MCP.Separator)
+		if i := strings.LastIndex(rest, p.from.MCP.Separator); i >= 0 {
+			bare = rest[i+len(p.from.MCP.Separator):]
+		}
 	default:
 		out = p.to.MCP.Prefix + rest
 	}
 	if !anchored && !strings.HasSuffix(out, ".*") {
 		out += ".*" // the source regex was unanchored at the end
+	}
+	if p.to.MCP.Bare != nil {
+		// The target names an MCP tool by its own name and says no server
+		// (TerminaI): the tool part alone matches it too, whatever its
+		// server; hookx wrap --match runs the hook only where the source
+		// matcher names that server.
+		if bare == "" || !anchored && !strings.HasSuffix(bare, ".*") {
+			bare += ".*"
+		}
+		lits := strings.NewReplacer(`\`, "", "*", "", "+", "", "?", "", "(", "", ")", "", "[", "", "]", "", "{", "", "}", "", "|", "", "^", "", "$", "").Replace(bare)
+		if regexp.MustCompile(p.to.MCP.Bare.Unsafe).MatchString(lits) {
+			bare = ".*" // the bare name is sanitised: hookx wrap decides
+		}
+		out += "|" + bare
 	}
 	return out, true
 }

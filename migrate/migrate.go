@@ -477,19 +477,48 @@ func hooksSwitchedOff(d *mappings.Dialect, root *hujson.Value) (key, value strin
 		}
 	}
 	if sw := d.Settings.On; sw != nil {
-		if v := root.Find(sw.Pointer); v != nil {
+		if v, key := SwitchValue(sw, root); v != nil {
 			if lit, ok := v.Value.(hujson.Literal); !ok || string(lit) != sw.Value {
-				return sw.Key, string(hujson.Value{Value: v.Value}.Pack())
+				return key, string(hujson.Value{Value: v.Value}.Pack())
 			}
 		}
 	}
 	return "", ""
 }
 
+// SwitchValue is the value of a file that decides sw, and its key as a
+// person writes it: sw's own place, else the first of its older places
+// (TerminaI's top-level enableHooks, which it moves to tools.enableHooks
+// when it loads a file without that). nil when the file sets none.
+func SwitchValue(sw *mappings.Switch, root *hujson.Value) (*hujson.Value, string) {
+	if v := root.Find(sw.Pointer); v != nil {
+		return v, sw.Key
+	}
+	// A container of the pointer that is not an object replaces what the
+	// agent made of the older key (TerminaI merges "tools": 5 over the
+	// tools.enableHooks it moved there): that value decides.
+	keys := pointerKeys(sw.Pointer)
+	ptr := ""
+	for _, k := range keys[:len(keys)-1] {
+		ptr += "/" + escapePtr(k)
+		if v := root.Find(ptr); v != nil {
+			if _, ok := v.Value.(*hujson.Object); !ok {
+				return v, sw.Key
+			}
+		}
+	}
+	for _, pl := range sw.Legacy {
+		if v := root.Find(pl.Pointer); v != nil {
+			return v, pl.Key
+		}
+	}
+	return nil, ""
+}
+
 // switchFix says how to turn a dialect's hooks back on from the setting
 // key that turned them off.
 func switchFix(d *mappings.Dialect, key string) string {
-	if sw := d.Settings.On; sw != nil && sw.Key == key {
+	if sw := d.Settings.On; sw != nil && slices.ContainsFunc(sw.Places(), func(p mappings.LegacyKey) bool { return p.Key == key }) {
 		return "set " + sw.Key + " to " + sw.Value
 	}
 	return "remove " + key
@@ -516,6 +545,11 @@ func (p *planner) switchOn(path string, b []byte) ([]byte, error) {
 	d, err := parseDoc(path, b)
 	if err != nil {
 		return nil, err
+	}
+	if v, key := SwitchValue(sw, &d.root); v != nil && key != sw.Key {
+		if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.Value {
+			return b, nil // on, by the older key its agent still reads
+		}
 	}
 	e := newEditor(d)
 	keys := pointerKeys(sw.Pointer)
@@ -639,6 +673,18 @@ func (p *planner) translate(sh srcHandler) []Entry {
 	if em.Mark != mappings.Exact && em.Note != "" && !p.seenEv[sh.event] {
 		p.seenEv[sh.event] = true
 		p.add(Item{Level: Approximate, Event: sh.event, What: fmt.Sprintf("%s → %s", sh.event, em.To.Name), Reason: em.Note})
+	}
+	if c := em.From.Output.Context; c != "" && c != "none" && em.To.Output.Discarded {
+		// The hook still runs (its side effects carry), but what it says
+		// for the model goes nowhere (TerminaI's SessionStart).
+		it := base
+		it.Level, it.What = NotCarried, "the context it gives the model"
+		it.Reason = fmt.Sprintf("%s reads no context from a %s hook: what this hook prints for the model never reaches it (the hook still runs)", p.to.Agent, em.To.Name)
+		it.Fix = "keep the hook in " + p.from.Agent + " only if the model needs its context"
+		if pe, _ := p.to.EventFor("prompt.submit"); pe != nil && pe.Output.Context == "model" {
+			it.Fix += ", or give it from a " + pe.Name + " hook, whose context " + p.to.Agent + " does read"
+		}
+		p.add(it)
 	}
 	if f.Type != "command" {
 		return lost(fmt.Sprintf("a %q handler", f.Type), p.to.Agent+" runs only command hooks from settings",

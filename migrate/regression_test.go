@@ -216,14 +216,15 @@ func TestGlobalHooksSwitchOffIsReported(t *testing.T) {
 }
 
 // An agent that expands $VAR in every settings string at load, env values
-// included (settings.expandsVars: Gemini CLI, G§8.3; Qwen Code), gives the
+// included (settings.expandsVars: Gemini CLI, G§8.3; Qwen Code; TerminaI,
+// config/settings/loader.ts:152 and env-vars.ts:37-47 at 4b816c7a), gives the
 // hook the expanded path, not the literal "$HOME/bin": so does the migrated
 // command, on a target whose handlers have no env field. Every other agent
 // gives it the literal. Each dialect whose handlers have an env field is
 // tried, from the table.
 func TestEnvValueIsExpandedAsItsAgentDoes(t *testing.T) {
 	tbl := mappings.Default()
-	for name, want := range map[string]bool{"gemini": true, "qwen": true} {
+	for name, want := range map[string]bool{"gemini": true, "qwen": true, "terminai": true} {
 		if got := tbl.MustDialect(name).Settings.ExpandsVars; got != want {
 			t.Errorf("%s: settings.expandsVars %v, want %v", name, got, want)
 		}

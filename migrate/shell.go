@@ -276,6 +276,60 @@ func protectEdits(cmd string, f *syntax.File, refs []string) ([]edit, []string) 
 	return edits, slices.Compact(left)
 }
 
+// loadProtectEdits rewrites what a target's load-time expansion (re,
+// mappings.Command.LoadVar) would replace in the text of a command so that
+// it no longer matches and the shell alone expands it, as under the hook's
+// own agent: $NAME and ${NAME} become ${NAME-}, which bash reads the same;
+// in single quotes, '…$NAME…' becomes '…'\$'NAME…', and an escaped \$NAME
+// becomes \$""NAME. It returns what it could not protect: an expansion
+// with an operator (${NAME:-x}), or text in a quoted here-doc or a comment.
+func loadProtectEdits(cmd string, f *syntax.File, re *regexp.Regexp) ([]edit, []string) {
+	refs := map[int]varRef{}
+	for _, r := range commandRefs(f) {
+		refs[r.start] = r
+	}
+	lits := literalTexts(f)
+	var edits []edit
+	var left []string
+	for _, m := range re.FindAllStringSubmatchIndex(cmd, -1) {
+		name := ""
+		for g := 2; g+1 < len(m) && g <= 4; g += 2 {
+			if m[g] >= 0 {
+				name = cmd[m[g]:m[g+1]]
+				break
+			}
+		}
+		if !shellName().MatchString(name) && strings.Trim(name, "0123456789") != "" {
+			continue // no environment holds such a name: left as written
+		}
+		if r, ok := refs[m[0]]; ok {
+			if r.plain && r.end == m[1] {
+				edits = append(edits, edit{r.start, r.end, "${" + r.name + "-}"})
+			} else {
+				left = append(left, cmd[m[0]:m[1]])
+			}
+			continue
+		}
+		single, literal := false, false
+		for _, sp := range lits {
+			if sp[0] <= m[0] && m[1] <= sp[1] {
+				literal = true
+				single = single || strings.HasPrefix(cmd[sp[0]:], "'")
+			}
+		}
+		switch {
+		case single:
+			edits = append(edits, edit{m[0], m[0] + 1, `'\$'`})
+		case !literal && m[0] > 0 && cmd[m[0]-1] == '\\':
+			// An escaped \$NAME, quoted or not: \$""NAME reads the same.
+			edits = append(edits, edit{m[0], m[0] + 1, `$""`})
+		default:
+			left = append(left, cmd[m[0]:m[1]])
+		}
+	}
+	return edits, slices.Compact(left)
+}
+
 // argPlaceholder matches the placeholders Claude Code substitutes in an
 // exec-form argument (claude-code-hooks.md §7).
 var argPlaceholder = sync.OnceValue(func() *regexp.Regexp {

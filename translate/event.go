@@ -60,6 +60,14 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		return nil, fmt.Errorf("event payload: unknown %s event %q%s", tr.From.Agent, name, tr.Table.EventHint(tr.From, name))
 	}
 
+	if src.Mark == mappings.None {
+		// The host's event stands for nothing of another agent's
+		// (TerminaI's AfterAgent is not the end of a turn): no hook of
+		// another agent runs on it.
+		return &EventResult{Canonical: src.Canonical, Skip: true,
+			SkipReason: fmt.Sprintf("%s's %s stands for no %s event: %s", tr.From.Agent, name, tr.To.Agent, src.Note)}, nil
+	}
+
 	var fs findings
 	canonical := src.Canonical
 	var srcTool *mappings.Tool
@@ -327,7 +335,17 @@ func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (
 		n, exact := tr.To.MCPName(ctx.Server, ctx.Tool)
 		m = toolMapping{ToolMapping: mappings.ToolMapping{Name: n, Mark: mappings.Exact}, mcpServer: ctx.Server, mcpTool: ctx.Tool}
 		if !exact {
-			m.Mark, m.Note = mappings.Approximate, "the MCP name is sanitised or shortened on the target"
+			m.Mark, m.Note = mappings.Approximate, tr.To.MCPNote()
+		}
+		if tr.To.MCP.Bare != nil {
+			// Of the names the hook's agent may give it, the one its
+			// matcher names.
+			for _, alt := range tr.To.MCPNames(ctx.Server, ctx.Tool) {
+				if ok, err := tr.Match.Match(alt); err != nil || ok {
+					m.Name = alt
+					return m, ok, err
+				}
+			}
 		}
 		fits, err := tr.Match.Match(n)
 		return m, fits, err

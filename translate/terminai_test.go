@@ -1,12 +1,15 @@
 package translate
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/mappings"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -160,31 +163,62 @@ func TestTerminaIGoldens(t *testing.T) {
 	}
 }
 
-// A tool whose arguments the table took from Gemini CLI, not from
-// TerminaI's source, fails a guard closed when a call does not fit them:
-// the hook would check an argument the tool does not use.
-func TestTerminaIUnverifiedArgumentsFailAGuardClosed(t *testing.T) {
-	for _, c := range []struct{ input, want string }{
-		{`{"path":"/home/user/project/.env","text":"x"}`, "has an argument the table does not know (path, text)"},
-		{`{"content":"x"}`, "lacks the argument the table expects (file_path)"},
+// TerminaI's tools take the arguments of their schemas at 4b816c7a
+// (packages/core/src/tools/…): a real call reaches a Claude guard, with
+// the path it names, where the table's guess at Gemini CLI's arguments
+// failed it closed (read_file's offset/limit, read-file.ts:161-177;
+// grep_search's include, grep.ts:512, ripGrep.ts:500; glob_files',
+// glob.ts:265-292; list_files', ls.ts:271-301; edit_file's
+// expected_replacements, smart-edit.ts:926-933). web_fetch and
+// delegate_to_agent are its tools (tool-names.ts:25,27); smart_edit_file
+// is not (smart-edit.ts:870 registers edit_file).
+func TestTerminaIToolsTakeTheirOwnArguments(t *testing.T) {
+	for _, c := range []struct{ tool, input, wantTool, want string }{
+		{"read_file", `{"file_path":"/p/.env","offset":10,"limit":5}`, "Read", `{"file_path":"/p/.env","limit":5,"offset":11}`},
+		{"grep_search", `{"pattern":"KEY","dir_path":"/p","include":"*.env","case_sensitive":true,"fixed_strings":true,"context":1,"after":2,"before":3,"no_ignore":true}`, "Grep", `{"-A":2,"-B":3,"context":1,"glob":"*.env","path":"/p","pattern":"KEY"}`},
+		{"glob_files", `{"pattern":"**/.env","dir_path":"/p","case_sensitive":true,"respect_git_ignore":false,"respect_gemini_ignore":false}`, "Glob", `{"path":"/p","pattern":"**/.env"}`},
+		{"list_files", `{"dir_path":"/p","ignore":["*.log"],"file_filtering_options":{"respect_git_ignore":false}}`, "LS", `{"path":"/p"}`},
+		{"edit_file", `{"file_path":"/p/.env","instruction":"i","old_string":"a","new_string":"b","expected_replacements":2}`, "Edit", `{"file_path":"/p/.env","new_string":"b","old_string":"a"}`},
+		{"web_fetch", `{"prompt":"summarise https://example.com/x"}`, "WebFetch", `{"prompt":"summarise https://example.com/x","url":"https://example.com/x"}`},
+		{"delegate_to_agent", `{"agent_name":"codebase_investigator","objective":"o"}`, "Agent", `{"subagent_type":"codebase_investigator"}`},
 	} {
-		p := `{"session_id":"s","cwd":"/home/user/project","hook_event_name":"BeforeTool","timestamp":"2026-11-23T10:00:00.000Z","tool_name":"write_to_file","tool_input":` + c.input + `}`
-		for _, to := range []string{"claude", "gemini"} {
-			_, err := newTr(t, "terminai", to).Event([]byte(p))
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s → %s: err %v, want one that says %q", c.input, to, err, c.want)
-			}
+		p := `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-23T10:00:00.000Z","tool_name":"` + c.tool + `","tool_input":` + c.input + `}`
+		tr := newTr(t, "terminai", "claude")
+		m, err := tr.Table.MustDialect("claude").ToolMatcher(c.wantTool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Match = m
+		res, err := tr.Event([]byte(p))
+		if err != nil {
+			t.Errorf("%s %s → Claude: %v", c.tool, c.input, err)
+			continue
+		}
+		var got struct {
+			ToolName  string          `json:"tool_name"`
+			ToolInput json.RawMessage `json:"tool_input"`
+		}
+		if err := json.Unmarshal(res.Payload, &got); err != nil {
+			t.Fatal(err)
+		}
+		var in any
+		_ = json.Unmarshal(got.ToolInput, &in)
+		norm, _ := json.Marshal(in)
+		if got.ToolName != c.wantTool || string(norm) != c.want {
+			t.Errorf("%s %s → Claude %s %s, want %s %s", c.tool, c.input, got.ToolName, norm, c.wantTool, c.want)
 		}
 	}
-	// The other way, the host's arguments are its own: no guess is involved.
-	p := `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/a","content":"x"}}`
-	if _, err := newTr(t, "claude", "terminai").Event([]byte(p)); err != nil {
-		t.Errorf("claude → terminai: %v", err)
+	ti := mappings.Default().MustDialect("terminai")
+	if ti.Tool("smart_edit_file") != nil {
+		t.Error("smart_edit_file is in the table, but no TerminaI tool is registered under that name")
 	}
-	// Not a guard: a finding, not a failure.
-	p = `{"session_id":"s","cwd":"/home/user/project","hook_event_name":"AfterTool","timestamp":"t","tool_name":"write_to_file","tool_input":{"path":"/x"},"tool_response":{"llmContent":"ok"}}`
-	if _, err := newTr(t, "terminai", "claude").Event([]byte(p)); err != nil {
-		t.Errorf("AfterTool: %v", err)
+	if e := ti.Tool("edit_file"); e == nil || !slices.Contains(e.Required, "instruction") {
+		t.Error("edit_file does not require instruction, which TerminaI's default edit tool requires (smart-edit.ts:933)")
+	}
+	for _, tool := range ti.Tools {
+		if tool.ArgsUnverified {
+			t.Errorf("%s: argsUnverified, but its arguments were read at 4b816c7a", tool.Name)
+		}
 	}
 }
 
@@ -207,6 +241,79 @@ func TestDetectHostTerminaI(t *testing.T) {
 		got, err := DetectHost(tab, c.payload, func(k string) string { return c.env[k] })
 		if err != nil || got != c.want {
 			t.Errorf("%s: DetectHost = %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TerminaI names an MCP tool by its own sanitised name, and server__tool
+// only when that name is taken (tools/mcp-client.ts:916-928,
+// tool-registry.ts:231-235 at 4b816c7a); its payload says no server. A
+// Claude MCP guard on a TerminaI host runs for the tool its matcher names,
+// presented under its Claude name; where hookx cannot tell the server the
+// hook would see, it fails closed rather than skip the guard. A TerminaI
+// hook on another host sees the name TerminaI would give, the one its
+// matcher names.
+func TestTerminaIBareMCPNames(t *testing.T) {
+	for _, c := range []struct {
+		from, to, match, event, tool string
+		want                         string // tool_name the hook sees; "skip"; "error"
+	}{
+		{"terminai", "claude", "mcp__github__create_issue", "BeforeTool", "create_issue", "mcp__github__create_issue"},
+		{"terminai", "claude", "mcp__github__create_issue", "BeforeTool", "github__create_issue", "mcp__github__create_issue"},
+		{"terminai", "claude", "mcp__github__create_issue", "BeforeTool", "list_repos", "skip"},
+		{"terminai", "claude", "mcp__github__.*", "BeforeTool", "list_repos", "mcp__github__list_repos"},
+		{"terminai", "claude", "mcp__github__.*|mcp__gitlab__.*", "BeforeTool", "list_repos", "error"},
+		{"terminai", "claude", "mcp__.*__delete.*", "BeforeTool", "delete_repo", "error"},
+		{"terminai", "claude", "mcp__.*__delete.*", "BeforeTool", "read_file", "skip"},
+		{"terminai", "claude", "", "BeforeTool", "create_issue", "create_issue"},
+		{"claude", "terminai", "create_issue", "PreToolUse", "mcp__github__create_issue", "create_issue"},
+		{"claude", "terminai", "github__create_issue", "PreToolUse", "mcp__github__create_issue", "github__create_issue"},
+		{"claude", "terminai", "", "PreToolUse", "mcp__github__create_issue", "create_issue"},
+		{"claude", "terminai", "", "PreToolUse", "mcp__github__a b", "a_b"},
+	} {
+		tr := newTr(t, c.from, c.to)
+		if c.match != "" {
+			m, err := tr.To.ToolMatcher(c.match)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Match = m
+		}
+		p := `{"session_id":"s","cwd":"/p","hook_event_name":"` + c.event + `","timestamp":"t","tool_name":"` + c.tool + `","tool_input":{}}`
+		res, err := tr.Event([]byte(p))
+		got := ""
+		switch {
+		case err != nil:
+			got = "error"
+		case res.Skip:
+			got = "skip"
+		default:
+			var v struct {
+				ToolName string `json:"tool_name"`
+			}
+			_ = json.Unmarshal(res.Payload, &v)
+			got = v.ToolName
+		}
+		if got != c.want {
+			t.Errorf("%s %s on %s, matcher %q: the hook sees %q, want %q (%v)", c.to, c.tool, c.from, c.match, got, c.want, err)
+		}
+	}
+}
+
+// TerminaI's AfterAgent fires before a turn's tool calls run, never after
+// the final answer (core/client.ts:598-658 at 4b816c7a): a Stop hook of
+// another agent does not run on it, and a TerminaI AfterAgent hook does not
+// run at another agent's end of turn.
+func TestTerminaIAfterAgentRunsNoStopHook(t *testing.T) {
+	for _, c := range []struct{ host, hook, payload string }{
+		{"terminai", "claude", `{"session_id":"s","cwd":"/p","hook_event_name":"AfterAgent","timestamp":"t","prompt":"","prompt_response":"[no response text]","stop_hook_active":false}`},
+		{"terminai", "gemini", `{"session_id":"s","cwd":"/p","hook_event_name":"AfterAgent","timestamp":"t","prompt":"","prompt_response":"[no response text]","stop_hook_active":false}`},
+		{"claude", "terminai", `{"session_id":"s","cwd":"/p","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done"}`},
+		{"gemini", "terminai", `{"session_id":"s","cwd":"/p","hook_event_name":"AfterAgent","timestamp":"t","prompt":"p","prompt_response":"done","stop_hook_active":false}`},
+	} {
+		res, err := newTr(t, c.host, c.hook).Event([]byte(c.payload))
+		if err != nil || !res.Skip || !strings.Contains(res.SkipReason, "client.ts:598-658") {
+			t.Errorf("a %s hook on %s's end of turn: res %+v, err %v; want it skipped with the reason", c.hook, c.host, res, err)
 		}
 	}
 }

@@ -48,8 +48,8 @@ func prepareWith(prep mappings.Command, command, env, agentEnv []string) (argv [
 		return argv, false, missing
 	}
 	cmd := command[0]
-	if prep.LoadExpand {
-		cmd = loadExpand(cmd, agentEnv)
+	if re := prep.LoadVar(); re != nil {
+		cmd = loadExpand(cmd, agentEnv, re)
 	}
 	for _, s := range prep.PreSubstitute {
 		if !strings.Contains(cmd, s.Ref) {
@@ -144,14 +144,11 @@ func quoteLikeShellQuote(s string) string {
 	return b.String()
 }
 
-// loadVar is resolveEnvVarsInString's /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g.
-var loadVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`) })
-
 // loadExpand is Gemini's resolveEnvVarsInString without custom variables:
 // a set variable's value, else the default of ${NAME:-default}, else the
-// text as written.
-func loadExpand(s string, env []string) string {
-	re := loadVar()
+// text as written; re (mappings.Command.LoadVar) says which forms: with
+// TerminaI's, $NAME and ${NAME} alone.
+func loadExpand(s string, env []string, re *regexp.Regexp) string {
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		g := re.FindStringSubmatchIndex(m)
 		name := ""
@@ -164,7 +161,7 @@ func loadExpand(s string, env []string) string {
 		if v, ok := lookupEnvOK(env, name); ok {
 			return v
 		}
-		if g[6] >= 0 {
+		if len(g) > 6 && g[6] >= 0 {
 			return m[g[6]:g[7]]
 		}
 		return m

@@ -83,3 +83,30 @@ func TestPreparedAsIs(t *testing.T) {
 		}
 	}
 }
+
+// TerminaI replaces $NAME and ${NAME} of its own environment in every
+// settings string when it loads them (loader.ts:152; env-vars.ts:37-47: a
+// shell name only, unset names and ${NAME:-default} left as written), and
+// only then its three project-directory names (hookRunner.ts:358-369). A
+// TerminaI hook run elsewhere gets the same text; Gemini's form (defaults
+// included) stays Gemini's.
+func TestPrepareCommandLoadExpandsAsTerminaI(t *testing.T) {
+	env := []string{"TERMINAI_PROJECT_DIR=/t p"}
+	agentEnv := []string{"TOOLS=/opt/x y", "EMPTY=", "TERMINAI_PROJECT_DIR=/agent dir"}
+	tests := []struct {
+		dialect, command, want string
+	}{
+		{"terminai", `$TOOLS/h.sh ${TOOLS} "$UNSET" ${UNSET} x$EMPTY. ${TOOLS:-d} ${UNSET:-d} $1 $$ '$TOOLS'`,
+			`/opt/x y/h.sh /opt/x y "$UNSET" ${UNSET} x. ${TOOLS:-d} ${UNSET:-d} $1 $$ '/opt/x y'`},
+		// Set in TerminaI's own environment, the load wins over the
+		// hook-time substitution, unquoted.
+		{"terminai", `$TERMINAI_PROJECT_DIR/h.sh`, `/agent dir/h.sh`},
+		{"gemini", `${TOOLS:-d} ${UNSET:-d}`, `/opt/x y d`},
+	}
+	for _, tt := range tests {
+		argv, _, _ := prepareCommand(tt.dialect, []string{tt.command}, env, agentEnv)
+		if diff := cmp.Diff([]string{"bash", "-c", tt.want}, argv); diff != "" {
+			t.Errorf("%s %q (-want +got):\n%s", tt.dialect, tt.command, diff)
+		}
+	}
+}
