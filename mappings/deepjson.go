@@ -28,6 +28,10 @@ const DeepLimit = 512
 // JSON). AppendJSON writes it as it is.
 type Deep []byte
 
+// MarshalJSON writes the value as it is; encoding/json then checks it, and
+// refuses one deeper than it reads (an error, never a base64 string).
+func (d Deep) MarshalJSON() ([]byte, error) { return d, nil }
+
 // ValidJSON reports whether data is one JSON value, at any depth.
 func ValidJSON(data []byte) bool {
 	return json.Valid(data) || deepValid(data)
@@ -41,7 +45,10 @@ func DecodeJSON(data []byte) (v any, deep bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err = dec.Decode(&v); err == nil {
-		return v, false, nil
+		if skipSpace(data, int(dec.InputOffset())) == len(data) {
+			return v, false, nil
+		}
+		err = &OffsetError{int(dec.InputOffset()), "trailing data after the JSON value"}
 	}
 	if !deepValid(data) {
 		return nil, false, err
@@ -222,7 +229,8 @@ func decodeValid(d []byte) any {
 				f = stack[len(stack)-1]
 			}
 			if c == '"' && f != nil && f.m != nil && isKey(d, end) {
-				f.key, _ = UnquoteString(d[i:end])
+				f.key = ""
+				_ = json.Unmarshal(d[i:end], &f.key)
 			} else {
 				var v any
 				dec := json.NewDecoder(bytes.NewReader(d[i:end]))
@@ -241,10 +249,18 @@ func isKey(d []byte, end int) bool {
 	return end < len(d) && d[end] == ':'
 }
 
+// JSONAppender is a value that writes itself, Deep values it holds
+// included (encoding/json would refuse a json.Marshaler's deep output).
+type JSONAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
 // AppendJSON appends v as json.Encoder with SetEscapeHTML(false) writes it
 // (map keys sorted, no newline), and Deep values as they are.
 func AppendJSON(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
+	case JSONAppender:
+		return x.AppendJSON(b)
 	case Deep:
 		return append(b, x...), nil
 	case map[string]any:
