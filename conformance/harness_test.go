@@ -109,6 +109,9 @@ type action struct {
 	intro                   string // text the model says before its tool call
 	// asGiven passes path to the tool as it is (relative), as a model may.
 	asGiven bool
+	// deep adds to a shell call an argument "x" nested deep arrays deep
+	// (fakemodel.DeepArg; the OpenAI wires only).
+	deep int
 }
 
 func shell(cmd string) action           { return action{kind: "shell", text: cmd} }
@@ -136,7 +139,11 @@ func callStep(host driver.Agent, sb *driver.Sandbox, a action) fakemodel.Step {
 	hs := hosts[host]
 	switch a.kind {
 	case "shell":
-		return fakemodel.Step{Calls: []fakemodel.Call{hs.shell(a.text)}}
+		c := hs.shell(a.text)
+		if a.deep > 0 {
+			c.Args["x"] = fakemodel.DeepArg(a.deep)
+		}
+		return fakemodel.Step{Calls: []fakemodel.Call{c}}
 	case "say", "":
 		return fakemodel.Say(a.text)
 	case "fail":

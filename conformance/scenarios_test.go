@@ -442,6 +442,7 @@ func scenarios() []*scenario {
 	list = append(list, ndialectScenarios()...)
 	list = append(list, copilotSafetyScenarios()...)
 	list = append(list, qwenDroidScenarios()...)
+	list = append(list, deepInputScenarios()...)
 	alsoToOtherHosts(list)
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)

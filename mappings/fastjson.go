@@ -80,7 +80,7 @@ func SplitObject(data []byte) ([]string, map[string]json.RawMessage, error) {
 			return nil, nil, err
 		}
 		v := data[i:vend]
-		if len(v) < bigValue && !json.Valid(v) {
+		if len(v) < bigValue && !ValidJSON(v) {
 			return nil, nil, &OffsetError{i, fmt.Sprintf("invalid value for key %q", key)}
 		}
 		if _, dup := raw[key]; dup {

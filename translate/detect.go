@@ -20,8 +20,12 @@ import (
 // variable in the environment that names the payload's session. It returns
 // an error when nothing decides, or when two dialects both claim it.
 func DetectHost(t *mappings.Table, payload []byte, getenv func(string) string) (string, error) {
-	var p map[string]json.RawMessage
-	if err := json.Unmarshal(payload, &p); err != nil || p == nil {
+	// Split, not decoded: a tool input nested past encoding/json's limit
+	// is read as its agent's JSON.parse reads it. What the splitter refuses
+	// and encoding/json takes (a duplicate key: the last one counts) is
+	// read as before.
+	_, p, err := mappings.SplitObject(payload)
+	if err != nil && (json.Unmarshal(payload, &p) != nil || p == nil) {
 		return "", fmt.Errorf("event payload is not a JSON object")
 	}
 	var name string

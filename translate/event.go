@@ -118,17 +118,19 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 
 	// Everything but tool_response is small: decode it to work on.
 	p := make(map[string]any, len(raw)+2)
+	deep := false                                     // a field nested past encoding/json's limit
 	for _, k := range slices.Sorted(maps.Keys(raw)) { // the first bad field, always the same
 		v := raw[k]
 		if k == responseField {
 			continue
 		}
-		var x any
-		dec := json.NewDecoder(bytes.NewReader(v))
-		dec.UseNumber()
-		if err := dec.Decode(&x); err != nil {
+		// At any depth, as the agents' JSON.parse reads it: a model
+		// chooses tool_input.
+		x, isDeep, err := mappings.DecodeJSON(v)
+		if err != nil {
 			return nil, fmt.Errorf("event payload: %s: %w", k, err)
 		}
+		deep = deep || isDeep
 		p[k] = x
 	}
 	p["hook_event_name"] = dst.Name
@@ -305,7 +307,7 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 		}
 	}
 
-	out, err := marshalPayload(order, p, respOut, hasResp, len(payload))
+	out, err := marshalPayload(order, p, respOut, hasResp, len(payload), deep)
 	if err != nil {
 		return nil, err
 	}
@@ -616,7 +618,7 @@ func stringField(raw map[string]json.RawMessage, key string) string {
 // marshalPayload writes p as compact JSON in the source's key order, with
 // new keys after hook_event_name (where Gemini puts its timestamp) or at the
 // end, and tool_response (raw or converted) last, as both agents send it.
-func marshalPayload(order []string, p map[string]any, resp any, hasResp bool, sizeHint int) ([]byte, error) {
+func marshalPayload(order []string, p map[string]any, resp any, hasResp bool, sizeHint int, deep bool) ([]byte, error) {
 	var added []string
 	for k := range p {
 		if !slices.Contains(order, k) {
@@ -651,6 +653,16 @@ func marshalPayload(order []string, p map[string]any, resp any, hasResp bool, si
 		b.WriteByte(':')
 		if r, ok := v.(json.RawMessage); ok {
 			b.Write(r)
+			return nil
+		}
+		if deep {
+			// Holds mappings.Deep values, which encoding/json would
+			// refuse as too deep.
+			out, err := mappings.AppendJSON(b.AvailableBuffer(), v)
+			if err != nil {
+				return fmt.Errorf("encoding %s: %w", k, err)
+			}
+			b.Write(out)
 			return nil
 		}
 		if err := enc.Encode(v); err != nil {

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +68,11 @@ func FuzzEvent(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"sessionId":"s","cwd":"w","toolName":"view","toolArgs":{"path":"~/a"}}`), mappings.PairOf("copilot", "claude"))
+	// A tool argument nested past encoding/json's 10,000 levels, as a model
+	// may send one: read at any depth, as JSON.parse reads it.
+	deep := strings.Repeat(`{"a":[`, 5001) + `"x"` + strings.Repeat(`]}`, 5001)
+	f.Add([]byte(`{"hook_event_name":"PreToolUse","cwd":"/w","tool_name":"mcp__tiny__echo","tool_input":{"text":`+deep+`}}`), mappings.PairOf("claude", "gemini"))
+	f.Add([]byte(`{"hook_event_name":"AfterTool","cwd":"/w","tool_name":"run_shell_command","tool_input":{"command":"ls","x":`+deep+`},"tool_response":{"llmContent":"x","returnDisplay":"x"}}`), mappings.PairOf("gemini", "claude"))
 	f.Fuzz(func(t *testing.T, payload []byte, pair uint8) {
 		from, to := mappings.DialectPair(pair)
 		tr := newTr(t, from, to)
@@ -76,9 +80,10 @@ func FuzzEvent(f *testing.F) {
 		if err != nil || res.Skip {
 			return
 		}
-		var m map[string]any
-		if err := json.Unmarshal(res.Payload, &m); err != nil {
-			t.Fatalf("translation is not JSON: %v\n%s", err, res.Payload)
+		v, _, err := mappings.DecodeJSON(res.Payload)
+		m, _ := v.(map[string]any)
+		if err != nil || m == nil {
+			t.Fatalf("translation is not a JSON object: %v\n%.2000s", err, res.Payload)
 		}
 		name, _ := m["hook_event_name"].(string)
 		if tr.To.Payload.Own() {

@@ -1,8 +1,9 @@
 package translate
 
 import (
-	"bytes"
 	"encoding/json"
+
+	"github.com/hookx-dev/hookx/mappings"
 )
 
 // object is a JSON object that keeps its keys in insertion order, so that
@@ -39,22 +40,29 @@ func (o *object) withFirst(k string, v any) *object {
 func (o *object) MarshalJSON() ([]byte, error) { return o.bytes(), nil }
 
 func (o *object) bytes() []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteByte('{')
+	b, _ := o.AppendJSON(nil)
+	return b
+}
+
+// AppendJSON implements mappings.JSONAppender.
+func (o *object) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, k := range o.keys {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		_ = enc.Encode(o.vals[k])
-		b.Truncate(b.Len() - 1)
+		b = append(b, kb...)
+		b = append(b, ':')
+		// As json.Encoder without HTML escaping writes it; a tool input
+		// read nested past encoding/json's limit as it was read.
+		if out, err := mappings.AppendJSON(b, o.vals[k]); err == nil {
+			b = out
+		} else {
+			b = b[:len(b)-1] // as before: not JSON, never a value hookx did not mean
+		}
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}'), nil
 }
 
 // keep returns a copy of o with only the keys ok accepts, and the names of

@@ -967,11 +967,7 @@ func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered, fs *f
 	if !r.replaceOutput {
 		return nil
 	}
-	var p struct {
-		ToolName  string         `json:"tool_name"`
-		ToolInput map[string]any `json:"tool_input"`
-	}
-	_ = json.Unmarshal(ctx.HostPayload, &p)
+	p, _ := readHostCall(ctx.HostPayload)
 	if _, _, ok := tr.To.SplitMCP(p.ToolName, nil); ok {
 		fs.add(mappings.Approximate, "hidden output", "updatedMCPToolOutput for %s is UNVERIFIED in the real agent; if Claude Code ignores it, the output reaches the model", p.ToolName)
 		return &replacement{"updatedMCPToolOutput", []any{map[string]any{"type": "text", "text": r.reason}}}
@@ -994,12 +990,8 @@ func (tr *Translator) toolResultReplacement(ctx ResultContext, r rendered, fs *f
 // (T§6.1): start from the host's original input, take every field the hook's
 // dialect has a counterpart for from the rewrite, keep host-only fields.
 func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hookInput map[string]any, fs *findings) (map[string]any, error) {
-	var p struct {
-		Cwd       string         `json:"cwd"`
-		ToolName  string         `json:"tool_name"`
-		ToolInput map[string]any `json:"tool_input"`
-	}
-	if err := json.Unmarshal(hostPayload, &p); err != nil || p.ToolName == "" {
+	p, err := readHostCall(hostPayload)
+	if err != nil || p.ToolName == "" {
 		return nil, fmt.Errorf("the host's payload has no tool to rewrite")
 	}
 	hostTool := tr.To.Tool(p.ToolName)
@@ -1071,6 +1063,36 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 		}
 	}
 	return out, nil
+}
+
+// hostCall is the tool call in the host's payload.
+type hostCall struct {
+	Cwd, ToolName string
+	ToolInput     map[string]any
+}
+
+// readHostCall reads the host's tool call as Event does: at any depth, as
+// the agents' JSON.parse reads it (a model chooses the tool's input).
+func readHostCall(payload []byte) (hostCall, error) {
+	_, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(payload, &m) != nil {
+			return hostCall{}, err
+		}
+		raw = m // a duplicate key, which encoding/json reads: the last counts
+	}
+	var c hostCall
+	_ = json.Unmarshal(raw["cwd"], &c.Cwd)
+	_ = json.Unmarshal(raw["tool_name"], &c.ToolName)
+	if in, ok := raw["tool_input"]; ok {
+		v, _, err := mappings.DecodeJSON(in)
+		if err != nil {
+			return hostCall{}, err
+		}
+		c.ToolInput, _ = v.(map[string]any)
+	}
+	return c, nil
 }
 
 // converter is a tool's input converter, or an empty one.

@@ -227,20 +227,27 @@ func (r *runner) run() int {
 		return 3
 	}
 	r.host = host
-	if r.hostEvent == "" && readErr == nil && detectErr == nil {
-		// The payload names no event (Copilot CLI's camelCase form).
-		if r.hostEvent, err = r.Translation.HostEvent(host, payload); err != nil {
+	if r.hostEvent == "" && detectErr == nil {
+		// The payload names no event (Copilot CLI's camelCase form): wrap
+		// --host-event, or its fields, name it.
+		ev, err := r.Translation.HostEvent(host, payload)
+		if err != nil && readErr == nil {
 			return r.fail(err)
 		}
+		r.hostEvent = ev
 		r.trace.HostEvent = r.hostEvent
 	}
 	r.trace.Mode = "translate"
 
 	switch {
+	case readErr != nil && detectErr != nil:
+		return r.failAnyHost(fmt.Errorf("reading the host's event: %w", readErr), nil)
+	case readErr != nil && r.hostEvent == "":
+		return r.failAnyHost(fmt.Errorf("reading the host's event: %w", readErr), host)
 	case readErr != nil:
 		return r.fail(fmt.Errorf("reading the host's event: %w", readErr))
 	case detectErr != nil:
-		return r.fail(fmt.Errorf("cannot tell which agent is the host (use --host): %w", detectErr))
+		return r.failAnyHost(fmt.Errorf("cannot tell which agent is the host (use --host): %w", detectErr), nil)
 	}
 
 	tr, err := r.Translation.New(hostName, r.From)
@@ -527,6 +534,125 @@ func (r *runner) failedHook(code int, msg string) int {
 func (r *runner) fail(err error) int {
 	r.trace.Error = err.Error()
 	return r.answer(r.Translation.Failure(r.host, r.hostEvent, err))
+}
+
+// failAnyHost answers the host when hookx failed and cannot tell which
+// agent the host is, or which of its events this is (the event is over the
+// bound or does not parse, or two agents claim it). Every agent that may
+// have sent it (it has the event, or, where the event is unknown, it sends
+// payloads that name none; and its detect.env variables do not rule it out)
+// must read the answer as a block where its event blocks on failure (a
+// guard, or an event whose block hides something). Each such candidate's
+// own failure answer is tried in the table's order, then all of them merged
+// into one object; the first that every candidate reads as a block, by its
+// own protocol's reading, is the answer. When none is, the one read as a
+// block by the most is, and those that would not read it so are named on
+// stderr. host, when set, is the only candidate agent.
+func (r *runner) failAnyHost(err error, host *mappings.Dialect) int {
+	r.trace.Error = err.Error()
+	type candidate struct {
+		host  *mappings.Dialect
+		event string
+	}
+	var all []candidate
+	for _, c := range r.Table.Clues() {
+		ruledOut := len(c.Env) > 0 && !slices.ContainsFunc(c.Env, func(v string) bool { return r.getenv(v) != "" })
+		if (host != nil && c.Name != host.Name) || (host == nil && ruledOut) {
+			continue
+		}
+		d, derr := r.Table.Dialect(c.Name)
+		if derr != nil {
+			continue
+		}
+		switch {
+		case r.hostEvent != "" && slices.Contains(c.Events, r.hostEvent):
+			all = append(all, candidate{d, r.hostEvent})
+		case r.hostEvent == "" && (c.OwnPayload || host != nil):
+			for _, e := range d.Events {
+				all = append(all, candidate{d, e.Name})
+			}
+		}
+	}
+	var blockers []candidate
+	for _, c := range all {
+		if r.Translation.Blocks(c.host, c.event, r.Translation.Failure(c.host, c.event, err)) {
+			blockers = append(blockers, c)
+		}
+	}
+	if len(blockers) == 0 {
+		// No candidate blocks on failure: a warning, in the first
+		// candidate's words.
+		if len(all) > 0 {
+			r.host = all[0].host
+		}
+		return r.answer(r.Translation.Failure(r.host, r.hostEvent, err))
+	}
+	var answers []Output
+	for _, c := range blockers {
+		answers = append(answers, r.Translation.Failure(c.host, c.event, err))
+	}
+	if merged, ok := mergeAnswers(answers); ok {
+		answers = append(answers, merged)
+	}
+	var best Output
+	var missed []string
+	for i, out := range answers {
+		var not []string
+		for _, c := range blockers {
+			if !r.Translation.Blocks(c.host, c.event, out) && !slices.Contains(not, c.host.Agent+" "+c.event) {
+				not = append(not, c.host.Agent+" "+c.event)
+			}
+		}
+		if i == 0 || len(not) < len(missed) {
+			best, missed = out, not
+			if i < len(blockers) {
+				r.host = blockers[i].host
+			}
+		}
+		if len(not) == 0 {
+			break
+		}
+	}
+	if len(missed) > 0 {
+		r.reportf("cannot tell which agent or event this is, and no one answer blocks on all it may be: %s may not read this block (use --host)", strings.Join(missed, ", "))
+	}
+	r.trace.Host = r.host.Name
+	return r.answer(best)
+}
+
+// mergeAnswers is one answer with every key of each answer's JSON object,
+// the highest exit status and the first stderr; not ok where two answers
+// give one key different values, or one is not an object.
+func mergeAnswers(answers []Output) (Output, bool) {
+	merged := map[string]json.RawMessage{}
+	var out Output
+	for _, a := range answers {
+		out.ExitCode = max(out.ExitCode, a.ExitCode)
+		if len(out.Stderr) == 0 {
+			out.Stderr = a.Stderr
+		}
+		if len(bytes.TrimSpace(a.Stdout)) == 0 {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(a.Stdout, &m) != nil {
+			return Output{}, false
+		}
+		for k, v := range m {
+			if old, ok := merged[k]; ok && !bytes.Equal(old, v) {
+				return Output{}, false
+			}
+			merged[k] = v
+		}
+	}
+	if len(merged) > 0 {
+		b, err := json.Marshal(merged)
+		if err != nil {
+			return Output{}, false
+		}
+		out.Stdout = b
+	}
+	return out, true
 }
 
 // answer writes the host's output. wrap exits 0 once it has answered: the

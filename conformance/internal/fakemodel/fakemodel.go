@@ -19,7 +19,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -31,6 +33,26 @@ type Call struct {
 	// Input, when set, makes the call a freeform (custom) tool call with
 	// this text (the Responses API only: Codex's apply_patch).
 	Input string
+}
+
+// DeepArg is a tool argument nested n arrays deep, as a model may send
+// one. encoding/json writes nothing nested past 10,000 levels, so the
+// arguments are written with a stand-in, then expanded: on the OpenAI wires
+// only, where the arguments travel as a string (the other fakes decode the
+// conversation they are sent, which would then hold it).
+type DeepArg int
+
+// MarshalJSON writes the stand-in.
+func (d DeepArg) MarshalJSON() ([]byte, error) { return fmt.Appendf(nil, `"DEEP-ARG-%d"`, int(d)), nil }
+
+var deepArgRE = regexp.MustCompile(`"DEEP-ARG-([0-9]+)"`)
+
+// expandDeep replaces each DeepArg's stand-in in b with its value.
+func expandDeep(b []byte) []byte {
+	return deepArgRE.ReplaceAllFunc(b, func(m []byte) []byte {
+		n, _ := strconv.Atoi(string(deepArgRE.FindSubmatch(m)[1]))
+		return []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+	})
 }
 
 // Step is one scripted model reply: the text Text, then the tool calls

@@ -48,7 +48,7 @@ func (f *Server) answer(req *Request) Step {
 
 func argsJSON(c Call) string {
 	b, _ := json.Marshal(nonNil(c.Args))
-	return string(b)
+	return string(expandDeep(b))
 }
 
 // serveChat answers Chat Completions. A request offering tools is a main
