@@ -136,7 +136,8 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
 	exit := out.ExitCode
-	blockingExit := exit == 2
+	effect := ev.Output.ExitEffect(exit)
+	blockingExit := exit == 2 || effect == "block" || effect == "stop"
 	switch d.Protocol {
 	case "gemini":
 		blockingExit = exit != 0 && d.Reading.Blocks(exit)
@@ -177,6 +178,10 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	case blockingExit && d.Protocol == "claude" && out.Stderr != nil:
 		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
 		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: exit}, fs)
+	case blockingExit && effect == "stop":
+		fs.add(mappings.Approximate, "output bound", "%s; exit %d stops the agent in %s: stopped", why, exit, d.Agent)
+		reason := fmt.Sprintf("%s; it exited %d, which stops the agent in %s, so hookx stops it", why, exit, d.Agent)
+		return Verdict{Stop: true, StopReason: reason, Block: ev.Output.Block == "deny", Reason: reason}
 	case blockingExit:
 		fs.add(mappings.Approximate, "output bound", "%s; exit %d is a block in %s: blocked", why, exit, d.Agent)
 		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d, a block in %s, so hookx blocks", why, exit, d.Agent)}
@@ -341,6 +346,22 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		if v.Reason == "" {
 			v.Reason = cmp.Or(stderr, "No stderr output")
 		}
+	case ev.Output.ExitEffect(exit) == "block":
+		// An exit code of the agent's own that blocks whatever the JSON
+		// says (Factory Droid's exit 3 on UserPromptSubmit).
+		v.Block, v.Allow, v.Ask, v.Defer = true, false, false, false
+		v.Reason = cmp.Or(stderr, v.Reason, fmt.Sprintf("Blocked by %s hook (exit %d)", ev.Name, exit))
+	case ev.Output.ExitEffect(exit) == "stop":
+		// An exit code that stops the agent whatever the JSON says
+		// (Factory Droid's exit 3 on PreToolUse: AgentAbortError); where
+		// a block denies, the action does not run either.
+		if !v.Stop {
+			v.Stop, v.StopReason = true, cmp.Or(stderr, fmt.Sprintf("Agent aborted by %s hook", ev.Name))
+		}
+		if ev.Output.Block == "deny" {
+			v.Block, v.Allow, v.Ask, v.Defer = true, false, false, false
+			v.Reason = cmp.Or(v.StopReason, v.Reason)
+		}
 	case isJSON:
 		// The JSON decides, whatever the exit code.
 	case exit == 0:
@@ -369,6 +390,11 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		if first != "" {
 			v.Failure += ": " + first
 		}
+	}
+	if ev.Output.ExitEffect(exit) == "context" && stderr != "" && !v.Block {
+		// The agent hands a failing hook's stderr to the model beside the
+		// result (Factory Droid's PreToolUse at exit 1).
+		v.Context = append(v.Context, stderr)
 	}
 	return v
 }
@@ -692,8 +718,13 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if v.Stop {
 		if out.Stop {
 			r.stop, r.stopReason = true, v.StopReason
-			if ho.StopFailsAction && !out.StopFailsAction && out.Block == "deny" && !r.block {
-				// The hook's agent would not run the action either.
+			toolGuard := ho.Block == "deny" && hookEv.Matcher == "tool"
+			if (ho.StopFailsAction || toolGuard) && !out.StopFailsAction && out.Block == "deny" && !r.block {
+				// The hook's agent would not run the tool either: a deny
+				// beside the stop keeps it from running on a host that
+				// reads the stop later than the decision, or not at all
+				// (issue 23, item 8). A prompt keeps its stop alone: a
+				// block would erase a prompt that a stop keeps.
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 		} else if out.Block == "deny" && ho.Block == "deny" {
