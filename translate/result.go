@@ -428,7 +428,14 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "invalid in Claude Code; ignored")
 	}
 	if o.isFalse("continue") {
-		v.Stop, v.StopReason = true, o.str("stopReason")
+		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput) {
+			// The agent cannot stop here; it refuses the action with the
+			// stop reason (Qwen Code's PreToolUse), or replaces the tool's
+			// output with it (Codex's PostToolUse): its block.
+			v.Block, v.Reason = true, cmp.Or(o.str("stopReason"), reason, "Stopped by hook")
+		} else {
+			v.Stop, v.StopReason = true, o.str("stopReason")
+		}
 	}
 	v.SystemMessage = o.str("systemMessage")
 	if ev.Output.SystemMessage == "discarded" && v.SystemMessage != "" {
