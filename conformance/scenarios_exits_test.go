@@ -1,0 +1,82 @@
+//go:build unix
+
+package conformance
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// exitScenarios are the exit codes to which an agent gives an effect of its
+// own (mappings output.exits; issue 23, item 1): Factory Droid aborts the
+// agent when a PreToolUse hook exits 3 ("Hook returned exit code 3,
+// throwing AgentAbortError") and refuses the prompt when a UserPromptSubmit
+// hook does. Through hookx on every other host the tool must not run and the
+// agent must stop where the host can stop it on that event (elsewhere the
+// deny's reason reaches the model); the prompt must not reach the model.
+//
+// Droid does not fire UserPromptSubmit in droid exec, so the prompt family
+// has no native run: its oracle is Droid's binary
+// (mappings/data/evidence/droid-output.jsonc).
+func exitScenarios() []*scenario {
+	others := []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen}
+	d := hosts[driver.Droid]
+	return []*scenario{
+		{
+			name: "abort/droid-exit3", dialect: driver.Droid, to: others, anyExit: true,
+			steps:   []action{shell("rm -rf build"), shell("touch after-abort; printf ALLOW%s -RAN; sleep 0.3")},
+			hooks:   []hookDef{{event: "PreToolUse", matcher: d.shellMatcher, script: "guard"}},
+			scripts: map[string]string{"guard": onDangerous("echo 'ABORT-D-EXIT3: rm -rf build aborts the agent' >&2; exit 3")},
+			files:   map[string]string{"build/keep.txt": "keep\n"},
+			check:   abortCheck("ABORT-D-EXIT3"),
+		},
+		{
+			name: "prompt/droid-exit3", dialect: driver.Droid, to: others, anyExit: true, noNative: true,
+			steps:   []action{say("PROMPT-ANSWERED")},
+			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
+			scripts: map[string]string{"prompt": readInput + "LABEL=prompt\n" + logInput + "echo 'PROMPT-EXIT3-D: not this prompt' >&2; exit 3\n"},
+			check:   promptBlocked,
+		},
+	}
+}
+
+// abortCheck: the command the hook aborted on did not run; where the host
+// can stop the agent on its pre-tool event (the table's output.stop), the
+// agent stopped there, so the next command never ran; elsewhere the hook's
+// reason reached the model with the deny.
+func abortCheck(marker string) func(o *outcome) []string {
+	return func(o *outcome) []string {
+		var p []string
+		if !o.exists("build/keep.txt") {
+			p = append(p, "the hook's exit 3 did not stop the command: build/ was removed")
+		}
+		if hostStopsTool(o.host) {
+			if o.exists("after-abort") {
+				p = append(p, "the agent went on after the hook's exit 3: the next command ran")
+			}
+			return p
+		}
+		reached := false
+		for _, r := range o.srv.Main() {
+			reached = reached || strings.Contains(r.AllText(), marker)
+		}
+		if !reached {
+			p = append(p, fmt.Sprintf("%s cannot stop the agent before a tool, and the hook's reason %s did not reach the model", o.host, marker))
+		}
+		return p
+	}
+}
+
+// hostStopsTool reports whether the table says the host's agent stops on
+// its pre-tool event (continue:false).
+func hostStopsTool(host driver.Agent) bool {
+	d, err := mappings.Default().Dialect(string(host))
+	if err != nil {
+		return false
+	}
+	ev := d.Event(hosts[host].preTool)
+	return ev != nil && ev.Output.Stop
+}
