@@ -1277,6 +1277,8 @@ func (o Output) validate(where string) error {
 		switch {
 		case err != nil || n < 1 || n > 255 || strconv.Itoa(n) != code:
 			errs = append(errs, fmt.Errorf("%s: output.exits: %q is no exit code from 1 to 255", where, code))
+		case n == 2:
+			errs = append(errs, fmt.Errorf("%s: output.exits: exit 2 is the protocol's own block, read before any other", where))
 		case !slices.Contains([]string{"block", "stop", "context"}, effect):
 			errs = append(errs, fmt.Errorf("%s: output.exits[%s]: %q is not one of block, stop, context", where, code, effect))
 		case effect == "block" && (o.Block == "" || o.Block == "none"):
