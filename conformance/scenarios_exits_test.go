@@ -34,6 +34,31 @@ func exitScenarios() []*scenario {
 			check:   abortCheck("ABORT-D-EXIT3"),
 		},
 		{
+			// Claude's continue:false on PreToolUse stops the agent. Claude
+			// Code 2.1.330 still runs the tool first (live 2026-11-28: build/
+			// removed, then no further model request). Through hookx every
+			// host that reads a deny gets one beside the stop (issue 23,
+			// item 8), so there the tool does not run, which grants less;
+			// where the host can stop on the event, it stops too. Copilot
+			// runs .claude hooks itself, so only hookx's copy is left there.
+			name: "stop-guard/claude-continue-false", dialect: driver.Claude, noPeer: true, removeSource: true, anyExit: true,
+			to:      []driver.Agent{driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen, driver.Droid},
+			steps:   []action{shell("rm -rf build"), shell("touch after-abort; printf ALLOW%s -RAN; sleep 0.3")},
+			hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
+			scripts: map[string]string{"guard": onDangerous(emit(`{"continue":false,"stopReason":"STOP-C-GUARD: rm -rf build stops the agent"}`))},
+			files:   map[string]string{"build/keep.txt": "keep\n"},
+			check: func(o *outcome) []string {
+				var p []string
+				if o.host != driver.Claude && !o.exists("build/keep.txt") {
+					p = append(p, "no deny beside continue:false: the command ran (build/ was removed)")
+				}
+				if hostStopsTool(o.host) && o.exists("after-abort") {
+					p = append(p, "the agent went on after continue:false: the next command ran")
+				}
+				return p
+			},
+		},
+		{
 			name: "prompt/droid-exit3", dialect: driver.Droid, to: others, anyExit: true, noNative: true,
 			steps:   []action{say("PROMPT-ANSWERED")},
 			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},

@@ -86,10 +86,11 @@ func TestDroidPreToolUseExit1ReachesTheModel(t *testing.T) {
 }
 
 // TestStopOnAToolGuardCarriesADeny: a Claude-protocol hook's continue:false
-// on PreToolUse stops the agent before the tool runs. On every host whose
-// tool guard denies, the answer carries a deny beside the stop, so the tool
-// cannot run on a host that reads one and not the other. On b20418e a Droid,
-// Qwen or Claude host got {"continue":false} alone (issue 23, item 8).
+// on PreToolUse stops the agent (Droid before the tool runs, Claude Code
+// after it). On every host whose tool guard denies, the answer carries a
+// deny beside the stop, so the tool cannot run on a host that reads one and
+// not the other. On b20418e a Droid or Claude host got {"continue":false}
+// alone (issue 23, item 8).
 func TestStopOnAToolGuardCarriesADeny(t *testing.T) {
 	tab := mappings.Default()
 	stop := Output{Stdout: []byte(`{"continue":false,"stopReason":"halt: guard tripped"}`)}

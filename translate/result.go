@@ -727,11 +727,12 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 			r.stop, r.stopReason = true, v.StopReason
 			toolGuard := ho.Block == "deny" && hookEv.Matcher == "tool"
 			if (ho.StopFailsAction || toolGuard) && !out.StopFailsAction && out.Block == "deny" && !r.block {
-				// The hook's agent would not run the tool either: a deny
-				// beside the stop keeps it from running on a host that
-				// reads the stop later than the decision, or not at all
-				// (issue 23, item 8). A prompt keeps its stop alone: a
-				// block would erase a prompt that a stop keeps.
+				// A deny beside the stop keeps the tool from running on
+				// every host, whichever of the two it reads first (issue
+				// 23, item 8). Claude Code itself runs the tool and then
+				// stops (live, conformance stop-guard/claude-continue-false):
+				// this grants less, never more. A prompt keeps its stop
+				// alone: a block would erase a prompt that a stop keeps.
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 		} else if out.Block == "deny" && ho.Block == "deny" {
