@@ -696,6 +696,11 @@ type Output struct {
 	// and blocks the prompt on a UserPromptSubmit hook's. Only the Claude
 	// family's reader reads them.
 	Exits map[string]string `json:"exits"`
+	// RewritePrompt is set where hookSpecificOutput.updatedInput.prompt
+	// replaces the user's prompt (Factory Droid's UserPromptSubmit). No
+	// other agent takes one: hookx refuses a prompt so rewritten rather
+	// than send it unrewritten.
+	RewritePrompt bool `json:"rewritePrompt"`
 }
 
 // ExitEffect is the effect the agent gives exit code exit on this event
@@ -1288,6 +1293,9 @@ func (o Output) validate(where string) error {
 		case effect == "context" && o.Context != "model":
 			errs = append(errs, fmt.Errorf("%s: output.exits[%s]: context on an event whose context does not reach the model", where, code))
 		}
+	}
+	if o.RewritePrompt && !(o.Guard && o.Block == "deny") {
+		errs = append(errs, fmt.Errorf("%s: output.rewritePrompt on an event that guards nothing", where))
 	}
 	if (o.Guard || o.FailClosed) && !slices.Contains([]string{"deny", "feedback", "hide_output"}, o.Block) {
 		errs = append(errs, fmt.Errorf("%s: output.guard or failClosed on an event whose block (%q) keeps nothing from happening", where, o.Block))

@@ -2365,6 +2365,7 @@ func dialectDroid() *Dialect {
 					Guard:           true,
 					DecisionIgnored: true,
 					Exits:           map[string]string{"3": "block"},
+					RewritePrompt:   true,
 				},
 			},
 			{Name: "Stop",

@@ -202,6 +202,10 @@ func checkActedOn(d *mappings.Dialect, e *mappings.Event, a actedOn) error {
 		if len(v.Context) == 0 {
 			return fmt.Errorf("hookx reads no context (verdict %+v)", v)
 		}
+	case eff == "rewrite" && strings.HasSuffix(a.Field, "updatedInput.prompt"):
+		if !e.Output.RewritePrompt || v.NewPrompt == nil {
+			return fmt.Errorf("hookx reads no prompt rewrite (table rewritePrompt %v)", e.Output.RewritePrompt)
+		}
 	case eff == "rewrite":
 		if !e.Output.RewriteInput || v.NewInput == nil {
 			return fmt.Errorf("hookx reads no rewrite (table rewriteInput %v)", e.Output.RewriteInput)

@@ -122,3 +122,34 @@ func TestStopOnAToolGuardCarriesADeny(t *testing.T) {
 		}
 	}
 }
+
+// TestDroidPromptRewriteFailsClosed: Factory Droid sends the prompt a
+// UserPromptSubmit hook gives in hookSpecificOutput.updatedInput.prompt
+// (evidence/droid-output.jsonc); no other agent takes a rewritten prompt.
+// On every host the prompt is refused rather than sent as typed (a
+// redacting hook's secret would reach the model); a rewrite to the same
+// prompt changes nothing. On b20418e every host sent the prompt unchanged.
+func TestDroidPromptRewriteFailsClosed(t *testing.T) {
+	for _, host := range mappings.Default().DialectNames() {
+		t.Run(host, func(t *testing.T) {
+			tr := newTr(t, "droid", host)
+			m, err := tr.Table.MapEvent(tr.From, tr.To, "UserPromptSubmit")
+			if err != nil || m.To == nil {
+				t.Skip("no prompt event")
+			}
+			hostPayload := []byte(`{"prompt":"deploy with key sk-123"}`)
+			for _, c := range []struct {
+				prompt    string
+				wantBlock bool
+			}{{"deploy with key [REDACTED]", true}, {"deploy with key sk-123", false}} {
+				out := Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","updatedInput":{"prompt":"` + c.prompt + `"}}}`)}
+				got, fs := tr.Result(ResultContext{HookEvent: "UserPromptSubmit", HostEvent: m.To.Name, HostPayload: hostPayload}, out)
+				var hf findings
+				v := readOutput(tr.To, m.To, got, &hf)
+				if v.Block != c.wantBlock {
+					t.Errorf("rewrite to %q: host blocks %v, want %v (host got %s%s; findings %v)", c.prompt, v.Block, c.wantBlock, got.Stdout, got.Stderr, fs)
+				}
+			}
+		})
+	}
+}

@@ -58,6 +58,7 @@ type Verdict struct {
 	StopReason    string
 	NewInput      map[string]any  // in the hook dialect's argument names
 	NewOutput     json.RawMessage // a replacement tool result (Claude updatedToolOutput)
+	NewPrompt     *string         // a replacement prompt (Droid's updatedInput.prompt)
 	// Failure is set when the hook failed in a way its own agent ignores
 	// (fail open); it is reported and, with FailClosed, becomes a block.
 	Failure string
@@ -88,6 +89,14 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 			v = Verdict{Block: true, Reason: "hook failed (fail-closed): " + v.Failure}
 		} else if !v.Block {
 			fs.add(mappings.Approximate, "hook failure", "%s; %s fails open, so nothing is blocked", v.Failure, tr.From.Agent)
+		}
+	}
+	if v.NewPrompt != nil && !v.Block {
+		// No host takes a rewritten prompt: the prompt as typed would
+		// reach the model, which the hook did not let through.
+		if orig := parseFields(ctx.HostPayload).str("prompt"); ctx.HostPayload == nil || *v.NewPrompt != orig {
+			v.Block, v.Reason = true, fmt.Sprintf("hookx cannot carry this hook's prompt rewrite (%s replaces the prompt with hookSpecificOutput.updatedInput.prompt); the prompt is refused rather than sent unrewritten", tr.From.Agent)
+			fs.add(mappings.None, "updatedInput.prompt", "%s cannot replace the prompt; refused rather than sent unrewritten", tr.To.Agent)
 		}
 	}
 	return tr.render(ctx, hookEv, hostEv, v, &fs), fs
@@ -495,6 +504,12 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	}
 	if c := hs.str("additionalContext"); c != "" {
 		v.Context = append(v.Context, c)
+	}
+	if ev.Output.RewritePrompt {
+		if raw := hs.object("updatedInput")["prompt"]; len(raw) > 0 && raw[0] == '"' {
+			p := hs.object("updatedInput").str("prompt")
+			v.NewPrompt = &p
+		}
 	}
 	if r := hs["updatedToolOutput"]; r != nil {
 		v.NewOutput = r
