@@ -55,6 +55,12 @@ func TestDroidExitCodesOfItsOwn(t *testing.T) {
 				if c.wantStop && hostEv.Output.Stop && !v.Stop {
 					t.Errorf("%s's %s does not stop on a Droid hook's exit 3 (verdict %+v; findings %v)", host, hostEv.Name, v, fs)
 				}
+				// After a tool, the stopped agent never shows the model
+				// the tool's result: a host that cannot stop hides it.
+				hides := hostEv.Output.Block == "hide_output" || hostEv.Output.StopReplacesOutput
+				if c.event == "PostToolUse" && !hostEv.Output.Stop && hides && !v.Block && !v.Stop {
+					t.Errorf("%s's %s neither stops nor hides the tool's output on a Droid hook's exit 3 (verdict %+v; findings %v)", host, hostEv.Name, v, fs)
+				}
 				if c.event == "Stop" && v.Block {
 					t.Errorf("%s's %s keeps the turn going on a Droid hook's exit 3, which ends it (verdict %+v)", host, hostEv.Name, v)
 				}

@@ -757,6 +757,16 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; rendered as a deny", tr.To.Agent, hostEv.Name)
+		} else if out.StopReplacesOutput {
+			// The hook's agent stops, so the model never sees the tool's
+			// result: the host's continue:false at least replaces it.
+			r.stop, r.stopReason = true, v.StopReason
+			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; its continue:false replaces the tool's output, and the turn goes on", tr.To.Agent, hostEv.Name)
+		} else if out.Block == "hide_output" {
+			if !r.block {
+				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
+			}
+			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; rendered as a block that hides the tool's output", tr.To.Agent, hostEv.Name)
 		} else {
 			fs.add(mappings.None, "continue:false", "%s cannot stop the agent from %s", tr.To.Agent, hostEv.Name)
 		}
