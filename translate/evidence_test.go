@@ -97,9 +97,16 @@ func TestReadersHoldTheEvidence(t *testing.T) {
 				t.Fatalf("no mappings/data/evidence/%s-output.jsonc", name)
 			}
 			for _, e := range d.Events {
-				_, listed := ev.Events[e.Name]
+				acts, listed := ev.Events[e.Name]
 				if !listed && ev.Left[e.Name] == "" && (e.Output.Guard || e.Output.FailClosed) {
 					t.Errorf("event %s guards something, and the evidence enumerates nothing of it", e.Name)
+				}
+				// The other way: an exit code the table gives an effect of
+				// its own is one the evidence shows.
+				for code := range e.Output.Exits {
+					if !slices.ContainsFunc(acts, func(a actedOn) bool { return a.Exit != nil && fmt.Sprint(*a.Exit) == code }) {
+						t.Errorf("event %s: the table gives exit %s an effect (output.exits) that the evidence does not list", e.Name, code)
+					}
 				}
 			}
 			for evName, acts := range ev.Events {
