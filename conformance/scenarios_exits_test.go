@@ -59,6 +59,25 @@ func exitScenarios() []*scenario {
 			},
 		},
 		{
+			// Exit 3 after a tool aborts Droid before the tool's result is
+			// recorded: the model never sees it. Hosts that cannot stop
+			// there hide it instead (Codex's continue:false, Copilot's
+			// block).
+			name: "abort/droid-posttool-exit3", dialect: driver.Droid, to: others, anyExit: true,
+			okWarning: "Tool result blocked by hook", // Copilot logs every block it honours
+			steps:     []action{shell("printf POST%s -OUT; sleep 0.3"), shell("touch after-abort")},
+			hooks:     []hookDef{{event: "PostToolUse", matcher: d.shellMatcher, script: "post"}},
+			scripts:   map[string]string{"post": "cat >/dev/null\necho 'ABORT-D-POST3: stop here' >&2; exit 3\n"},
+			check: func(o *outcome) []string {
+				for _, r := range o.srv.Main() {
+					if strings.Contains(r.AllText(), "POST-OUT") {
+						return []string{"the tool's output POST-OUT reached the model after the hook's exit 3"}
+					}
+				}
+				return nil
+			},
+		},
+		{
 			name: "prompt/droid-exit3", dialect: driver.Droid, to: others, anyExit: true, noNative: true,
 			steps:   []action{say("PROMPT-ANSWERED")},
 			hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
