@@ -40,7 +40,7 @@ func TestConformance(t *testing.T) {
 	for _, sc := range scenarios() {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			if sc.wrapFlags == "" {
+			if sc.wrapFlags == "" && !sc.noNative {
 				t.Run(pathNative+"-"+string(sc.dialect), func(t *testing.T) {
 					t.Parallel()
 					rep.assert(t, sc, pathNative, sc.dialect, runScenario(t, p, sc, pathNative, sc.dialect))

@@ -60,6 +60,10 @@ type scenario struct {
 	// settings (e.g. --fail-closed); such a scenario has no native run.
 	wrapFlags string
 	noPeer    bool
+	// noNative leaves out the native run where the dialect's agent never
+	// fires the hook's event headless (Droid's UserPromptSubmit in droid
+	// exec): its oracle is then the agent's source or binary.
+	noNative bool
 	// needsHookx puts hookx on the agent's PATH in the native run too: the
 	// scenario's own configuration calls hookx wrap by hand.
 	needsHookx bool
@@ -447,6 +451,7 @@ func scenarios() []*scenario {
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)
 	list = append(list, touchesScenarios()...)
+	list = append(list, exitScenarios()...)
 	return list
 }
 

@@ -20,6 +20,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -749,6 +750,30 @@ type Output struct {
 	// exit code, field or text of it has any effect (TerminaI's
 	// SessionStart). Context is then "none" and Block "none".
 	Discarded bool `json:"discarded"`
+	// Exits are the exit codes to which the agent gives an effect of their
+	// own on this event, beyond what its protocol family's reading gives
+	// them, by code: "block" (the event's block, stderr the reason, whatever
+	// stdout says), "stop" (the agent stops, stderr the reason, whatever
+	// stdout says; on an event whose block denies, the action does not run)
+	// or "context" (stderr reaches the model beside the result, which
+	// otherwise stands). Factory Droid aborts on a PreToolUse hook's exit 3
+	// and blocks the prompt on a UserPromptSubmit hook's. Only the Claude
+	// family's reader reads them.
+	Exits map[string]string `json:"exits"`
+	// RewritePrompt is set where hookSpecificOutput.updatedInput.prompt
+	// replaces the user's prompt (Factory Droid's UserPromptSubmit). No
+	// other agent takes one: hookx refuses a prompt so rewritten rather
+	// than send it unrewritten.
+	RewritePrompt bool `json:"rewritePrompt"`
+}
+
+// ExitEffect is the effect the agent gives exit code exit on this event
+// where it is one of its own (Exits), or "".
+func (o Output) ExitEffect(exit int) string {
+	if len(o.Exits) == 0 {
+		return ""
+	}
+	return o.Exits[strconv.Itoa(exit)]
 }
 
 // Accepts reports whether the agent accepts an output key on this event
@@ -1099,6 +1124,11 @@ func (t *Table) index() error {
 				bad("%s: event %s carries several canonical events but names no router", d.Name, e.Name)
 			}
 			errs = append(errs, e.Output.validate(d.Name+": event "+e.Name))
+			if len(e.Output.Exits) > 0 && d.Protocol != "claude" {
+				// Read by the Claude family's reader only: elsewhere they
+				// would be declared and silently not acted on.
+				bad("%s: event %s: output.exits is read only for the claude protocol, not %q", d.Name, e.Name, d.Protocol)
+			}
 			for field, vals := range e.Values {
 				seen := map[string]bool{}
 				primary := map[string]int{}
@@ -1348,6 +1378,26 @@ func (o Output) validate(where string) error {
 		if top, _, _ := strings.Cut(k, "."); !slices.Contains(outputKeys, top) {
 			errs = append(errs, fmt.Errorf("%s: output.keys: %q is no output key hookx writes", where, k))
 		}
+	}
+	for code, effect := range o.Exits {
+		n, err := strconv.Atoi(code)
+		switch {
+		case err != nil || n < 1 || n > 255 || strconv.Itoa(n) != code:
+			errs = append(errs, fmt.Errorf("%s: output.exits: %q is no exit code from 1 to 255", where, code))
+		case n == 2:
+			errs = append(errs, fmt.Errorf("%s: output.exits: exit 2 is the protocol's own block, read before any other", where))
+		case !slices.Contains([]string{"block", "stop", "context"}, effect):
+			errs = append(errs, fmt.Errorf("%s: output.exits[%s]: %q is not one of block, stop, context", where, code, effect))
+		case effect == "block" && (o.Block == "" || o.Block == "none"):
+			errs = append(errs, fmt.Errorf("%s: output.exits[%s]: block on an event that cannot block", where, code))
+		case effect == "stop" && !o.Stop:
+			errs = append(errs, fmt.Errorf("%s: output.exits[%s]: stop on an event where the agent cannot stop (output.stop)", where, code))
+		case effect == "context" && o.Context != "model":
+			errs = append(errs, fmt.Errorf("%s: output.exits[%s]: context on an event whose context does not reach the model", where, code))
+		}
+	}
+	if o.RewritePrompt && !(o.Guard && o.Block == "deny") {
+		errs = append(errs, fmt.Errorf("%s: output.rewritePrompt on an event that guards nothing", where))
 	}
 	if (o.Guard || o.FailClosed) && !slices.Contains([]string{"deny", "feedback", "hide_output"}, o.Block) {
 		errs = append(errs, fmt.Errorf("%s: output.guard or failClosed on an event whose block (%q) keeps nothing from happening", where, o.Block))

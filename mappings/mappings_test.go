@@ -2,6 +2,7 @@ package mappings
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -234,5 +235,43 @@ func TestAsyncAckBound(t *testing.T) {
 		if bound != tt.bound || ok != tt.ok {
 			t.Errorf("Bound(%s) = %v, %v; want %v, %v", tt.ack, bound, ok, tt.bound, tt.ok)
 		}
+	}
+}
+
+// TestExitsAreValidated: an exit code with an effect of its own is a code
+// from 1 to 255 but 2, with an effect the Claude family's reader gives and
+// the event can have, in a dialect of that family.
+func TestExitsAreValidated(t *testing.T) {
+	for _, c := range []struct{ output, want string }{
+		{`{"block":"deny","stop":true,"exits":{"3":"stop"}}`, ""},
+		{`{"block":"deny","exits":{"03":"block"}}`, `"03" is no exit code`},
+		{`{"block":"deny","exits":{"256":"block"}}`, `"256" is no exit code`},
+		{`{"block":"deny","exits":{"2":"block"}}`, "exit 2 is the protocol's own block"},
+		{`{"block":"deny","exits":{"3":"abort"}}`, `"abort" is not one of`},
+		{`{"block":"none","exits":{"3":"block"}}`, "block on an event that cannot block"},
+		{`{"block":"deny","exits":{"3":"stop"}}`, "stop on an event where the agent cannot stop"},
+		{`{"block":"deny","context":"none","exits":{"1":"context"}}`, "context on an event whose context does not reach the model"},
+	} {
+		var o Output
+		if err := json.Unmarshal([]byte(c.output), &o); err != nil {
+			t.Fatal(err)
+		}
+		err := o.validate("x")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.output, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want one saying %q", c.output, err, c.want)
+		}
+	}
+	// Another family's reader would not read them.
+	canon, _ := dataFS.ReadFile("data/canonical.jsonc")
+	fsys := fstest.MapFS{
+		"d/canonical.jsonc": {Data: canon},
+		"d/x.jsonc": {Data: []byte(`{"name":"x","protocol":"gemini","timeout":{"unit":"ms"},
+			"events":[{"name":"A","canonical":"tool.before","matcher":"tool","output":{"block":"deny","stop":true,"exits":{"3":"stop"}}}]}`)},
+	}
+	if _, err := Load(fsys, "d"); err == nil || !strings.Contains(err.Error(), "output.exits is read only for the claude protocol") {
+		t.Errorf("exits in a gemini dialect: %v", err)
 	}
 }

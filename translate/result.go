@@ -58,6 +58,7 @@ type Verdict struct {
 	StopReason    string
 	NewInput      map[string]any  // in the hook dialect's argument names
 	NewOutput     json.RawMessage // a replacement tool result (Claude updatedToolOutput)
+	NewPrompt     *string         // a replacement prompt (Droid's updatedInput.prompt)
 	// Failure is set when the hook failed in a way its own agent ignores
 	// (fail open); it is reported and, with FailClosed, becomes a block.
 	Failure string
@@ -88,6 +89,14 @@ func (tr *Translator) Result(ctx ResultContext, out Output) (Output, []Finding) 
 			v = Verdict{Block: true, Reason: "hook failed (fail-closed): " + v.Failure}
 		} else if !v.Block {
 			fs.add(mappings.Approximate, "hook failure", "%s; %s fails open, so nothing is blocked", v.Failure, tr.From.Agent)
+		}
+	}
+	if v.NewPrompt != nil && !v.Block {
+		// No host takes a rewritten prompt: the prompt as typed would
+		// reach the model, which the hook did not let through.
+		if orig := parseFields(ctx.HostPayload).str("prompt"); ctx.HostPayload == nil || *v.NewPrompt != orig {
+			v.Block, v.Reason = true, fmt.Sprintf("hookx cannot carry this hook's prompt rewrite (%s replaces the prompt with hookSpecificOutput.updatedInput.prompt); the prompt is refused rather than sent unrewritten", tr.From.Agent)
+			fs.add(mappings.None, "updatedInput.prompt", "%s cannot replace the prompt; refused rather than sent unrewritten", tr.To.Agent)
 		}
 	}
 	return tr.render(ctx, hookEv, hostEv, v, &fs), fs
@@ -136,7 +145,8 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
 	exit := out.ExitCode
-	blockingExit := exit == 2
+	effect := ev.Output.ExitEffect(exit)
+	blockingExit := exit == 2 || effect == "block" || effect == "stop"
 	switch d.Protocol {
 	case "gemini":
 		blockingExit = exit != 0 && d.Reading.Blocks(exit)
@@ -177,6 +187,10 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	case blockingExit && d.Protocol == "claude" && out.Stderr != nil:
 		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
 		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: exit}, fs)
+	case blockingExit && effect == "stop":
+		fs.add(mappings.Approximate, "output bound", "%s; exit %d stops the agent in %s: stopped", why, exit, d.Agent)
+		reason := fmt.Sprintf("%s; it exited %d, which stops the agent in %s, so hookx stops it", why, exit, d.Agent)
+		return Verdict{Stop: true, StopReason: reason, Block: ev.Output.Block == "deny", Reason: reason}
 	case blockingExit:
 		fs.add(mappings.Approximate, "output bound", "%s; exit %d is a block in %s: blocked", why, exit, d.Agent)
 		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d, a block in %s, so hookx blocks", why, exit, d.Agent)}
@@ -341,6 +355,22 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		if v.Reason == "" {
 			v.Reason = cmp.Or(stderr, "No stderr output")
 		}
+	case ev.Output.ExitEffect(exit) == "block":
+		// An exit code of the agent's own that blocks whatever the JSON
+		// says (Factory Droid's exit 3 on UserPromptSubmit).
+		v.Block, v.Allow, v.Ask, v.Defer = true, false, false, false
+		v.Reason = cmp.Or(stderr, v.Reason, fmt.Sprintf("Blocked by %s hook (exit %d)", ev.Name, exit))
+	case ev.Output.ExitEffect(exit) == "stop":
+		// An exit code that stops the agent whatever the JSON says
+		// (Factory Droid's exit 3 on PreToolUse: AgentAbortError); where
+		// a block denies, the action does not run either.
+		if !v.Stop {
+			v.Stop, v.StopReason = true, cmp.Or(stderr, fmt.Sprintf("Agent aborted by %s hook", ev.Name))
+		}
+		if ev.Output.Block == "deny" {
+			v.Block, v.Allow, v.Ask, v.Defer = true, false, false, false
+			v.Reason = cmp.Or(v.StopReason, v.Reason)
+		}
 	case isJSON:
 		// The JSON decides, whatever the exit code.
 	case exit == 0:
@@ -369,6 +399,11 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		if first != "" {
 			v.Failure += ": " + first
 		}
+	}
+	if ev.Output.ExitEffect(exit) == "context" && stderr != "" && !v.Block {
+		// The agent hands a failing hook's stderr to the model beside the
+		// result (Factory Droid's PreToolUse at exit 1).
+		v.Context = append(v.Context, stderr)
 	}
 	return v
 }
@@ -402,7 +437,14 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "invalid in Claude Code; ignored")
 	}
 	if o.isFalse("continue") {
-		v.Stop, v.StopReason = true, o.str("stopReason")
+		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput) {
+			// The agent cannot stop here; it refuses the action with the
+			// stop reason (Qwen Code's PreToolUse), or replaces the tool's
+			// output with it (Codex's PostToolUse): its block.
+			v.Block, v.Reason = true, cmp.Or(o.str("stopReason"), reason, "Stopped by hook")
+		} else {
+			v.Stop, v.StopReason = true, o.str("stopReason")
+		}
 	}
 	v.SystemMessage = o.str("systemMessage")
 	if ev.Output.SystemMessage == "discarded" && v.SystemMessage != "" {
@@ -462,6 +504,12 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 	}
 	if c := hs.str("additionalContext"); c != "" {
 		v.Context = append(v.Context, c)
+	}
+	if ev.Output.RewritePrompt {
+		if raw := hs.object("updatedInput")["prompt"]; len(raw) > 0 && raw[0] == '"' {
+			p := hs.object("updatedInput").str("prompt")
+			v.NewPrompt = &p
+		}
 	}
 	if r := hs["updatedToolOutput"]; r != nil {
 		v.NewOutput = r
@@ -692,8 +740,14 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	if v.Stop {
 		if out.Stop {
 			r.stop, r.stopReason = true, v.StopReason
-			if ho.StopFailsAction && !out.StopFailsAction && out.Block == "deny" && !r.block {
-				// The hook's agent would not run the action either.
+			toolGuard := ho.Block == "deny" && hookEv.Matcher == "tool"
+			if (ho.StopFailsAction || toolGuard) && !out.StopFailsAction && out.Block == "deny" && !r.block {
+				// A deny beside the stop keeps the tool from running on
+				// every host, whichever of the two it reads first (issue
+				// 23, item 8). Claude Code itself runs the tool and then
+				// stops (live, conformance stop-guard/claude-continue-false):
+				// this grants less, never more. A prompt keeps its stop
+				// alone: a block would erase a prompt that a stop keeps.
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 		} else if out.Block == "deny" && ho.Block == "deny" {
@@ -703,6 +757,16 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
 			}
 			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; rendered as a deny", tr.To.Agent, hostEv.Name)
+		} else if out.StopReplacesOutput {
+			// The hook's agent stops, so the model never sees the tool's
+			// result: the host's continue:false at least replaces it.
+			r.stop, r.stopReason = true, v.StopReason
+			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; its continue:false replaces the tool's output, and the turn goes on", tr.To.Agent, hostEv.Name)
+		} else if out.Block == "hide_output" {
+			if !r.block {
+				r.block, r.reason = true, cmp.Or(v.StopReason, "Stopped by hook")
+			}
+			fs.add(mappings.Approximate, "continue:false", "%s cannot stop the agent from %s; rendered as a block that hides the tool's output", tr.To.Agent, hostEv.Name)
 		} else {
 			fs.add(mappings.None, "continue:false", "%s cannot stop the agent from %s", tr.To.Agent, hostEv.Name)
 		}
