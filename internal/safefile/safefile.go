@@ -71,6 +71,11 @@ func private(f *os.File, path string) error {
 	if !ownedByMe(fi) {
 		return fmt.Errorf("%s: %w: it belongs to another user", path, ErrRefused)
 	}
+	// A hard link someone made in a shared directory to one of this
+	// user's files would have hookx write into that file.
+	if links(fi) > 1 {
+		return fmt.Errorf("%s: %w: it has other names (hard links); hookx writes only a file of its own", path, ErrRefused)
+	}
 	if checkModes && fi.Mode().Perm()&0o077 != 0 {
 		return fmt.Errorf("%s: %w: others can read or write it (mode %v); hookx does not change the mode of a file it did not create: chmod 600 it, or name a new file", path, ErrRefused, fi.Mode().Perm())
 	}

@@ -15,3 +15,5 @@ const (
 func isLoop(error) bool { return false }
 
 func ownedByMe(os.FileInfo) bool { return true }
+
+func links(os.FileInfo) uint64 { return 1 }

@@ -26,6 +26,8 @@ func TestAppend(t *testing.T) {
 		// A FIFO would hang a writer with no reader: refused at once.
 		{"fifo", func(p string) { syscall.Mkfifo(p, 0o600) }, false, true},
 		{"directory", func(p string) { os.Mkdir(p, 0o700) }, false, true},
+		// A hard link planted to one of the user's private files.
+		{"hard link", func(p string) { os.WriteFile(p+".t", nil, 0o600); os.Link(p+".t", p) }, false, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "f")
