@@ -443,6 +443,7 @@ func scenarios() []*scenario {
 	list = append(list, copilotSafetyScenarios()...)
 	list = append(list, qwenDroidScenarios()...)
 	alsoToOtherHosts(list)
+	list = append(list, envScenarios()...)
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)
 	return list
