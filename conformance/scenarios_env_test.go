@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -51,18 +52,84 @@ func envScenarios() []*scenario {
 			removeSource: true,
 			steps:        []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")},
 			hooks:        []hookDef{{event: hs.preTool, matcher: hs.shellMatcher, script: "guard"}},
-			scripts:      map[string]string{"guard": gate + onDangerous(emit(fmt.Sprintf(deny[d], marker)))},
+			scripts:      map[string]string{"guard": logEnv + gate + onDangerous(emit(fmt.Sprintf(deny[d], marker)))},
 			files:        map[string]string{"build/keep.txt": "keep\n", ".guard-on": ""},
-			check:        guardCheck(marker),
+			check: func(o *outcome) []string {
+				p := guardCheck(marker)(o)
+				if o.host == d {
+					p = append(p, unlistedEnv(o, string(d))...)
+				}
+				return p
+			},
 		})
 	}
 	return list
 }
 
-// envGate is the shell that turns the guard off (reading its input, exit 0,
-// saying why on stderr) unless every variable the dialect's agent sets for
-// its hooks has the value its ledger says.
-func envGate(dialect string) (gate string) {
+// logEnv saves the hook's whole environment, NUL-separated.
+const logEnv = "mkdir -p \"$HOME/hooklog\"\nenv -0 > \"$HOME/hooklog/env.$$.txt\"\n"
+
+// shellVars are set by the hook's shell itself, not by its agent.
+var shellVars = map[string]bool{"PWD": true, "OLDPWD": true, "SHLVL": true, "_": true}
+
+// unlistedEnv is the completeness check, from the agent itself: every
+// variable the hook's environment holds in the native run beyond what the
+// agent was started with must be in the agent's ledger.
+func unlistedEnv(o *outcome, dialect string) []string {
+	listed := map[string]bool{}
+	payload := false
+	for _, v := range envLedger(dialect) {
+		listed[v.Name] = v.Kind != "payload"
+		payload = payload || v.Kind == "payload"
+	}
+	launched := map[string]bool{}
+	for _, kv := range o.sb.Env(o.host, "") {
+		k, _, _ := strings.Cut(kv, "=")
+		launched[k] = true
+	}
+	logs, _ := filepath.Glob(filepath.Join(o.sb.Home, "hooklog", "env.*.txt"))
+	if len(logs) == 0 {
+		return []string{"the hook logged no environment"}
+	}
+	var p []string
+	seen := map[string]bool{}
+	for _, f := range logs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		for _, kv := range strings.Split(string(b), "\x00") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || launched[k] || shellVars[k] || listed[k] || seen[k] {
+				continue
+			}
+			if listedPrefix(listed, k) || payload && payloadField.MatchString(k) {
+				continue
+			}
+			seen[k] = true
+			p = append(p, fmt.Sprintf("%s sets %s=%q for its hooks; mappings/data/evidence/%s-env.jsonc does not list it", o.host, k, v, dialect))
+		}
+	}
+	return p
+}
+
+// payloadField is a name Droid gives a payload field's variable: its
+// payloads' names are lower-case.
+var payloadField = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// listedPrefix reports a name matched by a listed NAME_* pattern.
+func listedPrefix(listed map[string]bool, name string) bool {
+	for l, ok := range listed {
+		if ok && strings.HasSuffix(l, "*") && strings.HasPrefix(name, strings.TrimSuffix(l, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+type ledgerVar struct{ Name, Kind, Value string }
+
+func envLedger(dialect string) []ledgerVar {
 	b, err := os.ReadFile(filepath.Join("..", "mappings", "data", "evidence", dialect+"-env.jsonc"))
 	if err != nil {
 		panic(err)
@@ -70,16 +137,21 @@ func envGate(dialect string) (gate string) {
 	if b, err = hujson.Standardize(b); err != nil {
 		panic(err)
 	}
-	var l struct {
-		Vars []struct{ Name, Kind, Value string }
-	}
+	var l struct{ Vars []ledgerVar }
 	if err := json.Unmarshal(b, &l); err != nil {
 		panic(err)
 	}
+	return l.Vars
+}
+
+// envGate is the shell that turns the guard off (reading its input, exit 0,
+// saying why on stderr) unless every variable the dialect's agent sets for
+// its hooks has the value its ledger says.
+func envGate(dialect string) (gate string) {
 	off := func(test, name string) string {
 		return test + ` || { cat >/dev/null; echo "guard off: ` + name + ` is '${` + name + `}'" >&2; exit 0; }` + "\n"
 	}
-	for _, v := range l.Vars {
+	for _, v := range envLedger(dialect) {
 		switch v.Kind {
 		case "project", "cwd":
 			gate += off(`[ -f "${`+v.Name+`:-/nonexistent}/.guard-on" ]`, v.Name)
@@ -87,6 +159,10 @@ func envGate(dialect string) (gate string) {
 			gate += off(`[ -n "${`+v.Name+`}" ]`, v.Name)
 		case "fixed":
 			gate += off(`[ "${`+v.Name+`}" = '`+v.Value+`' ]`, v.Name)
+		case "payload":
+			for _, k := range []string{"session_id", "cwd", "hook_event_name", "tool_name"} {
+				gate += off(`[ -n "${`+k+`}" ]`, k)
+			}
 		}
 	}
 	return gate

@@ -19,8 +19,10 @@ import (
 type EnvVar struct {
 	Name string `json:"name"`
 	// Kind is project (the project directory), cwd (the hook's working
-	// directory), session (the payload's session_id), fixed (always Value)
-	// or agent (a value only the running agent knows; Why says so).
+	// directory), session (the payload's session_id), fixed (always Value),
+	// agent (a value only the running agent knows; Why says so), process
+	// (set for the agent's whole process, not for hooks; Why says so) or
+	// payload (Name "*": each scalar top-level payload field).
 	Kind     string `json:"kind"`
 	Value    string `json:"value"`
 	Why      string `json:"why"`
@@ -98,6 +100,19 @@ func TestEnvLedgerHoldsTheTable(t *testing.T) {
 					if got, ok := e.Set[v.Name]; !ok || got != v.Value {
 						t.Errorf("%s sets %s=%s for its hooks (%s); the table's env.set has %q", d.Agent, v.Name, v.Value, v.Evidence, got)
 					}
+				case "payload":
+					if !e.PayloadVars {
+						t.Errorf("%s gives its hooks their payload's fields as variables (%s); the table's env.payloadVars is false", d.Agent, v.Evidence)
+					}
+					continue
+				case "process":
+					if v.Why == "" {
+						t.Errorf("%s: kind process without why", v.Name)
+					}
+					if declared[v.Name] != "" {
+						t.Errorf("%s: wrap sets it as %s, the ledger says it is %s's process environment", v.Name, declared[v.Name], d.Agent)
+					}
+					continue
 				case "agent":
 					if v.Why == "" {
 						t.Errorf("%s: kind agent without why", v.Name)
@@ -111,6 +126,9 @@ func TestEnvLedgerHoldsTheTable(t *testing.T) {
 				if declared[v.Name] == "" && !known(e.Known, v.Name) {
 					t.Errorf("%s sets %s for its hooks (%s); the table's env.known lacks it", d.Agent, v.Name, v.Evidence)
 				}
+			}
+			if e.PayloadVars && !slices.ContainsFunc(l.Vars, func(v EnvVar) bool { return v.Kind == "payload" }) {
+				t.Errorf("the table says %s gives its hooks their payload's fields as variables; the ledger has no evidence of it", d.Agent)
 			}
 			for _, k := range d.Command.AlsoSets {
 				if !seen[k] {

@@ -2274,6 +2274,7 @@ func dialectDroid() *Dialect {
 				"CLAUDE_PLUGIN_ROOT",
 				"DROID_PLUGIN_ROOT",
 			},
+			PayloadVars: true,
 		},
 		MCP: MCPStyle{PluginPrefix: "plugin_",
 			Prefix:    "mcp__",

@@ -279,7 +279,9 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 		// Factory Droid 0.225.2: /bin/sh -c, its project variables and the
 		// plugin-root sentinel.
 		droidEnv := append(slices.Clone(base), "FACTORY_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "DROID_PROJECT_DIR="+D,
-			"CLAUDE_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR", "DROID_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR")
+			"CLAUDE_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR", "DROID_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR",
+			// Its payload's scalar fields, as variables (droid-env.jsonc).
+			"cwd="+D, "hook_event_name=PreToolUse", "permission_mode=auto-high", "session_id="+session, "tool_name=Execute", "transcript_path=/tmp/t.jsonl")
 		droidIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`,
 			session, jsonString(D))
 		droidHost := func(cmd string) agentRun { return agentRun{[]string{"/bin/sh", "-c", cmd}, droidEnv, D, droidIn} }
@@ -315,7 +317,9 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 			{"claude", "qwen", claudeHost, qwenHost, []string{"QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}},
 			{"qwen", "claude", qwenHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID"}},
 			{"claude", "droid", claudeHost, droidHost, []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "DROID_PLUGIN_ROOT"}},
-			{"droid", "claude", droidHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID"}},
+			// permission_mode: Claude's "default" has no Droid value, and
+			// translation leaves it out.
+			{"droid", "claude", droidHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "permission_mode"}},
 			{"claude", "codex", claudeHost, codexHost, nil},
 			{"codex", "claude", codexHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PROJECT_DIR"}},
 			{"claude", "copilot", claudeHost, copilotHost, []string{"COPILOT_PROJECT_DIR", "COPILOT_CLI"}},

@@ -109,6 +109,20 @@ func TestHookSeesEveryVariableItsAgentSetsOnEveryHost(t *testing.T) {
 					}
 				}
 				hostEvent, payload := hostShellEvent(t, host, project, session)
+				hostPayloadVars := false
+				for _, v := range envLedger(t, host.Name) {
+					if v.Kind == "payload" {
+						// Droid's own: its payload's fields.
+						hostPayloadVars = true
+						var m map[string]any
+						json.Unmarshal(payload, &m)
+						for k, v := range m {
+							if s, ok := v.(string); ok {
+								environ = append(environ, k+"="+s)
+							}
+						}
+					}
+				}
 				out := filepath.Join(t.TempDir(), "env")
 				var stdout, stderr bytes.Buffer
 				wrap.Run(wrap.Options{
@@ -133,7 +147,30 @@ func TestHookSeesEveryVariableItsAgentSetsOnEveryHost(t *testing.T) {
 						got[k] = v
 					}
 				}
+				hookPayloadVars := false
 				for _, v := range envLedger(t, hook.Name) {
+					hookPayloadVars = hookPayloadVars || v.Kind == "payload"
+				}
+				if hostPayloadVars && !hookPayloadVars {
+					for _, k := range []string{"tool_name", "session_id", "hook_event_name", "cwd"} {
+						if v, ok := got[k]; ok {
+							t.Errorf("%s gives its hooks no %s; through hookx on %s the hook got %s=%q, the host's own", hook.Agent, k, host.Agent, k, v)
+						}
+					}
+				}
+				for _, v := range envLedger(t, hook.Name) {
+					if v.Kind == "payload" {
+						// Droid: each scalar top-level field of its own
+						// payload, in its own names.
+						tool, _ := hook.ToolFor("shell")
+						ev, _ := hook.EventFor("tool.before")
+						for k, want := range map[string]string{"session_id": session, "cwd": project, "tool_name": tool.Name, "hook_event_name": ev.Name} {
+							if got[k] != want {
+								t.Errorf("%s gives its hooks their payload's fields as variables; through hookx on %s the hook got %s=%q, want %q", hook.Agent, host.Agent, k, got[k], want)
+							}
+						}
+						continue
+					}
 					want := ""
 					switch v.Kind {
 					case "project", "cwd":
