@@ -448,6 +448,7 @@ func scenarios() []*scenario {
 	list = append(list, qwenDroidScenarios()...)
 	list = append(list, deepInputScenarios()...)
 	alsoToOtherHosts(list)
+	list = append(list, envScenarios()...)
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)
 	list = append(list, touchesScenarios()...)

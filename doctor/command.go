@@ -39,7 +39,7 @@ func preSubstituted(d *mappings.Dialect, name string) bool {
 
 // sets reports whether dialect d sets variable name for its hooks.
 func sets(d *mappings.Dialect, name string) bool {
-	if name == d.Env.ProjectDir || name == d.Env.SessionID || name == d.Env.Cwd {
+	if name == d.Env.ProjectDir || name == d.Env.SessionID || name == d.Env.Cwd || slices.Contains(d.Env.ProjectDirs, name) {
 		return true
 	}
 	if _, ok := d.Env.Set[name]; ok {

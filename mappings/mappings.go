@@ -450,6 +450,11 @@ type Env struct {
 	// Known lists the other variables the agent sets for its hooks, for
 	// doctor; a name ending in * stands for any suffix.
 	Known []string `json:"known"`
+	// PayloadVars: the agent also gives each top-level field of the hook's
+	// payload whose name is an identifier and whose value is a string, a
+	// boolean or a number as a variable of that name, over any other
+	// (Droid: $tool_name, $session_id, $cwd...).
+	PayloadVars bool `json:"payloadVars"`
 }
 
 // Command is what an agent does to a hook's command before a process runs

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -147,6 +148,13 @@ func CopyPluginFile(src, dst, rel string) error {
 	fi, err := os.Lstat(from)
 	if err != nil {
 		return err
+	}
+	// A symlinked directory already in dst (an earlier version's link)
+	// would carry the file outside it.
+	for d := filepath.Dir(rel); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if li, err := os.Lstat(filepath.Join(dst, d)); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: not written: %s is a symbolic link, which would put it outside %s", to, filepath.Join(dst, d), dst)
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err

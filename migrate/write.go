@@ -85,6 +85,12 @@ func WriteFile(path string, before, data []byte) error {
 // other content to the next free numbered name first.
 func backup(real string, old []byte, mode fs.FileMode) error {
 	bak := real + BackupSuffix
+	// A backup path that is not a regular file (a symlink or a FIFO a
+	// repository planted) is neither read, which could hang or read
+	// anything, nor replaced.
+	if fi, err := os.Lstat(bak); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%v); move it away to migrate", bak, fi.Mode().Type())
+	}
 	prev, err := os.ReadFile(bak)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -497,9 +497,11 @@ func (c *Cache) ownDirs(session string) error {
 		return fmt.Errorf("%s: not used, as its parent %s is not this user's alone (%v)", c.Dir, parent, fi.Mode())
 	}
 	for _, d := range []string{c.Dir, session} {
-		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		err := os.Mkdir(d, 0o700)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
+		created := err == nil
 		fi, err := os.Lstat(d)
 		if err != nil {
 			return err
@@ -507,10 +509,17 @@ func (c *Cache) ownDirs(session string) error {
 		if me, _ := ownedByMe(fi); !fi.IsDir() || !me {
 			return fmt.Errorf("%s: not used, as it is not a directory of this user's (%v)", d, fi.Mode())
 		}
-		if fi.Mode().Perm() != 0o700 && checkModes {
+		// Only a directory made here is re-moded (a umask can take the
+		// owner's bits); one found open to others is someone's choice,
+		// and not used.
+		switch perm := fi.Mode().Perm(); {
+		case perm == 0o700 || !checkModes:
+		case created:
 			if err := os.Chmod(d, 0o700); err != nil {
 				return err
 			}
+		case perm&0o077 != 0:
+			return fmt.Errorf("%s: not used, as others can use it (mode %v); hookx does not change the mode of a directory it did not create: chmod 700 it", d, perm)
 		}
 	}
 	return nil

@@ -149,21 +149,6 @@ func TestCacheNeverWritesThroughPlantedSymlinks(t *testing.T) {
 			t.Errorf("Sync wrote through the symlinked cache directory: %v", ents)
 		}
 	})
-	t.Run("readable-cache-dir", func(t *testing.T) {
-		tmp, src, _, conv := setup(t)
-		dir := filepath.Join(tmp, "cache")
-		os.Mkdir(dir, 0o755)
-		os.Chmod(dir, 0o755)
-		res, err := (&Cache{Dir: dir}).Sync(conv, src, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []string{dir, filepath.Dir(res.Path)} {
-			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
-				t.Errorf("%s: mode %v (%v), want 0700: others could read the transcripts", p, fi.Mode().Perm(), err)
-			}
-		}
-	})
 }
 
 // A transcript can grow to hundreds of megabytes: converting it must not
@@ -330,5 +315,40 @@ func TestSyncRefusesALineOverTheBound(t *testing.T) {
 	_, err = (&Cache{Dir: filepath.Join(tmp, "cache")}).Sync(converter(t, "claude", "gemini"), src, "")
 	if err == nil || !strings.Contains(err.Error(), "line") {
 		t.Errorf("Sync of a file whose first line is 8 GiB = %v, want an error about the line", err)
+	}
+}
+
+// A cache or session directory hookx did not create keeps its mode: one
+// others can use is refused (the old code made it 0700), not re-moded.
+func TestCacheNeverRemodesADirectoryItDidNotCreate(t *testing.T) {
+	for _, which := range []string{"cache", "session"} {
+		t.Run(which, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "src.jsonl")
+			os.WriteFile(src, golden(t, "claude-ralph-loop.txtar", "real-claude.jsonl"), 0o644)
+			cache := &Cache{Dir: filepath.Join(dir, "cache")}
+			open := cache.Dir
+			if which == "session" {
+				// The session's directory, as a first Sync names it.
+				res, err := cache.Sync(converter(t, "claude", "gemini"), src, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				open = filepath.Dir(res.Path)
+				if open == cache.Dir {
+					t.Fatalf("%s is the cache itself", res.Path)
+				}
+			} else {
+				os.Mkdir(open, 0o755)
+			}
+			os.Chmod(open, 0o755)
+			_, err := cache.Sync(converter(t, "claude", "gemini"), src, "")
+			if err == nil || !strings.Contains(err.Error(), "does not change the mode") {
+				t.Errorf("Sync = %v; want the directory open to others refused", err)
+			}
+			if fi, _ := os.Stat(open); fi.Mode().Perm() != 0o755 {
+				t.Errorf("%s: mode %v, want 0755 as it was", open, fi.Mode().Perm())
+			}
+		})
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
@@ -267,11 +269,13 @@ var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 // sessionEnvFile creates an empty file, private to the user, for the hook
 // to append export lines to, named for the session and the event.
 func (r *runner) sessionEnvFile(env []string, hookEvent string) (string, error) {
-	dir := filepath.Join(os.TempDir(), "hookx-env")
+	// hookx's own directory (the stop counters' parent) and env in it,
+	// both this user's alone: someone else's, or a symlink, is refused.
+	dir := filepath.Join(os.TempDir(), "hookx-"+strconv.Itoa(os.Getuid()), "env")
 	if r.StateDir != "" {
 		dir = filepath.Join(filepath.Dir(r.StateDir), "env")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefile.PrivateDir(dir, 2); err != nil {
 		return "", err
 	}
 	session, _ := lookupEnvOK(env, r.hook.Env.SessionID)
@@ -279,7 +283,7 @@ func (r *runner) sessionEnvFile(env []string, hookEvent string) (string, error) 
 		session = "nosession"
 	}
 	name := unsafeFileChars().ReplaceAllString(session, "_") + "-" + hookEvent + ".sh"
-	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_WRONLY, 0o600)
+	f, _, err := safefile.Append(filepath.Join(dir, name), 0o600)
 	if err != nil {
 		return "", err
 	}

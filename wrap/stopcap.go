@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/transcript"
 )
@@ -254,8 +255,18 @@ func sanitize(s string) string {
 	return s
 }
 
+// stateLevels are the directories of the state, hookx's own: the stop
+// counters' directory and its parent ($XDG_STATE_HOME/hookx/stop, or
+// hookx-<uid>/stop in the temporary directory). Another user's, or one
+// others can write, would let them set a count that turns the next block
+// into no decision: a counter there is neither read nor written.
+const stateLevels = 2
+
 func readState(file string) stopState {
-	b, err := os.ReadFile(file)
+	if safefile.PrivateDir(filepath.Dir(file), stateLevels) != nil {
+		return stopState{}
+	}
+	b, err := safefile.ReadPrivate(file)
 	if err != nil {
 		return stopState{}
 	}
@@ -278,7 +289,7 @@ func readState(file string) stopState {
 // writeState replaces the state atomically, so a reader never sees half of
 // it.
 func writeState(file string, st stopState) error {
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+	if err := safefile.PrivateDir(filepath.Dir(file), stateLevels); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")

@@ -2,8 +2,9 @@ package wrap
 
 import (
 	"encoding/json"
-	"os"
 	"time"
+
+	"github.com/hookx-dev/hookx/internal/safefile"
 )
 
 // traceRecord is one line of the --trace file: everything needed to replay
@@ -99,18 +100,15 @@ func (r *runner) writeTrace() {
 		r.reportf("trace: %v", err)
 		return
 	}
-	f, err := os.OpenFile(r.TracePath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Payloads can hold secrets, and the trace may be named where others
+	// can write: a symlink, another user's file or one others can read is
+	// refused (never re-moded); a new file is created exclusively, 0600.
+	f, _, err := safefile.Append(r.TracePath, 0o600)
 	if err != nil {
-		r.reportf("trace: %v", err)
+		r.reportf("trace: %v; the trace line was not written", err)
 		return
 	}
 	defer f.Close()
-	// An existing file keeps its mode on open: tighten it, since payloads
-	// can hold secrets.
-	if err := f.Chmod(0o600); err != nil {
-		r.reportf("trace: %v", err)
-		return
-	}
 	// One write per line, so concurrent hooks do not interleave.
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		r.reportf("trace: %v", err)

@@ -17,10 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -285,7 +287,7 @@ func (r *runner) run() int {
 
 	// The hook's own event, not the host's: its cwd and session_id are
 	// where the hook's agent puts them (Copilot's payload says sessionId).
-	env := r.withExtraEnv(hookEnv(r.Environ, host, hook, ev.Payload), ev.Name)
+	env := r.withExtraEnv(withoutHostPayloadVars(hookEnv(r.Environ, host, hook, ev.Payload), host, hook, payload), ev.Name)
 	argv, shell := r.prepare(env)
 	stdout := &sink{limit: r.MaxOutput}
 	stderr := &sink{limit: r.MaxOutput}
@@ -770,7 +772,79 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	for _, k := range keys {
 		add(k, hook.Env.Set[k])
 	}
+	if hook.Env.PayloadVars {
+		env = withPayloadVars(env, payload)
+	}
 	return env
+}
+
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`) })
+
+// withPayloadVars sets, over env, a variable for each top-level field of the
+// hook's payload whose name is an identifier and whose value is a string, a
+// boolean or a number, valued as JavaScript's String() gives it, as Factory
+// Droid does for its hooks (evidence/droid-env.jsonc).
+func withPayloadVars(env []string, payload []byte) []string {
+	order, raw, err := mappings.SplitObject(payload)
+	if err != nil {
+		return env
+	}
+	vars := map[string]string{}
+	var names []string
+	for _, k := range order {
+		if !identifier().MatchString(k) {
+			continue
+		}
+		var v any
+		if json.Unmarshal(raw[k], &v) != nil {
+			continue
+		}
+		var s string
+		switch v := v.(type) {
+		case string:
+			s = v
+		case bool:
+			s = strconv.FormatBool(v)
+		case float64:
+			s = jsNumber(v)
+		default:
+			continue
+		}
+		if _, seen := vars[k]; !seen {
+			names = append(names, k)
+		}
+		vars[k] = s
+	}
+	env = slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		_, set := vars[k]
+		return set
+	})
+	for _, k := range names {
+		env = append(env, k+"="+vars[k])
+	}
+	return env
+}
+
+// withoutHostPayloadVars drops the variables a host that gives its hooks
+// their payload's fields (Droid) set from its own payload, for a hook whose
+// agent sets none: a Claude hook on Droid does not get $tool_name.
+func withoutHostPayloadVars(env []string, host, hook *mappings.Dialect, hostPayload []byte) []string {
+	if !host.Env.PayloadVars || hook.Env.PayloadVars {
+		return env
+	}
+	own := withPayloadVars(nil, hostPayload)
+	return slices.DeleteFunc(env, func(kv string) bool {
+		return slices.Contains(own, kv)
+	})
+}
+
+// jsNumber is JavaScript's String(n) for the numbers a payload holds.
+func jsNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 func lookupEnv(environ []string, name string) string {

@@ -150,9 +150,9 @@ func TestHookEnv(t *testing.T) {
 	}{
 		{"claude hook on gemini", []string{"GEMINI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/kept"}, gemini, claude,
 			// The host's own GEMINI_PROJECT_DIR is not Claude's: dropped.
-			[]string{"CLAUDE_PROJECT_DIR=/kept", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
+			[]string{"CLAUDE_PROJECT_DIR=/kept", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1", "CLAUDE_CODE_CHILD_SESSION=1"}},
 		{"project from cwd", []string{"CLAUDE_PROJECT_DIR="}, gemini, claude,
-			[]string{"CLAUDE_PROJECT_DIR=/p", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
+			[]string{"CLAUDE_PROJECT_DIR=/p", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1", "CLAUDE_CODE_CHILD_SESSION=1"}},
 		{"gemini hook on claude", []string{"CLAUDE_PROJECT_DIR=/c"}, claude, gemini,
 			[]string{"CLAUDE_PROJECT_DIR=/c", "GEMINI_PROJECT_DIR=/c", "GEMINI_CWD=/c", "GEMINI_SESSION_ID=s1"}},
 		// TerminaI sets its project dir under three names (terminai.md:23).
@@ -161,7 +161,7 @@ func TestHookEnv(t *testing.T) {
 		{"terminai hook on gemini", []string{"GEMINI_PROJECT_DIR=/g", "GEMINI_SESSION_ID=s0"}, gemini, terminai,
 			[]string{"GEMINI_PROJECT_DIR=/g", "TERMINAI_PROJECT_DIR=/g", "CLAUDE_PROJECT_DIR=/g"}},
 		{"claude hook on terminai", []string{"TERMINAI_PROJECT_DIR=/t", "GEMINI_PROJECT_DIR=/t", "CLAUDE_PROJECT_DIR=/t"}, terminai, claude,
-			[]string{"CLAUDE_PROJECT_DIR=/t", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1"}},
+			[]string{"CLAUDE_PROJECT_DIR=/t", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1", "CLAUDE_CODE_CHILD_SESSION=1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

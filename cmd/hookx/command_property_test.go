@@ -254,7 +254,7 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 		D := filepath.Join(tmp, "p", strconv.Itoa(i), name)
 		must(os.MkdirAll(D, 0o755))
 
-		claudeEnv := append(slices.Clone(base), "CLAUDE_PROJECT_DIR="+D, "CLAUDE_CODE_SESSION_ID="+session, "CLAUDECODE=1")
+		claudeEnv := append(slices.Clone(base), "CLAUDE_PROJECT_DIR="+D, "CLAUDE_CODE_SESSION_ID="+session, "CLAUDECODE=1", "CLAUDE_CODE_CHILD_SESSION=1")
 		geminiEnv := append(slices.Clone(base), "GEMINI_PROJECT_DIR="+D, "GEMINI_PLANS_DIR="+plans, "GEMINI_CWD="+D,
 			"GEMINI_SESSION_ID="+session, "CLAUDE_PROJECT_DIR="+D)
 		claudeIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`,
@@ -272,14 +272,16 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 		}
 		// Qwen Code 0.24.4: bash -c on the text unchanged (expandCommand
 		// substitutes nothing under bash), its three project variables.
-		qwenEnv := append(slices.Clone(base), "QWEN_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "GEMINI_PROJECT_DIR="+D)
+		qwenEnv := append(slices.Clone(base), "QWEN_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "GEMINI_PROJECT_DIR="+D, "QWEN_CODE_SESSION_ID="+session)
 		qwenIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"hook_event_name":"PreToolUse","timestamp":"2026-11-23T00:00:00Z","permission_mode":"yolo","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_call_id":"c1"}`,
 			session, jsonString(D))
 		qwenHost := func(cmd string) agentRun { return agentRun{[]string{"bash", "-c", cmd}, qwenEnv, D, qwenIn} }
 		// Factory Droid 0.225.2: /bin/sh -c, its project variables and the
 		// plugin-root sentinel.
 		droidEnv := append(slices.Clone(base), "FACTORY_PROJECT_DIR="+D, "CLAUDE_PROJECT_DIR="+D, "DROID_PROJECT_DIR="+D,
-			"CLAUDE_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR")
+			"CLAUDE_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR", "DROID_PLUGIN_ROOT=/PLUGIN_ROOT_NOT_EXPANDED_ERROR",
+			// Its payload's scalar fields, as variables (droid-env.jsonc).
+			"cwd="+D, "hook_event_name=PreToolUse", "permission_mode=auto-high", "session_id="+session, "tool_name=Execute", "transcript_path=/tmp/t.jsonl")
 		droidIn := fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%s,"permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`,
 			session, jsonString(D))
 		droidHost := func(cmd string) agentRun { return agentRun{[]string{"/bin/sh", "-c", cmd}, droidEnv, D, droidIn} }
@@ -307,19 +309,21 @@ func TestPropertyCommandRunsAsItsOwnAgentRunsIt(t *testing.T) {
 		}
 		dirs := []direction{
 			{"claude", "gemini", claudeHost, geminiHost, []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR"}},
-			{"gemini", "claude", geminiHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_PLANS_DIR"}},
+			{"gemini", "claude", geminiHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "GEMINI_PLANS_DIR"}},
 		}
 		// One of the data-file dialects' directions per command, in turn,
 		// to keep the test's time.
 		dirs = append(dirs, []direction{
-			{"claude", "qwen", claudeHost, qwenHost, []string{"QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"}},
-			{"qwen", "claude", qwenHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
-			{"claude", "droid", claudeHost, droidHost, []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"}},
-			{"droid", "claude", droidHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
+			{"claude", "qwen", claudeHost, qwenHost, []string{"QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}},
+			{"qwen", "claude", qwenHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID"}},
+			{"claude", "droid", claudeHost, droidHost, []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "DROID_PLUGIN_ROOT"}},
+			// permission_mode: Claude's "default" has no Droid value, and
+			// translation leaves it out.
+			{"droid", "claude", droidHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "permission_mode"}},
 			{"claude", "codex", claudeHost, codexHost, nil},
-			{"codex", "claude", codexHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PROJECT_DIR"}},
+			{"codex", "claude", codexHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PROJECT_DIR"}},
 			{"claude", "copilot", claudeHost, copilotHost, []string{"COPILOT_PROJECT_DIR", "COPILOT_CLI"}},
-			{"copilot", "claude", copilotHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"}},
+			{"copilot", "claude", copilotHost, claudeHost, []string{"CLAUDECODE", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_SESSION_ID"}},
 		}[i%8])
 		for _, dir := range dirs {
 			src, _ := json.Marshal(map[string]any{"hooks": map[string]any{map[string]string{"claude": "PreToolUse", "gemini": "BeforeTool", "qwen": "PreToolUse"}[dir.from]: []any{

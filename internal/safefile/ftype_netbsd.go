@@ -1,0 +1,8 @@
+package safefile
+
+import (
+	"errors"
+	"syscall"
+)
+
+func isFtype(err error) bool { return errors.Is(err, syscall.EFTYPE) }

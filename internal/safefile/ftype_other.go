@@ -1,0 +1,5 @@
+//go:build unix && !netbsd
+
+package safefile
+
+func isFtype(error) bool { return false }
