@@ -445,6 +445,7 @@ func scenarios() []*scenario {
 	alsoToOtherHosts(list)
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)
+	list = append(list, stopLoopScenarios()...)
 	return list
 }
 
