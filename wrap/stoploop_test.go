@@ -298,3 +298,39 @@ func TestStopActiveOnAStopThatRepeatsTheLastOne(t *testing.T) {
 		}
 	}
 }
+
+// A state file holds only what wrap writes: anything else (the text format
+// of b20418e, broken or oversized JSON, counts or offsets wrap never
+// writes) reads as no state, so a planted or stale file cannot end a loop
+// early (a block become an allow) or point the tool check anywhere.
+func TestStopStateReadsOnlyWhatWrapWrites(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state")
+	good := stopState{Count: 3, Run: 2, Chain: "abc", Offset: 10, Seen: "k"}
+	if err := writeState(file, good); err != nil {
+		t.Fatal(err)
+	}
+	var got stopState
+	readState(file, &got)
+	if got != good {
+		t.Fatalf("read back %+v, want %+v", got, good)
+	}
+	for _, content := range []string{
+		"8 abc 100\n", `{"count":8`, `{"count":-1}`, `{"count":2,"run":3}`, `{"count":2,"offset":-5}`,
+		`{"count":99999999}`, `{"count":"8"}`, `{"count":8,"pad":"` + strings.Repeat("x", maxStateSize) + `"}`, "",
+	} {
+		if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var st stopState
+		readState(file, &st)
+		if st != (stopState{}) {
+			t.Errorf("%.40q reads as %+v, want no state", content, st)
+		}
+		var ss sessionStop
+		readState(file, &ss)
+		if ss != (sessionStop{}) {
+			t.Errorf("%.40q reads as session state %+v", content, ss)
+		}
+	}
+}
