@@ -453,6 +453,7 @@ func scenarios() []*scenario {
 	list = append(list, toolScenarios()...)
 	list = append(list, touchesScenarios()...)
 	list = append(list, exitScenarios()...)
+	list = append(list, stopLoopScenarios()...)
 	return list
 }
 

@@ -705,6 +705,11 @@ type Output struct {
 	ReplaceOutput    bool `json:"replaceOutput"`
 	Stop             bool `json:"stop"`     // continue:false stops the agent
 	BlockCap         int  `json:"blockCap"` // consecutive blocks the host honours; 0: no cap
+	// BlockCapResetByTools is set where the agent counts the blocks of its
+	// BlockCap since the model last used a tool: a stop loop whose
+	// continuations use tools is not capped (Claude Code); unset, the count
+	// runs on across tool round trips (Qwen Code).
+	BlockCapResetByTools bool `json:"blockCapResetByTools"`
 	// PermissionDecision is set where a decision is written as
 	// hookSpecificOutput.permissionDecision rather than a top-level
 	// decision (Claude's PreToolUse, CC§3.2).
@@ -1375,6 +1380,9 @@ func (o Output) validate(where string) error {
 	}
 	if o.AskHangs && !o.Ask {
 		errs = append(errs, fmt.Errorf("%s: output.askHangs on an event that cannot ask", where))
+	}
+	if o.BlockCapResetByTools && o.BlockCap == 0 {
+		errs = append(errs, fmt.Errorf("%s: output.blockCapResetByTools without a blockCap", where))
 	}
 	if o.RewriteNeedsAllow && (o.Allow == "skips_prompt" || !o.RewriteInput) {
 		errs = append(errs, fmt.Errorf("%s: output.rewriteNeedsAllow needs rewriteInput and an allow that skips nothing", where))

@@ -10,9 +10,20 @@ import (
 // that the report and the run-time finding cannot drift apart.
 
 // StopCapText says that agent ends a loop of blocks on its event (a Stop
-// event whose Output.BlockCap is n) after n consecutive blocks.
-func StopCapText(agent, event string, n int) string {
-	return fmt.Sprintf("%s ends the turn after %d consecutive %s blocks", agent, n, event)
+// event whose Output.BlockCap is n) after n consecutive blocks, counted
+// only between tool uses where resetByTools (Output.BlockCapResetByTools).
+func StopCapText(agent, event string, n int, resetByTools bool) string {
+	return fmt.Sprintf("%s ends the turn after %d consecutive %s blocks%s", agent, n, event, CapScope(resetByTools))
+}
+
+// CapScope says which blocks a cap counts: only those with no tool use
+// between them where resetByTools (Output.BlockCapResetByTools), else all
+// of a turn's.
+func CapScope(resetByTools bool) string {
+	if resetByTools {
+		return " with no tool use between them"
+	}
+	return ""
 }
 
 // EnvFileText says that the exports a hook writes into the session file

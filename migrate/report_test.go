@@ -92,10 +92,11 @@ func TestStopCapIsReported(t *testing.T) {
 				continue
 			}
 			capN := em.To.Output.BlockCap
-			text := mappings.StopCapText(to.Agent, em.To.Name, capN)
+			text := mappings.StopCapText(to.Agent, em.To.Name, capN, em.To.Output.BlockCapResetByTools)
 			report := migrate.FormatReport(res, false, true)
 			got := strings.Contains(report, text)
-			want := capN > 0 && e.Output.BlockCap != capN && e.Output.Block != "none" && e.Output.Block != ""
+			differs := e.Output.BlockCap != capN || e.Output.BlockCapResetByTools != em.To.Output.BlockCapResetByTools
+			want := capN > 0 && differs && e.Output.Block != "none" && e.Output.Block != ""
 			if got != want {
 				t.Errorf("%s %s → %s %s (cap %d, hook's %d): report says %q: %v, want %v\n%s",
 					from.Name, e.Name, to.Name, em.To.Name, capN, e.Output.BlockCap, text, got, want, report)

@@ -832,9 +832,9 @@ func (tr *Translator) renderBlock(ho, out mappings.Output, hostEv *mappings.Even
 		r.block, r.reason = true, v.Reason
 		switch {
 		case ho.BlockCap > 0 && out.BlockCap == 0:
-			fs.add(mappings.Approximate, "block", "%s has no cap on consecutive %s blocks; hookx wrap enforces %s's %d per session", tr.To.Agent, hostEv.Name, tr.From.Agent, ho.BlockCap)
-		case out.BlockCap > 0 && ho.BlockCap != out.BlockCap:
-			fs.add(mappings.Approximate, "block", "%s, and the hook is not told", mappings.StopCapText(tr.To.Agent, hostEv.Name, out.BlockCap))
+			fs.add(mappings.Approximate, "block", "%s has no cap on consecutive %s blocks; hookx wrap enforces %s's cap of %d%s", tr.To.Agent, hostEv.Name, tr.From.Agent, ho.BlockCap, mappings.CapScope(ho.BlockCapResetByTools))
+		case out.BlockCap > 0 && (ho.BlockCap != out.BlockCap || ho.BlockCapResetByTools != out.BlockCapResetByTools):
+			fs.add(mappings.Approximate, "block", "%s, and the hook is not told", mappings.StopCapText(tr.To.Agent, hostEv.Name, out.BlockCap, out.BlockCapResetByTools))
 		}
 	case ho.Block == "feedback" && out.Block == "hide_output":
 		// Claude's PostToolUse block keeps the output visible; a Gemini deny

@@ -19,23 +19,62 @@ import (
 )
 
 // stopState is what wrap remembers between two stop events of one hook in
-// one session: how many times in a row the hook blocked, which chain of
-// continuations that was (a hash of the host's chain field), and how long
-// the host's transcript was at the last block.
+// one session: how many times in a row the hook blocked (Count) and how
+// many of those since the model last used a tool (Run), which chain of
+// continuations that was (a hash of the host's chain field), how long the
+// host's transcript was at the last block, and the last stop the hook ran
+// at (a hash of the host's payload).
 type stopState struct {
-	count  int
-	chain  string
-	offset int64
+	Count  int    `json:"count,omitempty"`
+	Run    int    `json:"run,omitempty"`
+	Chain  string `json:"chain,omitempty"`
+	Offset int64  `json:"offset,omitempty"`
+	Seen   string `json:"seen,omitempty"`
+}
+
+// sessionStop is what wrap remembers of the stop blocks of a session, for
+// every hook of it: the agents tell every stop hook of the next stop that a
+// stop hook is active, whichever hook blocked (a checkpointing Claude hook
+// on Gemini was told false after another hook's block, and checkpointed
+// twice). Stop is the stop of the latest block (a hash of the host's
+// payload, the same for every hook of one stop), Offset the host's
+// transcript size then; Before and BeforeOffset the latest block at an
+// earlier stop of the chain, which is what a hook of Stop itself looks at.
+type sessionStop struct {
+	Chain        string `json:"chain"`
+	Stop         string `json:"stop"`
+	Offset       int64  `json:"offset"`
+	Before       bool   `json:"before,omitempty"`
+	BeforeOffset int64  `json:"beforeOffset,omitempty"`
+}
+
+// lastBlock is the block before this stop in the chain, if any: the latest
+// one, or the one before it where the latest is this stop's own (another
+// hook of this stop blocked first). A hook that ran at a stop with this
+// very payload before (repeat) is at a new stop that repeats it word for
+// word: the latest block is then before it.
+func (s sessionStop) lastBlock(key string, repeat bool) (offset int64, ok bool) {
+	switch {
+	case s.Stop == "":
+		return 0, false
+	case s.Stop != key || repeat:
+		return s.Offset, true
+	default:
+		return s.BeforeOffset, s.Before
+	}
 }
 
 // stopActive presents the hook with its own agent's stop_hook_active. The
 // agents differ after a continuation in which the model used tools: Claude
 // still says true, Gemini says false again (live 2026-11-23). So a Claude
-// hook on Gemini is told true when the continuation is one that its own
-// block started (same session, same chain), and a Gemini hook on Claude is
-// told false when the host's transcript shows tool use since its block. It
-// returns the host payload to translate instead, or nil to keep it; it also
-// loads the state stopCap updates.
+// hook on Gemini is told true when the stop continues a chain that a
+// hook's block started (same session, same chain), and a Gemini hook on
+// Claude is told false when the host's transcript shows tool use since the
+// last block. The block is any wrapped hook's of the session, as the
+// agents tell every stop hook (sessionStop). It returns the host payload to
+// translate instead, or nil to keep it; it also loads the state stopCap
+// updates, with the hook's count of blocks since the last tool use reset
+// where its agent or the host resets it (blockCapResetByTools).
 //
 // The loop count is kept wherever either agent caps its stop loop, whether
 // or not the table knows how both tell a hook about it: a host whose stop
@@ -49,30 +88,48 @@ func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []by
 	if !flags && hookEv.Output.BlockCap == 0 && hostEv.Output.BlockCap == 0 {
 		return nil
 	}
+	chain, key := chainID(payload, stopChain(hostEv)), stopKey(payload)
+	// A host whose flag stays true through a chain says false only on its
+	// first stop: no block came before this one.
+	hostFlag, fresh := false, false
+	if hs := hostEv.StopActive; hs != nil {
+		hostFlag = boolField(payload, hs.Field)
+		fresh = !hostFlag && !hs.ResetByTools
+	}
 	r.stopPath = r.stopFile(payload)
-	st := readState(r.stopPath)
-	if st.count == 0 || st.chain != chainID(payload, stopChain(hostEv)) {
+	var st stopState
+	readState(r.stopPath, &st)
+	repeat := st.Seen == key
+	if st.Count == 0 || st.Chain != chain || fresh {
 		st = stopState{} // a new chain: the user's next prompt
 	}
-	r.stop = st
+	if st.Run > 0 && (hookEv.Output.BlockCapResetByTools || hostEv.Output.BlockCapResetByTools) {
+		used, err := r.toolsUsed(payload, st.Offset)
+		switch {
+		case err != nil:
+			r.reportf("stop-loop count: cannot tell whether tools were used since the hook's last block (%v); counting on", err)
+		case used:
+			st.Run = 0
+		}
+	}
+	r.stop, r.stopKey, r.stopRepeat = st, key, repeat
 	if !flags {
 		return nil
 	}
+	r.sessionPath = r.sessionFile(payload)
+	var ss sessionStop
+	readState(r.sessionPath, &ss)
+	if ss.Chain != chain || fresh {
+		ss = sessionStop{}
+	}
+	last, blocked := ss.lastBlock(key, repeat)
 	hs, ks := hostEv.StopActive, hookEv.StopActive
-	hostFlag := boolField(payload, hs.Field)
 	want := hostFlag
 	switch {
 	case hs.ResetByTools && !ks.ResetByTools:
-		want = hostFlag || st.count > 0
-	case !hs.ResetByTools && ks.ResetByTools && hostFlag && st.count > 0:
-		// Claude Code writes its transcript behind its Stop hooks: wait
-		// until it holds this stop's reply, so that the continuation's
-		// tool use is in it (CI saw a Gemini hook told true without it).
-		tp := r.hostString(payload, "transcript_path")
-		if tp != "" && !transcript.SettleFile(r.host.Transcript.Format, tp, r.hostMark(payload), settleMax) {
-			r.reportf("%s: %s had not recorded this stop's reply after %v; tool use since the last block is read from what it had", hs.Field, r.host.Agent, settleMax)
-		}
-		used, err := toolsUsedSince(r.host.Transcript.Format, tp, st.offset)
+		want = hostFlag || blocked
+	case !hs.ResetByTools && ks.ResetByTools && hostFlag && blocked:
+		used, err := r.toolsUsed(payload, last)
 		if err != nil {
 			r.reportf("%s: cannot tell whether tools were used since the last block (%v); passing %s's value", hs.Field, err, r.host.Agent)
 			return nil
@@ -82,9 +139,9 @@ func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []by
 	if want == hostFlag {
 		return nil
 	}
-	why := "the continuation its last block started used tools"
+	why := "the continuation the last block started used tools"
 	if want {
-		why = "this stop continues the turn its last block started"
+		why = "this stop continues the turn a stop hook's block started"
 	}
 	r.reportf("%s: %s sends %v; the hook gets %v, as %s would send it: %s", hs.Field, r.host.Agent, hostFlag, want, r.hook.Agent, why)
 	r.trace.StopActive = &want
@@ -95,38 +152,55 @@ func (r *runner) stopActive(hookEv, hostEv *mappings.Event, payload []byte) []by
 	return patched
 }
 
+// toolsUsed reports whether the host's transcript records a tool call after
+// offset. Claude Code writes its transcript behind its Stop hooks: it waits
+// until the transcript holds this stop's reply, so that the continuation's
+// tool use is in it (CI saw a Gemini hook told true without it).
+func (r *runner) toolsUsed(payload []byte, offset int64) (bool, error) {
+	tp := r.hostString(payload, "transcript_path")
+	if tp != "" && !transcript.SettleFile(r.host.Transcript.Format, tp, r.hostMark(payload), settleMax) {
+		r.reportf("%s had not recorded this stop's reply after %v; tool use since the last block is read from what it had", r.host.Agent, settleMax)
+	}
+	return toolsUsedSince(r.host.Transcript.Format, tp, offset)
+}
+
 // stopCap keeps the loop counts of the hook's own agent. Claude ends a turn
-// after 8 consecutive Stop blocks, while Gemini honours AfterAgent denies
-// without bound. The count of consecutive blocks is kept per session and
-// per hook, within one chain of continuations (see stopActive); it is reset
-// when the hook does not block. Where the hook's agent has a cap and the
-// host has none, once cap blocks in a row have been honoured the next block
-// becomes a no-decision, as it would under the hook's own agent. Where the
-// host has a cap the hook's agent lacks, the host ends the turn on its own:
-// that is reported, since the hook is never told.
+// after 8 consecutive Stop blocks with no tool use between them, Qwen after
+// 7 whatever the model did, while Gemini honours AfterAgent denies without
+// bound. The count of consecutive blocks is kept per session and per hook,
+// within one chain of continuations (see stopActive); it is reset when the
+// hook does not block, and the count since the last tool use (stopActive)
+// where the agent resets it so (blockCapResetByTools). Where the hook's
+// agent would end the turn and the host would not, the block becomes a
+// no-decision, as under the hook's own agent. Where the host ends the turn
+// and the hook's agent would not, that is reported, since the hook is
+// never told.
 func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Output) Output {
 	if r.stopPath == "" || hookEv == nil || hostEv == nil {
 		return out
 	}
 	if !r.Translation.Blocks(r.host, hostEv.Name, out) {
-		removeCount(r.stopPath)
+		removeState(r.stopPath)
 		return out
 	}
-	count := r.stop.count
+	st := r.stop
 	hookCap, hostCap := hookEv.Output.BlockCap, hostEv.Output.BlockCap
-	if hookCap > 0 && (hostCap == 0 || hostCap > hookCap) && count >= hookCap {
-		r.reportf("%s blocked %s %d times in a row; %s would end the turn now, so this block is ignored",
-			r.hook.Agent, hookEv.Name, count, r.hook.Agent)
+	hookEnds := hookCap > 0 && capCount(hookEv, st) >= hookCap
+	hostEnds := hostCap > 0 && capCount(hostEv, st) >= hostCap
+	if hookEnds && !hostEnds {
+		r.reportf("%s blocked %s %d times in a row%s; %s would end the turn now, so this block is ignored",
+			r.hook.Agent, hookEv.Name, capCount(hookEv, st), sinceTools(hookEv), r.hook.Agent)
 		r.trace.StopCapped = true
-		removeCount(r.stopPath)
+		removeState(r.stopPath)
 		return nothing(r.host)
 	}
-	if hostCap > 0 && (hookCap == 0 || hookCap > hostCap) && count >= hostCap {
-		r.reportf("%s and ignores this one (the hook blocked %d times in a row); %s would have continued",
-			mappings.StopCapText(r.host.Agent, hostEv.Name, hostCap), count+1, r.hook.Agent)
+	if hostEnds && !hookEnds {
+		r.reportf("%s and ignores this one (the hook blocked %d times in a row%s); %s would have continued",
+			mappings.StopCapText(r.host.Agent, hostEv.Name, hostCap, hostEv.Output.BlockCapResetByTools), capCount(hostEv, st)+1, sinceTools(hostEv), r.hook.Agent)
 		r.trace.StopCapped = true
 	}
-	st := stopState{count: count + 1, chain: chainID(payload, stopChain(hostEv))}
+	chain := chainID(payload, stopChain(hostEv))
+	next := stopState{Count: st.Count + 1, Run: st.Run + 1, Chain: chain, Seen: r.stopKey}
 	// Where the host records behind its hooks, its transcript holds this
 	// stop before the offset is taken (at once, mostly: the hook has run).
 	tp := r.hostString(payload, "transcript_path")
@@ -134,13 +208,53 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 		transcript.SettleFile(r.host.Transcript.Format, tp, r.hostMark(payload), settleMax)
 	}
 	if fi, err := os.Stat(tp); err == nil {
-		st.offset = fi.Size()
+		next.Offset = fi.Size()
 	}
+	r.saveStop(next)
+	if r.sessionPath != "" && !hostEnds {
+		r.saveSessionBlock(chain, next.Offset)
+	}
+	r.trace.StopCount = next.Count
+	return out
+}
+
+// capCount is the count of consecutive blocks as the agent of ev counts
+// them for its cap.
+func capCount(ev *mappings.Event, st stopState) int {
+	if ev.Output.BlockCapResetByTools {
+		return st.Run
+	}
+	return st.Count
+}
+
+func sinceTools(ev *mappings.Event) string { return mappings.CapScope(ev.Output.BlockCapResetByTools) }
+
+func (r *runner) saveStop(st stopState) {
 	if err := writeState(r.stopPath, st); err != nil {
 		r.reportf("stop-loop counter: %v", err)
 	}
-	r.trace.StopCount = count + 1
-	return out
+}
+
+// saveSessionBlock records a block at this stop for every hook of the
+// session. Hooks of one stop run side by side: the first block of a stop
+// is kept (a later one of the same stop changes nothing that matters), and
+// the latest block of an earlier stop moves to Before.
+func (r *runner) saveSessionBlock(chain string, offset int64) {
+	var ss sessionStop
+	readState(r.sessionPath, &ss)
+	if ss.Chain != chain {
+		ss = sessionStop{Chain: chain}
+	}
+	if ss.Stop == r.stopKey && !r.stopRepeat {
+		return
+	}
+	if ss.Stop != "" {
+		ss.Before, ss.BeforeOffset = true, ss.Offset
+	}
+	ss.Stop, ss.Offset = r.stopKey, offset
+	if err := writeState(r.sessionPath, ss); err != nil {
+		r.reportf("stop-loop state: %v", err)
+	}
 }
 
 // stopChain is the host event's chain field, or "" where the table names
@@ -160,6 +274,17 @@ func chainID(payload []byte, field string) string {
 		return "-"
 	}
 	sum := sha256.Sum256(m[field])
+	return hex.EncodeToString(sum[:8])
+}
+
+// stopKey identifies one stop event: a hash of the host's payload, which
+// is the same for every hook of one stop. Gemini CLI, Copilot CLI and
+// Factory Droid send a field that changes with every stop (timestamp,
+// message_id); on the other hosts two stops of a chain carry the same
+// payload only when the model repeats its reply word for word, which a
+// hook that ran at the first tells by its own state (stopState.Seen).
+func stopKey(payload []byte) string {
+	sum := sha256.Sum256(payload)
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -239,6 +364,13 @@ func (r *runner) hostMark(payload []byte) transcript.Mark {
 	return m
 }
 
+// sessionFile names the stop state every hook of one session shares.
+func (r *runner) sessionFile(payload []byte) string {
+	session := r.hostString(payload, "session_id")
+	sum := sha256.Sum256([]byte("session\x00" + session))
+	return filepath.Join(r.StateDir, sanitize(session)+"-session-"+hex.EncodeToString(sum[:8]))
+}
+
 func sanitize(s string) string {
 	s = strings.Map(func(c rune) rune {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
@@ -259,36 +391,48 @@ func sanitize(s string) string {
 // counters' directory and its parent ($XDG_STATE_HOME/hookx/stop, or
 // hookx-<uid>/stop in the temporary directory). Another user's, or one
 // others can write, would let them set a count that turns the next block
-// into no decision: a counter there is neither read nor written.
+// into no decision: a state file there is neither read nor written.
 const stateLevels = 2
 
-func readState(file string) stopState {
+// readState reads a state file into v (a stopState or a sessionStop).
+// Anything but the JSON object wrap writes, in a directory of hookx's own,
+// reads as no state: a file is never trusted further than a count that
+// ends a loop.
+func readState[T stopState | sessionStop](file string, v *T) {
 	if safefile.PrivateDir(filepath.Dir(file), stateLevels) != nil {
-		return stopState{}
+		return
 	}
 	b, err := safefile.ReadPrivate(file)
-	if err != nil {
-		return stopState{}
+	if err != nil || len(b) > maxStateSize {
+		return
 	}
-	var st stopState
-	f := strings.Fields(string(b))
-	if len(f) > 0 {
-		if n, err := strconv.Atoi(f[0]); err == nil && n > 0 {
-			st.count = n
-		}
+	var t T
+	if json.Unmarshal(b, &t) == nil && valid(t) {
+		*v = t
 	}
-	if len(f) > 1 {
-		st.chain = f[1]
-	}
-	if len(f) > 2 {
-		st.offset, _ = strconv.ParseInt(f[2], 10, 64)
-	}
-	return st
 }
+
+// valid refuses counts and offsets wrap never writes.
+func valid[T stopState | sessionStop](v T) bool {
+	switch v := any(v).(type) {
+	case stopState:
+		return v.Count >= 0 && v.Run >= 0 && v.Run <= v.Count && v.Count <= 1<<20 && v.Offset >= 0
+	case sessionStop:
+		return v.Offset >= 0 && v.BeforeOffset >= 0
+	}
+	return false
+}
+
+// maxStateSize bounds a state file: wrap writes about 150 bytes.
+const maxStateSize = 4096
 
 // writeState replaces the state atomically, so a reader never sees half of
 // it.
-func writeState(file string, st stopState) error {
+func writeState(file string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
 	if err := safefile.PrivateDir(filepath.Dir(file), stateLevels); err != nil {
 		return err
 	}
@@ -296,7 +440,7 @@ func writeState(file string, st stopState) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(tmp, "%d %s %d\n", st.count, st.chain, st.offset)
+	_, err = tmp.Write(append(b, '\n'))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -309,7 +453,7 @@ func writeState(file string, st stopState) error {
 	return err
 }
 
-func removeCount(file string) {
+func removeState(file string) {
 	if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		_ = writeState(file, stopState{})
 	}

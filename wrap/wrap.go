@@ -146,6 +146,9 @@ type runner struct {
 	hostPayload []byte
 	stopPath    string    // the stop-loop state of this hook and session; "" when none
 	stop        stopState // as read before the hook ran
+	stopKey     string    // this stop (stopKey)
+	stopRepeat  bool      // the hook ran at a stop with this very payload before
+	sessionPath string    // the stop state of the session, shared by its hooks; "" when none
 }
 
 func (r *runner) defaults() {
