@@ -765,6 +765,14 @@ type Output struct {
 	// other agent takes one: hookx refuses a prompt so rewritten rather
 	// than send it unrewritten.
 	RewritePrompt bool `json:"rewritePrompt"`
+	// ModelFields are the hookSpecificOutput fields of a model hook that
+	// the agent acts on, all in Gemini CLI's hook LLM format: llm_request
+	// (merged into the model request: a hook may redact what the model
+	// sees), llm_response (a synthetic response beside a BeforeModel block;
+	// the replacement of an AfterModel chunk) and toolConfig (the tools the
+	// model may call). hookx passes each on to a host event that acts on
+	// it, and reports it not carried elsewhere.
+	ModelFields []string `json:"modelFields"`
 }
 
 // ExitEffect is the effect the agent gives exit code exit on this event

@@ -34,8 +34,9 @@ type actedOn struct {
 	Value any    `json:"value"`
 	// Effect is what the agent does: the event's block ("deny", "feedback",
 	// "hide_output", "continue"), "stop", "context", "rewrite", "allow",
-	// "ask", "replaceOutput", "shown" (to the user only) or "none" (read,
-	// and nothing follows).
+	// "ask", "replaceOutput", "model" (a model hook's llm_request,
+	// llm_response or toolConfig is applied), "shown" (to the user only)
+	// or "none" (read, and nothing follows).
 	Effect   string `json:"effect"`
 	Evidence string `json:"evidence"`
 	// Gap, where set, says why hookx does not carry an effect that grants
@@ -228,6 +229,11 @@ func checkActedOn(d *mappings.Dialect, e *mappings.Event, a actedOn) error {
 	case eff == "replaceOutput":
 		if !(e.Output.ReplaceOutput && v.NewOutput != nil) && !(e.Output.StopReplacesOutput && (v.Stop || v.Block)) {
 			return fmt.Errorf("hookx reads no replacement of the tool's output (verdict %+v)", v)
+		}
+	case eff == "model":
+		name := strings.TrimPrefix(a.Field, "hookSpecificOutput.")
+		if !slices.Contains(e.Output.ModelFields, name) || v.Model[name] == nil {
+			return fmt.Errorf("hookx reads no %s (table modelFields %v)", name, e.Output.ModelFields)
 		}
 	case eff == "shown":
 		if a.Field == "systemMessage" && (e.Output.SystemMessage == "discarded" || v.SystemMessage == "") {

@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +65,69 @@ func TestQwenPreCompactCannotBlock(t *testing.T) {
 		if !found {
 			t.Errorf("%q %q: no finding that the block is not carried: %v", out.Stdout, out.Stderr, fs)
 		}
+	}
+}
+
+// TestModelHookFieldsAreCarried: Gemini CLI and TerminaI act on the same
+// model hook fields (llm_request merged into the request, llm_response as a
+// BeforeModel block's synthetic response or an AfterModel chunk's
+// replacement, toolConfig), in the same format: through hookx one's hook on
+// the other's host passes them on. Before, hookx dropped them ("the host
+// has no model-level hooks"), so a BeforeModel hook that redacts the
+// request let the model see what it removed.
+func TestModelHookFieldsAreCarried(t *testing.T) {
+	for _, c := range []struct {
+		event, out, field string
+	}{
+		{"BeforeModel", `{"hookSpecificOutput":{"llm_request":{"messages":[{"role":"user","content":"[REDACTED]"}]}}}`, "llm_request"},
+		{"BeforeModel", `{"decision":"deny","reason":"budget","hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["over budget"]}}]}}}`, "llm_response"},
+		{"AfterModel", `{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["[REDACTED]"]}}]}}}`, "llm_response"},
+		{"BeforeToolSelection", `{"hookSpecificOutput":{"toolConfig":{"mode":"NONE"}}}`, "toolConfig"},
+	} {
+		for _, pair := range [][2]string{{"gemini", "terminai"}, {"terminai", "gemini"}} {
+			t.Run(pair[0]+"-on-"+pair[1]+"/"+c.event+"/"+c.field, func(t *testing.T) {
+				tr := newTr(t, pair[0], pair[1])
+				got, fs := tr.Result(ResultContext{HookEvent: c.event, HostEvent: c.event, HostPayload: []byte(`{}`)}, Output{Stdout: []byte(c.out)})
+				want := canonJSON(t, parseFields([]byte(c.out)).object("hookSpecificOutput")[c.field])
+				if have := canonJSON(t, parseFields(got.Stdout).object("hookSpecificOutput")[c.field]); have != want {
+					t.Errorf("host got %s, want hookSpecificOutput.%s as the hook wrote it (findings %v)", got.Stdout, c.field, fs)
+				}
+			})
+		}
+	}
+}
+
+// canonJSON is raw re-encoded, keys sorted; "" when raw is absent.
+func canonJSON(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	if raw == nil {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestTerminaIModelHooksAsItsSourceSays: TerminaI's AfterModel reads only
+// llm_response, never a block or continue:false
+// (core/geminiChatHookTriggers.ts:216-229 at 4b816c7a), so a Gemini
+// AfterModel block on a TerminaI host is reported not carried rather than
+// written for TerminaI to ignore; its BeforeModel skips the model call on
+// continue:false as on a block, with no stop of its own (:99-111), so a
+// TerminaI hook's continue:false reaches a Gemini host as that block.
+func TestTerminaIModelHooksAsItsSourceSays(t *testing.T) {
+	tr := newTr(t, "gemini", "terminai")
+	_, fs := tr.Result(ResultContext{HookEvent: "AfterModel", HostEvent: "AfterModel", HostPayload: []byte(`{}`)}, Output{Stdout: []byte(`{"decision":"deny","reason":"leak"}`)})
+	if !slices.ContainsFunc(fs, func(f Finding) bool { return f.What == "block" && strings.Contains(f.Why, "cannot block") }) {
+		t.Errorf("gemini AfterModel deny on terminai: no finding that the block is not carried: %v", fs)
+	}
+	tr = newTr(t, "terminai", "gemini")
+	got, fs := tr.Result(ResultContext{HookEvent: "BeforeModel", HostEvent: "BeforeModel", HostPayload: []byte(`{}`)}, Output{Stdout: []byte(`{"continue":false,"stopReason":"no"}`)})
+	var hf findings
+	if v := readOutput(tr.To, tr.To.Event("BeforeModel"), got, &hf); !v.Block || v.Stop {
+		t.Errorf("terminai BeforeModel continue:false on gemini: host reads %+v, want a block and no stop (host got %s; findings %v)", v, got.Stdout, fs)
 	}
 }
