@@ -14,9 +14,16 @@ import (
 // firePermissionRequestHook, chunk-DPEB6S2R.js:40083-40130), the only
 // answer it reads there. On every host with a permission dialog the deny
 // must stay a deny; before, hookx read no decision there and the host went
-// on to allow.
+// on to allow. Any decision object that does not allow denies there
+// (js:40111-40123).
 func TestQwenPermissionRequestDenyIsCarried(t *testing.T) {
-	out := Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not rm"}}}`)}
+	for _, dec := range []string{`{"behavior":"deny","message":"not rm"}`, `{"behavior":"ask"}`, `{"message":"no behavior"}`} {
+		out := Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":` + dec + `}}`)}
+		testQwenPermissionRequestDeny(t, out)
+	}
+}
+
+func testQwenPermissionRequestDeny(t *testing.T, out Output) {
 	for _, host := range mappings.Default().DialectNames() {
 		t.Run(host, func(t *testing.T) {
 			tr := newTr(t, "qwen", host)

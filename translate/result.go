@@ -472,11 +472,18 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		return v
 	}
 	if dec := hs.object("decision"); ev.Output.BehaviorDecision && dec != nil {
-		switch dec.str("behavior") {
-		case "deny":
-			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+		switch b := dec.str("behavior"); b {
 		case "allow":
 			v.Allow = true
+		case "deny":
+			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+		default:
+			// Qwen Code denies on any decision object that does not
+			// allow (firePermissionRequestHook, chunk-DPEB6S2R.js:
+			// 40111-40123); Claude Code and Codex refuse such an answer
+			// and their dialog goes on. A deny grants less.
+			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+			fs.add(mappings.Approximate, fmt.Sprintf("decision.behavior %q", b), "not allow: read as a deny, as Qwen Code reads it (the stricter reading)")
 		}
 	}
 	switch pd {
