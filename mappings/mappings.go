@@ -740,6 +740,11 @@ type Output struct {
 	// result with the stop reason (TerminaI's AfterTool): the one way a hook
 	// there keeps a tool's output from the model.
 	StopReplacesOutput bool `json:"stopReplacesOutput"`
+	// StopBlocks is set where continue:false is read as the event's block,
+	// whatever the block does (Qwen Code's Stop and SubagentStop continue
+	// the turn on isBlockingDecision() || shouldStopExecution()): the
+	// agent cannot stop there, and a stop for such a host is not written.
+	StopBlocks bool `json:"stopBlocks"`
 	// DecisionIgnored is set where the agent does not read a top-level
 	// decision (Droid's PreToolUse, UserPromptSubmit and PostToolUse): a
 	// hook's decision there blocks nothing, and a block for such a host is

@@ -138,3 +138,46 @@ func TestTerminaIModelHooksAsItsSourceSays(t *testing.T) {
 		t.Errorf("terminai BeforeModel continue:false on gemini: host reads %+v, want a block and no stop (host got %s; findings %v)", v, got.Stdout, fs)
 	}
 }
+
+// TestQwenStopContinueFalseContinues: Qwen Code's Stop and SubagentStop
+// read continue:false as a block: the reason becomes the next prompt and
+// the turn goes on (isBlockingDecision() || shouldStopExecution(),
+// chunk-DPEB6S2R.js:83061, 83137, 66596). A Qwen Stop hook's continue:false
+// keeps every host's turn going, and a stop for a Qwen host is never
+// written as continue:false, which Qwen Code would turn into another turn.
+// Before, hookx read it as a stop both ways.
+func TestQwenStopContinueFalseContinues(t *testing.T) {
+	out := Output{Stdout: []byte(`{"continue":false,"stopReason":"run the tests first"}`)}
+	for _, ev := range []string{"Stop", "SubagentStop"} {
+		for _, host := range mappings.Default().DialectNames() {
+			t.Run("qwen-on-"+host+"/"+ev, func(t *testing.T) {
+				tr := newTr(t, "qwen", host)
+				m, err := tr.Table.MapEvent(tr.From, tr.To, ev)
+				if err != nil || m.To == nil || m.To.Output.Block != "continue" {
+					t.Skip("no counterpart that can continue")
+				}
+				got, fs := tr.Result(ResultContext{HookEvent: ev, HostEvent: m.To.Name, HostPayload: []byte(`{}`)}, out)
+				var hf findings
+				if v := readOutput(tr.To, m.To, got, &hf); !v.Block || (v.Stop && m.To.Output.Stop) {
+					t.Errorf("host reads %+v, want its block (the turn goes on) and no stop (host got %q %q exit %d; findings %v)", v, got.Stdout, got.Stderr, got.ExitCode, fs)
+				}
+			})
+		}
+		for _, from := range []string{"claude", "gemini"} {
+			t.Run(from+"-on-qwen/"+ev, func(t *testing.T) {
+				tr := newTr(t, from, "qwen")
+				m, err := tr.Table.MapEvent(tr.From, tr.To, ev)
+				if from == "gemini" {
+					m, err = tr.Table.MapEvent(tr.From, tr.To, "AfterAgent")
+				}
+				if err != nil || m.To == nil || m.To.Name != ev {
+					t.Skip("not paired")
+				}
+				got, fs := tr.Result(ResultContext{HookEvent: m.From.Name, HostEvent: ev, HostPayload: []byte(`{}`)}, out)
+				if parseFields(got.Stdout).isFalse("continue") || got.ExitCode == 2 || parseFields(got.Stdout).str("decision") != "" {
+					t.Errorf("a stop written for Qwen Code, which would go on with another turn: %q %q exit %d (findings %v)", got.Stdout, got.Stderr, got.ExitCode, fs)
+				}
+			})
+		}
+	}
+}

@@ -440,10 +440,11 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "invalid in Claude Code; ignored")
 	}
 	if o.isFalse("continue") {
-		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput) {
+		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput || ev.Output.StopBlocks) {
 			// The agent cannot stop here; it refuses the action with the
-			// stop reason (Qwen Code's PreToolUse), or replaces the tool's
-			// output with it (Codex's PostToolUse): its block.
+			// stop reason (Qwen Code's PreToolUse), replaces the tool's
+			// output with it (Codex's PostToolUse), or goes on with it as
+			// the next prompt (Qwen Code's Stop): its block.
 			v.Block, v.Reason = true, cmp.Or(o.str("stopReason"), reason, "Stopped by hook")
 		} else {
 			v.Stop, v.StopReason = true, o.str("stopReason")
