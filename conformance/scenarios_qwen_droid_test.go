@@ -232,6 +232,30 @@ func qwenDroidScenarios() []*scenario {
 			},
 		}
 	})
+	// Qwen Code reads a Stop hook's continue:false as a block, not a stop
+	// (isBlockingDecision() || shouldStopExecution(), its bundle's
+	// chunk-DPEB6S2R.js:83061, 83137): the reason is the next prompt. Qwen
+	// natively is the oracle; through hookx every host takes one more turn.
+	list = append(list, &scenario{
+		name: "stop-once/qwen-continue-false", dialect: driver.Qwen, noPeer: true,
+		to:    []driver.Agent{driver.Claude, driver.Gemini, driver.Codex},
+		steps: []action{say("first answer")},
+		hooks: []hookDef{{event: "Stop", script: "stop"}},
+		scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
+			"[ -e \"$HOME/stop.once\" ] && exit 0\ntouch \"$HOME/stop.once\"\n" +
+			emit(`{"continue":false,"stopReason":"ONE-MORE-CF: add a summary"}`)},
+		check: func(o *outcome) []string {
+			m := o.srv.Main()
+			var p []string
+			if len(m) != 2 {
+				p = append(p, fmt.Sprintf("the model was called %d times, want 2 (continue:false is one more turn in Qwen Code)", len(m)))
+			}
+			if len(m) >= 2 && !strings.Contains(m[1].Conversation(), "ONE-MORE-CF") {
+				p = append(p, "the second model request lacks the hook's reason ONE-MORE-CF")
+			}
+			return p
+		},
+	})
 	// A Stop hook that always blocks: Claude Code and Qwen Code honour 8
 	// blocks (9 model calls). Droid has no cap of its own (its native run
 	// shows it); through hookx, wrap keeps Claude's 8.
