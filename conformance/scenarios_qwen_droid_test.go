@@ -256,6 +256,17 @@ func qwenDroidScenarios() []*scenario {
 			return p
 		},
 	})
+	// Qwen Code refuses the prompt on a UserPromptSubmit hook's
+	// continue:false, as on a block (chunk-DPEB6S2R.js:82313): natively the
+	// model is never called, and through hookx on the other hosts neither.
+	list = append(list, &scenario{
+		name: "prompt/qwen-continue-false", dialect: driver.Qwen, noPeer: true, anyExit: true,
+		to:      []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot},
+		steps:   []action{say("PROMPT-ANSWERED")},
+		hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
+		scripts: map[string]string{"prompt": readInput + "LABEL=prompt\n" + logInput + emit(`{"continue":false,"stopReason":"PROMPT-STOP-Q: not this prompt"}`)},
+		check:   promptBlocked,
+	})
 	// A Stop hook that always blocks: Claude Code and Qwen Code honour 8
 	// blocks (9 model calls). Droid has no cap of its own (its native run
 	// shows it); through hookx, wrap keeps Claude's 8.
