@@ -256,6 +256,33 @@ func qwenDroidScenarios() []*scenario {
 			return p
 		},
 	})
+	// The other way: a Claude Stop hook's continue:false ends the turn
+	// (Claude natively, the oracle: one model call). Written for Qwen Code
+	// as continue:false it would start another turn; hookx writes no stop
+	// there (Qwen cannot stop on Stop) and the turn ends as it would.
+	list = append(list, &scenario{
+		name: "stop-once/claude-continue-false-to-qwen", dialect: driver.Claude, noPeer: true,
+		to:    []driver.Agent{driver.Qwen},
+		steps: []action{say("first answer")},
+		hooks: []hookDef{{event: "Stop", script: "stop"}},
+		scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
+			emit(`{"continue":false,"stopReason":"STOP-NOW-CF: done"}`)},
+		// Qwen Code may make a side request of its own after the turn
+		// (its memory extractor): what must not happen is a turn that
+		// carries the stop reason as its prompt.
+		check: func(o *outcome) []string {
+			var p []string
+			if len(o.hookLogs("stop.")) == 0 {
+				p = append(p, "the Stop hook never ran")
+			}
+			for i, r := range o.srv.Main() {
+				if strings.Contains(r.Conversation(), "STOP-NOW-CF") {
+					p = append(p, fmt.Sprintf("model request %d carries the stop reason: continue:false started another turn", i))
+				}
+			}
+			return p
+		},
+	})
 	// Qwen Code refuses the prompt on a UserPromptSubmit hook's
 	// continue:false, as on a block (chunk-DPEB6S2R.js:82313): natively the
 	// model is never called, and through hookx on the other hosts neither.
