@@ -141,6 +141,26 @@ func qwenDroidScenarios() []*scenario {
 		list = append(list, sc)
 	}
 
+	// A Claude PostToolUseFailure hook's exit 2 shows its stderr to the
+	// model (Claude natively, the oracle). Qwen Code reads only
+	// additionalContext there (firePostToolUseFailureHook,
+	// chunk-DPEB6S2R.js:39955-39998): hookx sends the reason as that.
+	failSteps := []action{shell("printf FAIL%s -RAN; sleep 0.3; exit 3"), say("done")}
+	list = append(list, &scenario{
+		name: "posttool-failure/claude-exit2-to-qwen", dialect: driver.Claude, to: []driver.Agent{driver.Qwen}, noPeer: true, removeSource: true,
+		steps:   failSteps,
+		hooks:   []hookDef{{event: "PostToolUseFailure", matcher: "Bash", script: "failed"}},
+		scripts: map[string]string{"failed": readInput + "LABEL=failed\n" + logInput + "echo 'FAIL-FEEDBACK-CQ: the command failed, check it' >&2; exit 2\n"},
+		check: func(o *outcome) []string {
+			p := firedFor(o, "failed", failSteps[0].text)
+			m := o.srv.Main()
+			if len(m) < 2 || !strings.Contains(m[1].Conversation(), "FAIL-FEEDBACK-CQ") {
+				p = append(p, "the model request after the failed command lacks the hook's reason FAIL-FEEDBACK-CQ")
+			}
+			return p
+		},
+	})
+
 	// stop_hook_active after a continuation that used a tool: a Stop hook
 	// that blocks unless it is set blocks once, as in Claude
 	// (stop-tools/claude-block-unless-active: 3 model calls), where Gemini
