@@ -141,6 +141,26 @@ func qwenDroidScenarios() []*scenario {
 		list = append(list, sc)
 	}
 
+	// A Claude PostToolUseFailure hook's exit 2 shows its stderr to the
+	// model (Claude natively, the oracle). Qwen Code reads only
+	// additionalContext there (firePostToolUseFailureHook,
+	// chunk-DPEB6S2R.js:39955-39998): hookx sends the reason as that.
+	failSteps := []action{shell("printf FAIL%s -RAN; sleep 0.3; exit 3"), say("done")}
+	list = append(list, &scenario{
+		name: "posttool-failure/claude-exit2-to-qwen", dialect: driver.Claude, to: []driver.Agent{driver.Qwen}, noPeer: true, removeSource: true,
+		steps:   failSteps,
+		hooks:   []hookDef{{event: "PostToolUseFailure", matcher: "Bash", script: "failed"}},
+		scripts: map[string]string{"failed": readInput + "LABEL=failed\n" + logInput + "echo 'FAIL-FEEDBACK-CQ: the command failed, check it' >&2; exit 2\n"},
+		check: func(o *outcome) []string {
+			p := firedFor(o, "failed", failSteps[0].text)
+			m := o.srv.Main()
+			if len(m) < 2 || !strings.Contains(m[1].Conversation(), "FAIL-FEEDBACK-CQ") {
+				p = append(p, "the model request after the failed command lacks the hook's reason FAIL-FEEDBACK-CQ")
+			}
+			return p
+		},
+	})
+
 	// stop_hook_active after a continuation that used a tool: a Stop hook
 	// that blocks unless it is set blocks once, as in Claude
 	// (stop-tools/claude-block-unless-active: 3 model calls), where Gemini
@@ -231,6 +251,68 @@ func qwenDroidScenarios() []*scenario {
 				return p
 			},
 		}
+	})
+	// Qwen Code reads a Stop hook's continue:false as a block, not a stop
+	// (isBlockingDecision() || shouldStopExecution(), its bundle's
+	// chunk-DPEB6S2R.js:83061, 83137): the reason is the next prompt. Qwen
+	// natively is the oracle; through hookx every host takes one more turn.
+	list = append(list, &scenario{
+		name: "stop-once/qwen-continue-false", dialect: driver.Qwen, noPeer: true,
+		to:    []driver.Agent{driver.Claude, driver.Gemini, driver.Codex},
+		steps: []action{say("first answer")},
+		hooks: []hookDef{{event: "Stop", script: "stop"}},
+		scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
+			"[ -e \"$HOME/stop.once\" ] && exit 0\ntouch \"$HOME/stop.once\"\n" +
+			emit(`{"continue":false,"stopReason":"ONE-MORE-CF: add a summary"}`)},
+		check: func(o *outcome) []string {
+			m := o.srv.Main()
+			var p []string
+			if len(m) != 2 {
+				p = append(p, fmt.Sprintf("the model was called %d times, want 2 (continue:false is one more turn in Qwen Code)", len(m)))
+			}
+			if len(m) >= 2 && !strings.Contains(m[1].Conversation(), "ONE-MORE-CF") {
+				p = append(p, "the second model request lacks the hook's reason ONE-MORE-CF")
+			}
+			return p
+		},
+	})
+	// The other way: a Claude Stop hook's continue:false ends the turn
+	// (Claude natively, the oracle: one model call). Written for Qwen Code
+	// as continue:false it would start another turn; hookx writes no stop
+	// there (Qwen cannot stop on Stop) and the turn ends as it would.
+	list = append(list, &scenario{
+		name: "stop-once/claude-continue-false-to-qwen", dialect: driver.Claude, noPeer: true,
+		to:    []driver.Agent{driver.Qwen},
+		steps: []action{say("first answer")},
+		hooks: []hookDef{{event: "Stop", script: "stop"}},
+		scripts: map[string]string{"stop": readInput + "LABEL=stop\n" + logInput +
+			emit(`{"continue":false,"stopReason":"STOP-NOW-CF: done"}`)},
+		// Qwen Code may make a side request of its own after the turn
+		// (its memory extractor): what must not happen is a turn that
+		// carries the stop reason as its prompt.
+		check: func(o *outcome) []string {
+			var p []string
+			if len(o.hookLogs("stop.")) == 0 {
+				p = append(p, "the Stop hook never ran")
+			}
+			for i, r := range o.srv.Main() {
+				if strings.Contains(r.Conversation(), "STOP-NOW-CF") {
+					p = append(p, fmt.Sprintf("model request %d carries the stop reason: continue:false started another turn", i))
+				}
+			}
+			return p
+		},
+	})
+	// Qwen Code refuses the prompt on a UserPromptSubmit hook's
+	// continue:false, as on a block (chunk-DPEB6S2R.js:82313): natively the
+	// model is never called, and through hookx on the other hosts neither.
+	list = append(list, &scenario{
+		name: "prompt/qwen-continue-false", dialect: driver.Qwen, noPeer: true, anyExit: true,
+		to:      []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot},
+		steps:   []action{say("PROMPT-ANSWERED")},
+		hooks:   []hookDef{{event: "UserPromptSubmit", script: "prompt"}},
+		scripts: map[string]string{"prompt": readInput + "LABEL=prompt\n" + logInput + emit(`{"continue":false,"stopReason":"PROMPT-STOP-Q: not this prompt"}`)},
+		check:   promptBlocked,
 	})
 	// A Stop hook that always blocks: Claude Code and Qwen Code honour 8
 	// blocks (9 model calls). Droid has no cap of its own (its native run

@@ -750,6 +750,11 @@ type Output struct {
 	// result with the stop reason (TerminaI's AfterTool): the one way a hook
 	// there keeps a tool's output from the model.
 	StopReplacesOutput bool `json:"stopReplacesOutput"`
+	// StopBlocks is set where continue:false is read as the event's block,
+	// whatever the block does (Qwen Code's Stop and SubagentStop continue
+	// the turn on isBlockingDecision() || shouldStopExecution()): the
+	// agent cannot stop there, and a stop for such a host is not written.
+	StopBlocks bool `json:"stopBlocks"`
 	// DecisionIgnored is set where the agent does not read a top-level
 	// decision (Droid's PreToolUse, UserPromptSubmit and PostToolUse): a
 	// hook's decision there blocks nothing, and a block for such a host is
@@ -775,6 +780,14 @@ type Output struct {
 	// other agent takes one: hookx refuses a prompt so rewritten rather
 	// than send it unrewritten.
 	RewritePrompt bool `json:"rewritePrompt"`
+	// ModelFields are the hookSpecificOutput fields of a model hook that
+	// the agent acts on, all in Gemini CLI's hook LLM format: llm_request
+	// (merged into the model request: a hook may redact what the model
+	// sees), llm_response (a synthetic response beside a BeforeModel block;
+	// the replacement of an AfterModel chunk) and toolConfig (the tools the
+	// model may call). hookx passes each on to a host event that acts on
+	// it, and reports it not carried elsewhere.
+	ModelFields []string `json:"modelFields"`
 }
 
 // ExitEffect is the effect the agent gives exit code exit on this event

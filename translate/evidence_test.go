@@ -21,7 +21,7 @@ type outputEvidence struct {
 	Agent   string               `json:"agent"`
 	Sources map[string]string    `json:"sources"` // short names the entries' evidence cites
 	Events  map[string][]actedOn `json:"events"`
-	Left    map[string]string    `json:"left"` // events not enumerated yet: why
+	Left    map[string]string    `json:"left"` // events not enumerated: why nothing of them can be
 }
 
 // actedOn is one exit code or output field and what the agent does with it.
@@ -34,8 +34,9 @@ type actedOn struct {
 	Value any    `json:"value"`
 	// Effect is what the agent does: the event's block ("deny", "feedback",
 	// "hide_output", "continue"), "stop", "context", "rewrite", "allow",
-	// "ask", "replaceOutput", "shown" (to the user only) or "none" (read,
-	// and nothing follows).
+	// "ask", "replaceOutput", "model" (a model hook's llm_request,
+	// llm_response or toolConfig is applied), "shown" (to the user only)
+	// or "none" (read, and nothing follows).
 	Effect   string `json:"effect"`
 	Evidence string `json:"evidence"`
 	// Gap, where set, says why hookx does not carry an effect that grants
@@ -84,8 +85,9 @@ func loadOutputEvidence(t *testing.T) map[string]*outputEvidence {
 // effect. It fails when the agent acts on something the table does not
 // declare (on b20418e: Factory Droid's exit 3 on PreToolUse, PostToolUse,
 // Stop, UserPromptSubmit and PreCompact, and its PreToolUse exit 1), and
-// when an event that guards something (output.guard or failClosed) has no
-// enumeration.
+// when an event of the table is neither enumerated nor left with a reason
+// ("not enumerated yet" is none), or, guarding something (output.guard or
+// failClosed), is left at all.
 func TestReadersHoldTheEvidence(t *testing.T) {
 	tab := mappings.Default()
 	all := loadOutputEvidence(t)
@@ -98,8 +100,17 @@ func TestReadersHoldTheEvidence(t *testing.T) {
 			}
 			for _, e := range d.Events {
 				acts, listed := ev.Events[e.Name]
-				if !listed && ev.Left[e.Name] == "" && (e.Output.Guard || e.Output.FailClosed) {
-					t.Errorf("event %s guards something, and the evidence enumerates nothing of it", e.Name)
+				left, isLeft := ev.Left[e.Name]
+				switch {
+				case listed && isLeft:
+					t.Errorf("event %s is both enumerated and left", e.Name)
+				case listed:
+				case isLeft && (e.Output.Guard || e.Output.FailClosed):
+					t.Errorf("event %s guards something, and the evidence enumerates nothing of it (left: %s)", e.Name, left)
+				case isLeft && (strings.TrimSpace(left) == "" || strings.Contains(left, "not enumerated yet")):
+					t.Errorf("event %s is left with no reason (%q): enumerate it from its agent, or say why nothing of it can be", e.Name, left)
+				case !isLeft:
+					t.Errorf("event %s: the evidence neither enumerates what %s acts on there nor says why not (left)", e.Name, d.Agent)
 				}
 				// The other way: an exit code the table gives an effect of
 				// its own is one the evidence shows.
@@ -107,6 +118,11 @@ func TestReadersHoldTheEvidence(t *testing.T) {
 					if !slices.ContainsFunc(acts, func(a actedOn) bool { return a.Exit != nil && fmt.Sprint(*a.Exit) == code }) {
 						t.Errorf("event %s: the table gives exit %s an effect (output.exits) that the evidence does not list", e.Name, code)
 					}
+				}
+			}
+			for evName := range ev.Left {
+				if d.Event(evName) == nil {
+					t.Errorf("left names %s, which the table does not have", evName)
 				}
 			}
 			for evName, acts := range ev.Events {
@@ -228,6 +244,11 @@ func checkActedOn(d *mappings.Dialect, e *mappings.Event, a actedOn) error {
 	case eff == "replaceOutput":
 		if !(e.Output.ReplaceOutput && v.NewOutput != nil) && !(e.Output.StopReplacesOutput && (v.Stop || v.Block)) {
 			return fmt.Errorf("hookx reads no replacement of the tool's output (verdict %+v)", v)
+		}
+	case eff == "model":
+		name := strings.TrimPrefix(a.Field, "hookSpecificOutput.")
+		if !slices.Contains(e.Output.ModelFields, name) || v.Model[name] == nil {
+			return fmt.Errorf("hookx reads no %s (table modelFields %v)", name, e.Output.ModelFields)
 		}
 	case eff == "shown":
 		if a.Field == "systemMessage" && (e.Output.SystemMessage == "discarded" || v.SystemMessage == "") {

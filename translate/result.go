@@ -59,6 +59,9 @@ type Verdict struct {
 	NewInput      map[string]any  // in the hook dialect's argument names
 	NewOutput     json.RawMessage // a replacement tool result (Claude updatedToolOutput)
 	NewPrompt     *string         // a replacement prompt (Droid's updatedInput.prompt)
+	// Model holds the model hook fields the hook's agent acts on
+	// (mappings.Output.ModelFields), as the hook wrote them.
+	Model map[string]json.RawMessage
 	// Failure is set when the hook failed in a way its own agent ignores
 	// (fail open); it is reported and, with FailClosed, becomes a block.
 	Failure string
@@ -437,10 +440,11 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "invalid in Claude Code; ignored")
 	}
 	if o.isFalse("continue") {
-		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput) {
+		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput || ev.Output.StopBlocks) {
 			// The agent cannot stop here; it refuses the action with the
-			// stop reason (Qwen Code's PreToolUse), or replaces the tool's
-			// output with it (Codex's PostToolUse): its block.
+			// stop reason (Qwen Code's PreToolUse), replaces the tool's
+			// output with it (Codex's PostToolUse), or goes on with it as
+			// the next prompt (Qwen Code's Stop): its block.
 			v.Block, v.Reason = true, cmp.Or(o.str("stopReason"), reason, "Stopped by hook")
 		} else {
 			v.Stop, v.StopReason = true, o.str("stopReason")
@@ -469,11 +473,18 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		return v
 	}
 	if dec := hs.object("decision"); ev.Output.BehaviorDecision && dec != nil {
-		switch dec.str("behavior") {
-		case "deny":
-			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+		switch b := dec.str("behavior"); b {
 		case "allow":
 			v.Allow = true
+		case "deny":
+			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+		default:
+			// Qwen Code denies on any decision object that does not
+			// allow (firePermissionRequestHook, chunk-DPEB6S2R.js:
+			// 40111-40123); Claude Code and Codex refuse such an answer
+			// and their dialog goes on. A deny grants less.
+			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+			fs.add(mappings.Approximate, fmt.Sprintf("decision.behavior %q", b), "not allow: read as a deny, as Qwen Code reads it (the stricter reading)")
 		}
 	}
 	switch pd {
@@ -589,7 +600,13 @@ func readGemini(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 		v.Failure = "" // the hook decided; a signal after it does not matter
 	}
 	if o.isFalse("continue") {
-		v.Stop, v.StopReason = true, cmp.Or(o.str("stopReason"), reason, "No reason provided")
+		if !ev.Output.Stop && ev.Output.Block == "deny" {
+			// The agent cannot stop here and skips the action instead
+			// (TerminaI's BeforeModel, geminiChatHookTriggers.ts:99-112).
+			v.Block, v.Reason = true, cmp.Or(o.str("stopReason"), reason, "No reason provided")
+		} else {
+			v.Stop, v.StopReason = true, cmp.Or(o.str("stopReason"), reason, "No reason provided")
+		}
 	}
 	v.SystemMessage = o.str("systemMessage")
 	if v.Ask && v.AskReason == v.SystemMessage {
@@ -618,8 +635,15 @@ func readGemini(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 		fs.add(mappings.None, "tailToolCallRequest", "the host cannot run another tool in place of this one")
 	}
 	for _, name := range []string{"llm_request", "llm_response", "toolConfig"} {
-		if hs[name] != nil {
-			fs.add(mappings.None, name, "the host has no model-level hooks")
+		switch raw := hs[name]; {
+		case raw == nil:
+		case slices.Contains(ev.Output.ModelFields, name):
+			if v.Model == nil {
+				v.Model = map[string]json.RawMessage{}
+			}
+			v.Model[name] = raw
+		default:
+			fs.add(mappings.None, name, "%s does not act on it on %s; ignored as it would", d.Agent, ev.Name)
 		}
 	}
 	return v
@@ -806,6 +830,16 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 	}
 
 	r.newOutput = v.NewOutput
+	for _, name := range slices.Sorted(maps.Keys(v.Model)) {
+		if tr.To.Protocol == "gemini" && slices.Contains(out.ModelFields, name) {
+			if r.model == nil {
+				r.model = map[string]json.RawMessage{}
+			}
+			r.model[name] = v.Model[name]
+			continue
+		}
+		fs.add(mappings.None, name, "%s does not act on it on %s; not carried", tr.To.Agent, hostEv.Name)
+	}
 
 	switch tr.To.Protocol {
 	case "gemini":
@@ -880,6 +914,9 @@ type rendered struct {
 	newInput      map[string]any
 	replaceOutput bool
 	newOutput     json.RawMessage // the hook's replacement tool result
+	// model holds the model hook fields the host acts on, passed on as
+	// the hook wrote them (Gemini CLI's hook LLM format on both sides).
+	model map[string]json.RawMessage
 }
 
 // newOutputLost reports the hook's replacement of a tool's result, which the
@@ -913,6 +950,9 @@ func (r rendered) gemini() []byte {
 	}
 	if r.newInput != nil && !r.block {
 		hs.set("tool_input", r.newInput)
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.model)) {
+		hs.set(name, r.model[name])
 	}
 	if hs.len() > 0 {
 		o.set("hookSpecificOutput", hs)
