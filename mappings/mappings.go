@@ -71,12 +71,26 @@ func worse(a, b Mark) Mark {
 type Concept struct {
 	ID  string `json:"id"`
 	Doc string `json:"doc"`
+	// Acts says, for a canonical tool whose guards keep an action from
+	// happening (running commands, changing files), what a tool that does
+	// the same does ("runs commands"); a Tool's acts names these ids.
+	Acts string `json:"acts"`
 }
 
 // Canonical is the shared vocabulary every dialect maps onto.
 type Canonical struct {
 	Events []Concept `json:"events"`
 	Tools  []Concept `json:"tools"`
+}
+
+// Tool returns the canonical tool id, or nil.
+func (c *Canonical) Tool(id string) *Concept {
+	for i := range c.Tools {
+		if c.Tools[i].ID == id {
+			return &c.Tools[i]
+		}
+	}
+	return nil
 }
 
 // Dialect is one agent's hook protocol.
@@ -797,7 +811,14 @@ type Tool struct {
 	// apply_patch writes whole files as well as editing them): it stands
 	// for them where the dialect has no tool of its own for them, and a
 	// matcher naming it stands for their tools on the other side.
-	Also    []string          `json:"also"`
+	Also []string `json:"also"`
+	// Acts lists the canonical tools (with an acts phrase in canonical.jsonc)
+	// whose kind of action this tool performs where another agent has no
+	// counterpart for it (TerminaI's manage_processes runs commands, as a
+	// shell does): a guard of that agent whose matcher names one of its
+	// tools of that kind, or every tool, would never be shown the call, so
+	// it fails closed on it (Table.Unjudged).
+	Acts    []string          `json:"acts"`
 	Only    string            `json:"only"` // the reason this tool has no canonical concept
 	Aliases []string          `json:"aliases"`
 	Legacy  bool              `json:"legacy"` // accepted on input, never emitted
@@ -1161,6 +1182,14 @@ func (t *Table) index() error {
 					bad("%s: tool name %q listed twice", d.Name, n)
 				}
 				d.toolByName[n] = tool
+			}
+			for _, a := range tool.Acts {
+				if c := t.Canonical.Tool(a); c == nil || c.Acts == "" {
+					bad("%s: tool %s: acts %q is no canonical tool with an acts phrase", d.Name, tool.Name, a)
+				}
+				if a == tool.Canonical {
+					bad("%s: tool %s: acts its own canonical tool %q", d.Name, tool.Name, a)
+				}
 			}
 			if tool.Canonical == "" {
 				if strings.TrimSpace(tool.Only) == "" {
