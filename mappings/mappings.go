@@ -818,14 +818,19 @@ type Tool struct {
 	// shell does): a guard of that agent whose matcher names one of its
 	// tools of that kind, or every tool, would never be shown the call, so
 	// it fails closed on it (Table.Unjudged).
-	Acts    []string          `json:"acts"`
-	Only    string            `json:"only"` // the reason this tool has no canonical concept
-	Aliases []string          `json:"aliases"`
-	Legacy  bool              `json:"legacy"` // accepted on input, never emitted
-	Mark    Mark              `json:"mark"`
-	Note    string            `json:"note"`
-	Fields  map[string]string `json:"fields"` // dialect argument -> canonical argument
-	Convert string            `json:"convert"`
+	Acts []string `json:"acts"`
+	// ActsWhen narrows Acts to calls whose argument has one of the values
+	// (TerminaI's manage_processes runs a command on operation start, send
+	// and restart, not on list). A call without the argument, or with a
+	// value that is not a string, acts: its guard fails closed.
+	ActsWhen map[string][]string `json:"actsWhen"`
+	Only     string              `json:"only"` // the reason this tool has no canonical concept
+	Aliases  []string            `json:"aliases"`
+	Legacy   bool                `json:"legacy"` // accepted on input, never emitted
+	Mark     Mark                `json:"mark"`
+	Note     string              `json:"note"`
+	Fields   map[string]string   `json:"fields"` // dialect argument -> canonical argument
+	Convert  string              `json:"convert"`
 	// Paths names, for each path argument, the resolver that gives the
 	// path this agent's tool really uses (paths.go).
 	Paths map[string]string `json:"paths"`
@@ -868,6 +873,20 @@ type Tool struct {
 	OutputReplace string `json:"outputReplace"`
 
 	canonField map[string]string // canonical argument -> dialect argument
+}
+
+// Acting reports whether a call of the tool with input does what its Acts
+// say (ActsWhen); where unsure, it does.
+func (t *Tool) Acting(input map[string]any) bool {
+	if len(t.Acts) == 0 {
+		return false
+	}
+	for arg, values := range t.ActsWhen {
+		if v, ok := input[arg].(string); ok && !slices.Contains(values, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // ArgFor returns the dialect's argument name for a canonical argument.
@@ -1190,6 +1209,9 @@ func (t *Table) index() error {
 				if a == tool.Canonical {
 					bad("%s: tool %s: acts its own canonical tool %q", d.Name, tool.Name, a)
 				}
+			}
+			if len(tool.ActsWhen) > 0 && len(tool.Acts) == 0 {
+				bad("%s: tool %s: actsWhen without acts", d.Name, tool.Name)
 			}
 			if tool.Canonical == "" {
 				if strings.TrimSpace(tool.Only) == "" {

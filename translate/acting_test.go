@@ -83,7 +83,9 @@ func TestActingToolWithNoCounterpartFailsAGuardClosed(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			payload := toolEvent(ev.Name, "/p", c.tool.Name, map[string]any{"command": "rm -rf ~", "operation": "delete", "path": "/p/.env"})
+			// No operation: where the tool acts only on some (actsWhen),
+			// a call that does not say which acts.
+			payload := toolEvent(ev.Name, "/p", c.tool.Name, map[string]any{"command": "rm -rf ~", "path": "/p/.env"})
 			res, err := tr.Event(payload)
 			if !c.guards {
 				if err != nil || !res.Skip {
@@ -96,5 +98,67 @@ func TestActingToolWithNoCounterpartFailsAGuardClosed(t *testing.T) {
 				t.Fatalf("got %v (skip %v); want the guard failed closed with %q… has no %s counterpart", err, res != nil && res.Skip, want, c.hook.Agent)
 			}
 		})
+	}
+}
+
+// TestActsWhenOperation: TerminaI's manage_processes, file_operations and
+// agent_control act on some operations only (process-manager.ts:746-790,
+// file-ops.ts:171-185, agent-control.ts:135-170 at 4b816c7a, exact switches
+// on the schema's enum): a Claude guard fails closed on each operation the
+// row lists, and on a call whose operation is missing or not a string; an
+// operation that runs and changes nothing (list, list_tree, status) is not
+// shown to a Bash or Write guard, as before.
+func TestActsWhenOperation(t *testing.T) {
+	tbl := mappings.Default()
+	inert := map[string]string{"manage_processes": "list", "file_operations": "list_tree", "agent_control": "status"}
+	host, _ := tbl.Dialect("terminai")
+	hook, _ := tbl.Dialect("claude")
+	seen := 0
+	for _, tool := range host.Tools {
+		if len(tool.ActsWhen) == 0 {
+			continue
+		}
+		seen++
+		none, ok := inert[tool.Name]
+		if !ok {
+			t.Errorf("%s: actsWhen, and no operation of it that does nothing in this test", tool.Name)
+			continue
+		}
+		matcher := "Bash"
+		if slices.Contains(tool.Acts, "write") {
+			matcher = "Write"
+		}
+		values := map[string]any{"missing": nil, "number": 1, "list": []any{none}, none: none}
+		for _, v := range tool.ActsWhen["operation"] {
+			values[v] = v
+		}
+		for name, v := range values {
+			t.Run(tool.Name+"/"+name, func(t *testing.T) {
+				tr, err := New(tbl, host.Name, hook.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tr.Match, err = hook.ToolMatcher(matcher); err != nil {
+					t.Fatal(err)
+				}
+				input := map[string]any{"command": "rm -rf ~", "path": ".env"}
+				if v != nil {
+					input["operation"] = v
+				}
+				res, err := tr.Event(toolEvent("BeforeTool", "/p", tool.Name, input))
+				if name == none {
+					if err != nil || !res.Skip {
+						t.Fatalf("operation %s: got %v; want the %s guard not run", none, err, matcher)
+					}
+					return
+				}
+				if err == nil || !strings.Contains(err.Error(), "the guard cannot judge it") {
+					t.Fatalf("operation %v: got %v; want the guard failed closed", v, err)
+				}
+			})
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no tool of the table has actsWhen")
 	}
 }

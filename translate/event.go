@@ -197,7 +197,8 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			if err != nil {
 				return nil, fmt.Errorf("cannot tell whether %s would run the hook for %s: %w", tr.To.Agent, toolName, err)
 			}
-			if len(acts) > 0 {
+			input, _ := p["tool_input"].(map[string]any)
+			if len(acts) > 0 && srcTool.Acting(input) {
 				return nil, fmt.Errorf("%s tool %s %s and has no %s counterpart; the guard cannot judge it", tr.From.Agent, toolName, strings.Join(acts, " and "), tr.To.Agent)
 			}
 		}
