@@ -447,6 +447,7 @@ func scenarios() []*scenario {
 	list = append(list, observeScenarios()...)
 	list = append(list, toolScenarios()...)
 	list = append(list, touchesScenarios()...)
+	list = append(list, actingScenarios()...)
 	return list
 }
 

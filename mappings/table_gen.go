@@ -1212,7 +1212,6 @@ func dialectClaude() *Dialect {
 			},
 			{Name: "Monitor",
 				Canonical: "monitor",
-				Acts:      []string{"shell"},
 			},
 			{Name: "CronCreate",
 				Canonical: "cron",

@@ -58,11 +58,11 @@ func actingCases(t *testing.T, tbl *mappings.Table) []actingCase {
 // TestActingToolWithNoCounterpartFailsAGuardClosed: a host's tool that runs
 // commands or changes files and has no counterpart in the hook's dialect
 // (TerminaI's manage_processes, Codex's write_stdin, Copilot's write_bash,
-// Claude's Monitor...) reaches a guard of that kind of action (a shell
-// guard, a write or edit guard), or one of every tool, as a block with the
-// reason, on every pair of dialects of the table: the guard would be shown a
-// tool it does not know, or nothing, and let it run. A guard of another kind
-// (a read guard) is not run, as before. On b20418e every call ran unguarded
+// Claude's and Qwen's notebook edits...) reaches a guard of that kind of
+// action (a shell guard, a write or edit guard), or one of every tool, as a
+// block with the reason, on every pair of dialects of the table: the guard
+// would be shown a tool it does not know, or nothing, and let it run. A
+// guard of another kind (a read guard) is not run, as before. On b20418e every call ran unguarded
 // (the hook skipped: its matcher names no tool that stands for it; or shown
 // the host's tool name, which a shell guard does not check).
 func TestActingToolWithNoCounterpartFailsAGuardClosed(t *testing.T) {
