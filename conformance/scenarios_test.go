@@ -454,6 +454,7 @@ func scenarios() []*scenario {
 	list = append(list, touchesScenarios()...)
 	list = append(list, exitScenarios()...)
 	list = append(list, stopLoopScenarios()...)
+	list = append(list, actingScenarios()...)
 	return list
 }
 

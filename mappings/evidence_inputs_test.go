@@ -17,8 +17,11 @@ import (
 type inputEvidence struct {
 	Tool     string `json:"tool"`
 	Argument string `json:"argument"`
-	Touches  string `json:"touches"` // path, directory, workdir or pattern
-	Evidence string `json:"evidence"`
+	Touches  string `json:"touches"` // path, directory, workdir, pattern or command
+	// Acts says the argument makes the tool run commands ("shell") or
+	// change files ("write", "edit"): canonical tools with an acts phrase.
+	Acts     []string `json:"acts"`
+	Evidence string   `json:"evidence"`
 }
 
 func readInputEvidence(t *testing.T, dialect string) []inputEvidence {
@@ -45,6 +48,18 @@ func readInputEvidence(t *testing.T, dialect string) []inputEvidence {
 // carried says how the table carries one argument that changes what the
 // tool touches to another dialect's hook, or why it does not.
 func carried(d *Dialect, tool *Tool, e inputEvidence) error {
+	if e.Touches == "command" {
+		if tool.Canonical == "shell" || slices.Contains(tool.Acts, "shell") {
+			return nil
+		}
+		return fmt.Errorf("the tool runs it, but is neither the shell tool nor marked \"acts\": [\"shell\"]: a shell guard of another agent never sees it")
+	}
+	if tool.Canonical == "" {
+		if len(tool.Acts) == 0 {
+			return fmt.Errorf("the tool has no counterpart (\"only\") and is not marked \"acts\": it never reaches another dialect's hook, and no guard fails closed on it")
+		}
+		return nil // every guard of its kind fails closed on it (Table.Unjudged)
+	}
 	if _, ok := tool.Hidden[e.Argument]; ok {
 		return nil // the agent never shows it to its hooks
 	}
@@ -71,7 +86,7 @@ func carried(d *Dialect, tool *Tool, e inputEvidence) error {
 			return fmt.Errorf("not in the tool's fields: it never reaches another dialect's hook")
 		}
 	default:
-		return fmt.Errorf("touches %q is none of path, directory, workdir, pattern", e.Touches)
+		return fmt.Errorf("touches %q is none of path, directory, workdir, pattern, command", e.Touches)
 	}
 	return nil
 }
@@ -94,6 +109,7 @@ func TestEvidenceInputsHeldByTheTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			listed := map[[2]string]bool{}
+			actsListed := map[string][]string{}
 			for _, e := range readInputEvidence(t, name) {
 				listed[[2]string{e.Tool, e.Argument}] = true
 				if e.Evidence == "" {
@@ -106,6 +122,31 @@ func TestEvidenceInputsHeldByTheTable(t *testing.T) {
 				}
 				if err := carried(d, tool, e); err != nil {
 					t.Errorf("%s %s (%s): %v", e.Tool, e.Argument, e.Touches, err)
+				}
+				for _, a := range e.Acts {
+					if c := tbl.Canonical.Tool(a); c == nil || c.Acts == "" {
+						t.Errorf("%s %s: acts %q is no canonical tool with an acts phrase", e.Tool, e.Argument, a)
+					}
+				}
+				// Where another agent has no counterpart for the tool, its
+				// guards fail closed on it only if the row says what it does.
+				for _, other := range tbl.Dialects {
+					if other == d || tbl.counterpart(d, other, tool) {
+						continue
+					}
+					for _, a := range e.Acts {
+						if !slices.Contains(tool.Acts, a) {
+							t.Errorf("%s %s acts as %s, and %s has no counterpart for %s, but the table's row has no \"acts\": [%q]: a %s guard of that kind never sees the call", e.Tool, e.Argument, a, other.Agent, e.Tool, a, other.Agent)
+						}
+					}
+				}
+				actsListed[e.Tool] = append(actsListed[e.Tool], e.Acts...)
+			}
+			for _, tool := range d.Tools {
+				for _, a := range tool.Acts {
+					if !slices.Contains(actsListed[tool.Name], a) {
+						t.Errorf("the table marks %s as acting as %s, but data/evidence/%s-inputs.jsonc lists no argument of it that does, with its evidence", tool.Name, a, name)
+					}
 				}
 			}
 			for _, tool := range d.Tools {

@@ -72,12 +72,26 @@ func worse(a, b Mark) Mark {
 type Concept struct {
 	ID  string `json:"id"`
 	Doc string `json:"doc"`
+	// Acts says, for a canonical tool whose guards keep an action from
+	// happening (running commands, changing files), what a tool that does
+	// the same does ("runs commands"); a Tool's acts names these ids.
+	Acts string `json:"acts"`
 }
 
 // Canonical is the shared vocabulary every dialect maps onto.
 type Canonical struct {
 	Events []Concept `json:"events"`
 	Tools  []Concept `json:"tools"`
+}
+
+// Tool returns the canonical tool id, or nil.
+func (c *Canonical) Tool(id string) *Concept {
+	for i := range c.Tools {
+		if c.Tools[i].ID == id {
+			return &c.Tools[i]
+		}
+	}
+	return nil
 }
 
 // Dialect is one agent's hook protocol.
@@ -845,14 +859,26 @@ type Tool struct {
 	// apply_patch writes whole files as well as editing them): it stands
 	// for them where the dialect has no tool of its own for them, and a
 	// matcher naming it stands for their tools on the other side.
-	Also    []string          `json:"also"`
-	Only    string            `json:"only"` // the reason this tool has no canonical concept
-	Aliases []string          `json:"aliases"`
-	Legacy  bool              `json:"legacy"` // accepted on input, never emitted
-	Mark    Mark              `json:"mark"`
-	Note    string            `json:"note"`
-	Fields  map[string]string `json:"fields"` // dialect argument -> canonical argument
-	Convert string            `json:"convert"`
+	Also []string `json:"also"`
+	// Acts lists the canonical tools (with an acts phrase in canonical.jsonc)
+	// whose kind of action this tool performs where another agent has no
+	// counterpart for it (TerminaI's manage_processes runs commands, as a
+	// shell does): a guard of that agent whose matcher names one of its
+	// tools of that kind, or every tool, would never be shown the call, so
+	// it fails closed on it (Table.Unjudged).
+	Acts []string `json:"acts"`
+	// ActsWhen narrows Acts to calls whose argument has one of the values
+	// (TerminaI's manage_processes runs a command on operation start, send
+	// and restart, not on list). A call without the argument, or with a
+	// value that is not a string, acts: its guard fails closed.
+	ActsWhen map[string][]string `json:"actsWhen"`
+	Only     string              `json:"only"` // the reason this tool has no canonical concept
+	Aliases  []string            `json:"aliases"`
+	Legacy   bool                `json:"legacy"` // accepted on input, never emitted
+	Mark     Mark                `json:"mark"`
+	Note     string              `json:"note"`
+	Fields   map[string]string   `json:"fields"` // dialect argument -> canonical argument
+	Convert  string              `json:"convert"`
 	// Paths names, for each path argument, the resolver that gives the
 	// path this agent's tool really uses (paths.go).
 	Paths map[string]string `json:"paths"`
@@ -895,6 +921,20 @@ type Tool struct {
 	OutputReplace string `json:"outputReplace"`
 
 	canonField map[string]string // canonical argument -> dialect argument
+}
+
+// Acting reports whether a call of the tool with input does what its Acts
+// say (ActsWhen); where unsure, it does.
+func (t *Tool) Acting(input map[string]any) bool {
+	if len(t.Acts) == 0 {
+		return false
+	}
+	for arg, values := range t.ActsWhen {
+		if v, ok := input[arg].(string); ok && !slices.Contains(values, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // ArgFor returns the dialect's argument name for a canonical argument.
@@ -1214,6 +1254,17 @@ func (t *Table) index() error {
 					bad("%s: tool name %q listed twice", d.Name, n)
 				}
 				d.toolByName[n] = tool
+			}
+			for _, a := range tool.Acts {
+				if c := t.Canonical.Tool(a); c == nil || c.Acts == "" {
+					bad("%s: tool %s: acts %q is no canonical tool with an acts phrase", d.Name, tool.Name, a)
+				}
+				if a == tool.Canonical {
+					bad("%s: tool %s: acts its own canonical tool %q", d.Name, tool.Name, a)
+				}
+			}
+			if len(tool.ActsWhen) > 0 && len(tool.Acts) == 0 {
+				bad("%s: tool %s: actsWhen without acts", d.Name, tool.Name)
 			}
 			if tool.Canonical == "" {
 				if strings.TrimSpace(tool.Only) == "" {

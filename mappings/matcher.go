@@ -406,3 +406,57 @@ func alsoTools(d *Dialect, t *Tool) []*Tool {
 	}
 	return out
 }
+
+// counterpart reports whether the host's tool has a tool of the other
+// dialect that stands for it.
+func (t *Table) counterpart(host, other *Dialect, tool *Tool) bool {
+	tm, err := t.MapTool(host, other, tool.Name)
+	return err == nil && tm.To != nil
+}
+
+// Unjudged reports what the host's tool name does that a hook of dialect
+// hook, whose own matcher is m, would guard but cannot judge: the tool acts
+// (Tool.Acts: it runs commands, changes files) with no counterpart in the
+// hook's dialect, and m names a tool of the hook's agent that acts so, or
+// every tool. Shown the call under a name it does not know, or never
+// shown it, the guard would let it run; its caller fails the guard closed
+// with the phrases returned ("runs commands"). nil: the hook can judge the
+// call, or would not guard it.
+func (t *Table) Unjudged(host, hook *Dialect, name string, m *ToolMatcher) ([]string, error) {
+	src := host.Tool(name)
+	if src == nil || len(src.Acts) == 0 || t.counterpart(host, hook, src) {
+		return nil, nil
+	}
+	var out []string
+	for _, a := range src.Acts {
+		named := m.MatchesEveryName()
+		for _, c := range hook.ToolsFor(a) {
+			if named {
+				break
+			}
+			ok, err := m.Match(c.Name)
+			if err != nil {
+				return nil, err
+			}
+			named = ok
+		}
+		if phrase := t.Canonical.Tool(a).Acts; named && !slices.Contains(out, phrase) {
+			out = append(out, phrase)
+		}
+	}
+	return out, nil
+}
+
+// ActingFor returns the host's tools that act as the canonical tool does
+// (Tool.Acts) and have no counterpart in dialect hook: a hook of that
+// dialect guarding the canonical tool must be run for them too, to fail
+// closed there (Unjudged).
+func (t *Table) ActingFor(host, hook *Dialect, canonical string) []*Tool {
+	var out []*Tool
+	for _, tool := range host.Tools {
+		if slices.Contains(tool.Acts, canonical) && !t.counterpart(host, hook, tool) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}

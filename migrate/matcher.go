@@ -68,6 +68,9 @@ type matcherPlan struct {
 	narrow []string   // names left out that the target has no tool or value for
 	weaker []string   // calls of the target the entry no longer covers: a guard guards less
 	differ []string   // where the target entry fires differently, no guard weaker for it
+	// closed names the target's tools the entry fires on that hookx wrap
+	// blocks, as the hook cannot judge them (unjudged).
+	closed []string
 }
 
 func strp(s string) *string { return &s }
@@ -75,17 +78,21 @@ func strp(s string) *string { return &s }
 func (p *planner) translateMatcher(src, dst *mappings.Event, m *string) matcherPlan {
 	switch {
 	case src.Matcher == "tool" && dst.Matcher == "tool":
-		return p.toolMatcher(m)
+		return p.toolMatcher(m, p.opts.Wrap && (src.Output.Guard || dst.Output.Guard))
 	case src.Matcher == "tool" || dst.Matcher == "tool":
 		return matcherPlan{drop: fmt.Sprintf("a %s matcher cannot become a %s matcher", src.Matcher, dst.Matcher)}
 	}
 	return p.valueMatcher(src, dst, m)
 }
 
-func (p *planner) toolMatcher(m *string) matcherPlan {
+// toolMatcher translates a tool matcher. guarded is set where hookx wrap
+// fails the hook closed on a host tool it cannot judge (Table.Unjudged): a
+// wrapped hook on a guard event; the matcher then names those tools too.
+func (p *planner) toolMatcher(m *string, guarded bool) matcherPlan {
 	var plan matcherPlan
 	if matchesAll(m) {
 		plan.outs = []matchOut{{}}
+		plan.closed = p.unjudged(nil, nil, guarded)
 		return plan
 	}
 	var names, mcp []string
@@ -114,6 +121,19 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			}
 			// A tool that also does what another tool of the target does
 			// (Codex's apply_patch also writes files) stands for both.
+			// The target's tools that do the same with no counterpart in
+			// the hook's agent (TerminaI's manage_processes runs commands):
+			// the wrapped hook must run for them, for hookx wrap to fail
+			// the guard closed there (Table.Unjudged).
+			if tm.From != nil && guarded {
+				for _, c := range append([]string{tm.From.Canonical}, tm.From.Also...) {
+					for _, t := range p.tbl.ActingFor(p.to, p.from, c) {
+						if !slices.Contains(names, t.Name) {
+							names = append(names, t.Name)
+						}
+					}
+				}
+			}
 			if tm.From != nil {
 				for _, a := range tm.From.Also {
 					if t, _ := p.to.ToolFor(a); t != nil && !slices.Contains(names, t.Name) {
@@ -164,6 +184,7 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 			}
 			if fm.MatchesEveryName() {
 				plan.outs = []matchOut{{}}
+				plan.closed = p.unjudged(fm, nil, guarded)
 				return plan
 			}
 			mcpSample := p.from.MCP.Prefix + "server" + p.from.MCP.Separator + "tool"
@@ -220,14 +241,19 @@ func (p *planner) toolMatcher(m *string) matcherPlan {
 		out = "^(" + strings.Join(append(alts, mcp...), "|") + ")$"
 	}
 	plan.outs = []matchOut{{matcher: &out}}
-	plan.differ = append(plan.differ, p.unfit(*m, out, len(mcp) > 0)...)
+	plan.differ = append(plan.differ, p.unfit(*m, out, len(mcp) > 0, guarded)...)
+	if src, err := p.from.ToolMatcher(*m); err == nil {
+		if dst, err := p.to.ToolMatcher(out); err == nil {
+			plan.closed = p.unjudged(src, dst, guarded)
+		}
+	}
 	return plan
 }
 
 // unfit lists the target tools the migrated matcher out fires on for which
 // the source matcher m names no tool: wrap --match does not run the hook
 // for them (mappings.Table.HookTool).
-func (p *planner) unfit(m, out string, mcp bool) []string {
+func (p *planner) unfit(m, out string, mcp, guarded bool) []string {
 	src, err := p.from.ToolMatcher(m)
 	if err != nil {
 		return nil
@@ -240,6 +266,9 @@ func (p *planner) unfit(m, out string, mcp bool) []string {
 	for _, t := range p.to.Tools {
 		if ok, err := dst.Match(t.Name); err != nil || !ok {
 			continue // out is hookx's own anchored list of names
+		}
+		if acts, err := p.tbl.Unjudged(p.to, p.from, t.Name, src); guarded && err == nil && len(acts) > 0 {
+			continue // blocked, not skipped (unjudged)
 		}
 		_, fits, err := p.tbl.HookTool(p.to, p.from, t.Name, src)
 		switch {
@@ -262,6 +291,26 @@ func (p *planner) unfit(m, out string, mcp bool) []string {
 			p.from.Agent, m, "_"))
 	}
 	return notes
+}
+
+// unjudged names the target's tools that the migrated matcher dst (nil:
+// every tool) fires on, that run commands or change files with no
+// counterpart in the hook's agent, and that the hook's matcher src (nil:
+// every tool) guards by kind: hookx wrap blocks them (Table.Unjudged).
+func (p *planner) unjudged(src, dst *mappings.ToolMatcher, guarded bool) []string {
+	if !guarded {
+		return nil
+	}
+	var closed []string
+	for _, t := range p.to.Tools {
+		if ok, err := dst.Match(t.Name); err != nil || !ok {
+			continue
+		}
+		if acts, err := p.tbl.Unjudged(p.to, p.from, t.Name, src); err == nil && len(acts) > 0 {
+			closed = append(closed, fmt.Sprintf("%s (%s)", t.Name, strings.Join(acts, " and ")))
+		}
+	}
+	return closed
 }
 
 // mcpPattern translates one regex alternative that names MCP tools of the

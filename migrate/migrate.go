@@ -901,6 +901,11 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		}
 		note(Note, "registered on "+strings.Join(names, " and "), sh.event+" fires for each of them in "+p.from.Agent)
 	}
+	if wrapped && len(mp.closed) > 0 && base.Guard {
+		note(Approximate, "blocks "+strings.Join(mp.closed, ", "),
+			fmt.Sprintf("%s runs it for these tools, which have no %s counterpart; the hook cannot judge them, so hookx wrap blocks them (say which you allow in the hook's own matcher, or write the %s entry by hand)",
+				p.to.Agent, p.from.Agent, p.to.Agent))
+	}
 	if wrapped {
 		p.blockReport(base, targets)
 		p.envFileReport(base, sh, targets)

@@ -305,3 +305,64 @@ func sourceEventFor(tbl *mappings.Table, from, to *mappings.Dialect, ev string) 
 	}
 	return ""
 }
+
+// TestWrappedGuardFiresOnHostToolsItCannotJudge: a wrapped guard migrated
+// to a host whose tools run commands or change files with no counterpart in
+// the hook's agent fires for them too, so that hookx wrap blocks them
+// (TestActingToolWithNoCounterpartFailsAGuardClosed in translate); the
+// report names them. A copied hook (--no-wrap) and a hook of an event that
+// guards nothing keep the matcher they had. On b20418e a Claude Bash guard
+// on TerminaI fired only for run_terminal_command, and manage_processes ran
+// rm -rf ~ unguarded.
+func TestWrappedGuardFiresOnHostToolsItCannotJudge(t *testing.T) {
+	cmd := map[string]any{"type": "command", "command": "./guard.sh"}
+	tests := []struct {
+		from, to, event, matcher string
+		wrap                     bool
+		want                     []string
+		blocks                   string // in the report
+	}{
+		{"claude", "terminai", "PreToolUse", "Bash", true, []string{"BeforeTool=^(run_terminal_command|execute_repl|manage_processes|agent_control)$"},
+			"blocks execute_repl (runs commands), manage_processes (runs commands), agent_control (runs commands)"},
+		{"claude", "terminai", "PreToolUse", "Write|Edit", true, []string{"BeforeTool=^(write_to_file|file_operations|edit_file)$"}, "blocks file_operations (changes files)"},
+		{"claude", "terminai", "PreToolUse", "", true, []string{"BeforeTool=(all)"}, "blocks execute_repl (runs commands), manage_processes (runs commands), file_operations (changes files), agent_control (runs commands)"},
+		{"claude", "codex", "PreToolUse", "Bash", true, []string{"PreToolUse=Bash|write_stdin"}, "blocks write_stdin (runs commands)"},
+		{"claude", "copilot", "PreToolUse", "Bash", true, []string{"preToolUse=bash|write_bash"}, "blocks write_bash (runs commands)"},
+		{"gemini", "claude", "BeforeTool", "run_shell_command", true, []string{"PreToolUse=Bash"}, ""},
+		{"gemini", "claude", "BeforeTool", "write_file|replace", true, []string{"PreToolUse=Write|NotebookEdit|Edit"}, "blocks NotebookEdit (changes files)"},
+		// A read guard does not guard commands; a PostToolUse hook guards
+		// nothing; a copied hook is not wrapped.
+		{"claude", "terminai", "PreToolUse", "Read", true, []string{"BeforeTool=^(read_file)$"}, ""},
+		{"claude", "terminai", "PostToolUse", "Bash", true, []string{"AfterTool=^(run_terminal_command)$"}, ""},
+		{"gemini", "claude", "BeforeTool", "run_shell_command", false, []string{"PreToolUse=Bash"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s→%s %s %s wrap=%v", tt.from, tt.to, tt.event, tt.matcher, tt.wrap), func(t *testing.T) {
+			g := map[string]any{"hooks": []any{cmd}}
+			if tt.matcher != "" {
+				g["matcher"] = tt.matcher
+			}
+			src, _ := json.Marshal(map[string]any{"hooks": map[string]any{tt.event: []any{g}}})
+			res, err := Plan(Options{From: tt.from, To: tt.to, Wrap: tt.wrap, Hookx: "hookx"}, []Source{{Path: "src.json", Data: src}}, Source{Path: "dst.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, matchers(res)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			var blocks []string
+			for _, it := range res.Items {
+				if strings.HasPrefix(it.What, "blocks ") {
+					blocks = append(blocks, it.What)
+				}
+			}
+			want := []string{}
+			if tt.blocks != "" {
+				want = []string{tt.blocks}
+			}
+			if diff := cmp.Diff(want, append([]string{}, blocks...)); diff != "" {
+				t.Errorf("report (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -189,6 +189,19 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			// closed (a guard's block), never skip the hook silently.
 			return nil, fmt.Errorf("cannot tell whether %s would run the hook for %s: %w", tr.To.Agent, toolName, err)
 		}
+		if src.Output.Guard || dst.Output.Guard {
+			// A tool that runs commands or changes files with no
+			// counterpart in the hook's agent: the guard of that kind of
+			// action would be shown a tool it does not know, or nothing.
+			acts, err := tr.Table.Unjudged(tr.From, tr.To, toolName, tr.Match)
+			if err != nil {
+				return nil, fmt.Errorf("cannot tell whether %s would run the hook for %s: %w", tr.To.Agent, toolName, err)
+			}
+			input, _ := p["tool_input"].(map[string]any)
+			if len(acts) > 0 && srcTool.Acting(input) {
+				return nil, fmt.Errorf("%s tool %s %s and has no %s counterpart; the guard cannot judge it", tr.From.Agent, toolName, strings.Join(acts, " and "), tr.To.Agent)
+			}
+		}
 		if !fits && dst.Matcher == "tool" {
 			res.Skip = true
 			res.SkipReason = fmt.Sprintf("the hook's matcher %q names no %s tool that stands for %s %s", tr.Match, tr.To.Agent, tr.From.Agent, toolName)

@@ -54,10 +54,17 @@ func TestEventGoldens(t *testing.T) {
 			src, dst := goldenDialects(file)
 			in := section(t, ar, src+".json")
 			res, err := newTr(t, src, dst).Event(in)
-			if err != nil {
+			var got []byte
+			switch {
+			case err != nil && strings.Contains(err.Error(), "the guard cannot judge it"):
+				// A tool that acts with no counterpart fails a guard of
+				// every tool closed (TestActingToolWithNoCounterpartFailsAGuardClosed).
+				got = []byte("# the guard fails closed: " + err.Error() + "\n")
+			case err != nil:
 				t.Fatal(err)
+			default:
+				got = renderGolden(res)
 			}
-			got := renderGolden(res)
 			if *update {
 				ar.Files = []txtar.File{{Name: dst + ".json", Data: got}} // the input stays in ../testdata/payloads
 				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
@@ -69,7 +76,7 @@ func TestEventGoldens(t *testing.T) {
 			if diff := cmp.Diff(string(want), string(got)); diff != "" {
 				t.Errorf("%s → %s (-want +got):\n%s\nrun go test ./translate -update to accept", src, dst, diff)
 			}
-			if res.Skip {
+			if err != nil || res.Skip {
 				return
 			}
 			checkRoundTrip(t, src, dst, in, res)
