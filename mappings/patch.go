@@ -3,6 +3,7 @@ package mappings
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -231,6 +232,12 @@ func resolvePatch(patch, cwd string) (string, string) {
 	var uncertain []string
 	set := func(i int, marker, p string) {
 		abs, why := codexPatchPath(p, cwd)
+		if why == "" && strings.ContainsAny(abs, "\r\n") {
+			// A cwd with a line break would split the header written
+			// below into lines of their own ("+x/.env" read as the
+			// added file's text, the file as the cwd's first line).
+			why = "the path Codex writes, " + strconv.Quote(abs) + ", holds a line break, which a patch's header line cannot"
+		}
 		if why != "" {
 			uncertain = append(uncertain, why)
 		}

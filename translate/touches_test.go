@@ -78,6 +78,10 @@ func TestCodexPatchPathsReachHooksAsCodexWritesThem(t *testing.T) {
 		{"heredoc", "claude", "Write", "/p", "<<'EOF'\n*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch\nEOF\n", "/p/.env", ""},
 		{"home", "claude", "Write", "/p", add("~/.env"), "", "home directory"},
 		{"move", "claude", "Edit", "/p", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: sub/../.env\n@@\n-X=1\n+X=2\n*** End Patch\n", "", "moves /p/a.txt to /p/.env"},
+		// A project directory whose name holds a line break: written
+		// into the header, "+x" became the added file's text and the hook
+		// saw /tmp/d, while Codex writes "/tmp/d\n+x/.env".
+		{"cwd with a line break", "claude", "Edit", "/tmp/d\n+x", add(".env"), "", "holds a line break"},
 		{"two files", "claude", "Write", "/p", "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: .env\n+y\n*** End Patch\n", "", "2 file operations"},
 		// Gemini's hooks get paths as the model wrote them; trimmed as
 		// Codex trims the header.
