@@ -313,6 +313,7 @@ func editPatch(path, old, new string) string {
 var applyPatch = &InputConverter{
 	Args:      []string{"command"},
 	Canonical: []string{"file_path", "old_string", "new_string", "content"},
+	LineArgs:  []string{"file_path"}, // editPatch's "*** Add File: " or "*** Update File: " line
 	ToCanonical: func(a map[string]any) []string {
 		patch, _ := a["command"].(string)
 		e, why := onePatchEdit(patch)

@@ -250,6 +250,13 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 					fs.add(mappings.None, "tool_input", "%s; the hook sees part of the call", why)
 				}
 			}
+			if why := lineBreakArg(input, srcTool, dstTool); why != "" && (src.Output.Guard || dst.Output.Guard) {
+				// Written into a line of the hook's call (a patch's
+				// header), the rest would read as other lines: a Codex
+				// guard saw "*** Add File: ok" for ok\n+x/../.env, which
+				// Gemini writes as .env.
+				return nil, fmt.Errorf("%s's %s %s, which %s's %s writes in one line of its text, so a %s guard cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent, dstTool.Name, tr.To.Agent)
+			}
 			if dstTool != nil {
 				p["tool_input"] = convertInput(input, srcTool, dstTool, forHook, &fs)
 			}
@@ -531,6 +538,22 @@ func (tr *Translator) carryCwd(p, input map[string]any, srcTool, dstTool *mappin
 		fs.add(mappings.Approximate, "cwd", "%s runs %s in %s (%s %q): the hook gets that as its cwd, as %s would send it", tr.From.Agent, srcTool.Name, resolved, srcTool.Cwd, dir, dstTool.Name)
 	}
 	return nil
+}
+
+// lineBreakArg says which argument of the call, one that dst's converter
+// writes into one line of its text (LineArgs), holds a line break, or "".
+func lineBreakArg(input map[string]any, src, dst *mappings.Tool) string {
+	if dst == nil {
+		return ""
+	}
+	lineArgs := converter(dst).LineArgs
+	for _, arg := range slices.Sorted(maps.Keys(input)) {
+		s, ok := input[arg].(string)
+		if ok && slices.Contains(lineArgs, src.Fields[arg]) && strings.Contains(s, "\n") {
+			return fmt.Sprintf("has %s %q, with a line break", arg, s)
+		}
+	}
+	return ""
 }
 
 // uncarriedTouch says which argument of the call, one the table marks

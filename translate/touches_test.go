@@ -200,3 +200,27 @@ func TestQwenSubagentWorkingDirFailsAClaudeGuardClosed(t *testing.T) {
 		t.Errorf("without working_dir: %v", err)
 	}
 }
+
+// A path with a line break cannot be written into a patch's header line:
+// the rest reads as other lines. A Codex guard on another host saw
+// "*** Add File: ok" (its text "+x/../.env") for a write_file that Gemini
+// resolves to /p/.env, and allowed it; it now fails closed. On b20418e
+// and before this fix the hook saw the forged patch.
+func TestPathWithALineBreakFailsAPatchGuardClosed(t *testing.T) {
+	for _, c := range []struct{ name, host, event string }{
+		{"gemini write_file", "gemini", `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"write_file","tool_input":{"file_path":"ok\n+x/../.env","content":"X=1"}}`},
+		{"gemini replace", "gemini", `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"replace","tool_input":{"file_path":"/p/ok\n+x/../.env","old_string":"a","new_string":"b"}}`},
+		{"claude Write", "claude", `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Write","tool_input":{"file_path":"/p/ok\n+x/.env","content":"X=1"},"tool_use_id":"u"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, in, err := hookSees(t, c.host, "codex", "", c.event)
+			if err == nil || !strings.Contains(err.Error(), "with a line break") {
+				t.Fatalf("err = %v, want a guard failed closed (the hook saw %q)", err, in["command"])
+			}
+		})
+	}
+	// A line break elsewhere (the text of the edit) is carried.
+	if _, _, in, err := hookSees(t, "claude", "codex", "", `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Write","tool_input":{"file_path":"/p/a.txt","content":"x\ny"},"tool_use_id":"u"}`); err != nil || !strings.Contains(in["command"].(string), "+x\n+y") {
+		t.Errorf("err = %v, command %q", err, in["command"])
+	}
+}
