@@ -123,7 +123,7 @@ var resultCases = []resultCase{
 	// §9.3 Stop → AfterAgent.
 	{name: "C→G Stop exit 2", hook: "claude", host: "gemini", event: "Stop", exit: 2, stderr: "run the tests", want: `{"decision":"deny","reason":"run the tests"}`},
 	{name: "C→G Stop block: the finding says the host has no cap", hook: "claude", host: "gemini", event: "Stop", stdout: `{"decision":"block","reason":"again"}`, want: `{"decision":"deny","reason":"again"}`,
-		wantFind: "Gemini CLI has no cap on consecutive AfterAgent blocks; hookx wrap enforces Claude Code's 8 per session"},
+		wantFind: "Gemini CLI has no cap on consecutive AfterAgent blocks; hookx wrap enforces Claude Code's cap of 8 with no tool use between them"},
 	{name: "C→G Stop additionalContext keeps going", hook: "claude", host: "gemini", event: "Stop", stdout: `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"one more"}}`, want: `{"decision":"deny","reason":"one more"}`},
 	{name: "C→G Stop plain text ignored", hook: "claude", host: "gemini", event: "Stop", stdout: "done", want: `{}`},
 	// §9.3 SessionStart, SessionEnd, PreCompact, Notification.
@@ -192,7 +192,7 @@ var resultCases = []resultCase{
 	{name: "G→C BeforeAgent additionalContext", hook: "gemini", host: "claude", event: "BeforeAgent", stdout: `{"hookSpecificOutput":{"additionalContext":"c"}}`,
 		want: `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"c"}}`},
 	{name: "G→C AfterAgent deny: the finding gives the host's cap", hook: "gemini", host: "claude", event: "AfterAgent", stdout: `{"decision":"deny","reason":"again"}`, want: `{"decision":"block","reason":"again"}`,
-		wantFind: "Claude Code ends the turn after 8 consecutive Stop blocks, and the hook is not told"},
+		wantFind: "Claude Code ends the turn after 8 consecutive Stop blocks with no tool use between them, and the hook is not told"},
 	{name: "G→C AfterAgent exit 2 text", hook: "gemini", host: "claude", event: "AfterAgent", exit: 2, stderr: "again", want: `{"decision":"block","reason":"again"}`},
 	{name: "G→C AfterAgent clearContext", hook: "gemini", host: "claude", event: "AfterAgent", stdout: `{"continue":false,"hookSpecificOutput":{"clearContext":true}}`,
 		want: `{"continue":false,"stopReason":"No reason provided"}`, wantFind: "clearContext"},
