@@ -224,3 +224,16 @@ func TestPathWithALineBreakFailsAPatchGuardClosed(t *testing.T) {
 		t.Errorf("err = %v, command %q", err, in["command"])
 	}
 }
+
+// A hook's rewrite of a Codex apply_patch whose path holds a line break
+// is refused (blocked), not written into the patch: its header would split
+// into lines of their own, and Codex would also add /p/.env, which the
+// hook never gave.
+func TestRewriteWithALineBreakInAPatchPathIsRefused(t *testing.T) {
+	host := codexPatchEvent("/p", "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n")
+	got, fs := resultFor(t, "claude", "codex", "PreToolUse", "",
+		Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/p/a.txt\n*** Add File: /p/.env\n+X=1","content":"y"}}}`)}, host, false)
+	if strings.Contains(got, "updatedInput") || !strings.Contains(got, `"permissionDecision":"deny"`) {
+		t.Errorf("host got %s, want a deny and no patch; findings: %v", got, fs)
+	}
+}
