@@ -269,6 +269,11 @@ func onePatchEdit(patch string) (patchEdit, string) {
 	}
 	h := hunks[0]
 	switch {
+	case h.path == "~" || strings.HasPrefix(h.path, "~/"):
+		// Another agent's edit tool takes ~/x as a file in the project
+		// (path.resolve), Codex as one in the home directory: a hook
+		// shown ~/.bashrc would check another file than Codex writes.
+		return patchEdit{}, "Codex takes " + h.path + " in the home directory of its process; an edit call's path would name a file in the project"
 	case h.op == patchAdd:
 		return patchEdit{path: h.path, new: h.content}, ""
 	case h.op == patchDelete:

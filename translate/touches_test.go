@@ -87,6 +87,11 @@ func TestCodexPatchPathsReachHooksAsCodexWritesThem(t *testing.T) {
 		// Codex trims the header.
 		{"gemini: header padded", "gemini", "write_file", "/p", "*** Begin Patch\n*** Add File: .env \n+X=1\n*** End Patch\n", ".env", ""},
 		{"gemini: relative", "gemini", "replace", "/p", upd("sub/../.env"), "sub/../.env", ""},
+		// Gemini CLI would take ~/.bashrc in the project (path.resolve);
+		// Codex writes the home directory's: the hook cannot check it.
+		{"gemini: home", "gemini", "write_file", "/p", add("~/.bashrc"), "", "home directory"},
+		{"qwen: home", "qwen", "write_file", "/p", upd("~/.bashrc"), "", "home directory"},
+		{"terminai: home", "terminai", "", "/p", add("~"), "", "home directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, in, err := hookSees(t, "codex", c.to, c.matcher, codexPatchEvent(c.cwd, c.patch))
