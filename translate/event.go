@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -224,6 +225,17 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			}
 		}
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil {
+			if !tr.To.AbsolutePaths && (src.Output.Guard || dst.Output.Guard) {
+				// The hook gets the path as the host's model wrote it, and
+				// its own agent would take it as a plain path.resolve
+				// does; where the host's tool writes another file (Gemini
+				// CLI decodes %2e, drops a leading @ and NUL bytes), the
+				// guard would check the wrong one.
+				cwd, _ := p["cwd"].(string)
+				if why := pathReadOtherwise(input, srcTool, mappings.PathContext{Cwd: cwd, Exists: tr.exists}); why != "" {
+					return nil, fmt.Errorf("%s's %s %s, so a %s guard, which would take it as written, cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent)
+				}
+			}
 			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
 				// The hook's own agent would give it absolute paths: give
 				// it the ones the host's tool will use.
@@ -538,6 +550,31 @@ func (tr *Translator) carryCwd(p, input map[string]any, srcTool, dstTool *mappin
 		fs.add(mappings.Approximate, "cwd", "%s runs %s in %s (%s %q): the hook gets that as its cwd, as %s would send it", tr.From.Agent, srcTool.Name, resolved, srcTool.Cwd, dir, dstTool.Name)
 	}
 	return nil
+}
+
+// pathReadOtherwise says which path argument of the call the host's tool
+// resolves to another path than a plain path.resolve against the event's
+// cwd gives, or "". Arguments a converter reads (a patch) and paths the
+// resolver cannot know are left to the converter and to the hook.
+func pathReadOtherwise(input map[string]any, tool *mappings.Tool, pc mappings.PathContext) string {
+	for _, arg := range slices.Sorted(maps.Keys(tool.Paths)) {
+		p, ok := input[arg].(string)
+		if !ok || p == "" || slices.Contains(converter(tool).Args, arg) {
+			continue
+		}
+		resolved, why := mappings.PathResolverByName(tool.Paths[arg])(p, pc)
+		plain := filepath.Clean(p)
+		if !filepath.IsAbs(p) {
+			if !filepath.IsAbs(pc.Cwd) {
+				continue
+			}
+			plain = filepath.Join(pc.Cwd, p)
+		}
+		if why == "" && resolved != plain {
+			return fmt.Sprintf("takes %s %q as %s, not %s", arg, p, resolved, plain)
+		}
+	}
+	return ""
 }
 
 // lineBreakArg says which argument of the call, one that dst's converter

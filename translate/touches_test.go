@@ -242,3 +242,32 @@ func TestRewriteWithALineBreakInAPatchPathIsRefused(t *testing.T) {
 		t.Errorf("host got %s, want a deny and no patch; findings: %v", got, fs)
 	}
 }
+
+// A hook of a dialect that gets paths as the model wrote them (every one
+// but Claude) would take the path as a plain path.resolve does; where the
+// host's tool writes another file, a guard fails closed. Gemini CLI's
+// write_file decodes %2e, drops a leading @ and NUL bytes (geminiFile):
+// a Droid, Qwen or Codex .env guard on Gemini saw %2eenv, @.env and
+// .e\x00nv and allowed; Gemini writes /p/.env. A plain path goes through.
+func TestPathTheHostReadsOtherwiseFailsAGuardClosed(t *testing.T) {
+	write := func(path string) string {
+		b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "/p", "hook_event_name": "BeforeTool", "timestamp": "2026-11-22T12:00:00.000Z",
+			"tool_name": "write_file", "tool_input": map[string]any{"file_path": path, "content": "X=1"}})
+		return string(b)
+	}
+	for _, hook := range []string{"droid", "qwen", "codex", "copilot"} {
+		for _, path := range []string{"%2eenv", "@.env", ".e\x00nv", "/p/sub/%2e%2e/.env"} {
+			t.Run(hook+" "+path, func(t *testing.T) {
+				_, _, in, err := hookSees(t, "gemini", hook, "", write(path))
+				if err == nil || !strings.Contains(err.Error(), "/p/.env") {
+					t.Fatalf("err = %v, want a guard failed closed (the hook saw %v)", err, in)
+				}
+			})
+		}
+		t.Run(hook+" plain", func(t *testing.T) {
+			if _, _, in, err := hookSees(t, "gemini", hook, "", write("sub/../a.txt")); err != nil {
+				t.Fatalf("err = %v (the hook saw %v)", err, in)
+			}
+		})
+	}
+}
