@@ -207,6 +207,9 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 			r.hook.Agent, hookEv.Name, capCount(hookEv, st), sinceTools(hookEv), r.hook.Agent)
 		r.trace.StopCapped = true
 		removeState(r.stopPath)
+		if r.sessionPath != "" {
+			r.saveSessionAllow(chainID(payload, stopChain(hostEv))) // no block here
+		}
 		return nothing(r.host)
 	}
 	if hostEnds && !hookEnds {
