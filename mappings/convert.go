@@ -36,6 +36,11 @@ type InputConverter struct {
 	// has no one-call canonical counterpart, or "": a guard fails closed
 	// on such a call rather than show its hook something else.
 	Uncarried func(args map[string]any) string
+	// LineArgs are the canonical arguments FromCanonical writes into one
+	// line of the dialect's text (a patch's header): a value with a line
+	// break would be read back as other lines, so a guard fails closed
+	// on it rather than show its hook another call.
+	LineArgs []string
 }
 
 var inputConverters = sync.OnceValue(func() map[string]*InputConverter {

@@ -3,6 +3,7 @@ package mappings
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -231,6 +232,12 @@ func resolvePatch(patch, cwd string) (string, string) {
 	var uncertain []string
 	set := func(i int, marker, p string) {
 		abs, why := codexPatchPath(p, cwd)
+		if why == "" && strings.ContainsAny(abs, "\r\n") {
+			// A cwd with a line break would split the header written
+			// below into lines of their own ("+x/.env" read as the
+			// added file's text, the file as the cwd's first line).
+			why = "the path Codex writes, " + strconv.Quote(abs) + ", holds a line break, which a patch's header line cannot"
+		}
 		if why != "" {
 			uncertain = append(uncertain, why)
 		}
@@ -262,6 +269,11 @@ func onePatchEdit(patch string) (patchEdit, string) {
 	}
 	h := hunks[0]
 	switch {
+	case h.path == "~" || strings.HasPrefix(h.path, "~/"):
+		// Another agent's edit tool takes ~/x as a file in the project
+		// (path.resolve), Codex as one in the home directory: a hook
+		// shown ~/.bashrc would check another file than Codex writes.
+		return patchEdit{}, "Codex takes " + h.path + " in the home directory of its process; an edit call's path would name a file in the project"
 	case h.op == patchAdd:
 		return patchEdit{path: h.path, new: h.content}, ""
 	case h.op == patchDelete:
@@ -306,6 +318,7 @@ func editPatch(path, old, new string) string {
 var applyPatch = &InputConverter{
 	Args:      []string{"command"},
 	Canonical: []string{"file_path", "old_string", "new_string", "content"},
+	LineArgs:  []string{"file_path"}, // editPatch's "*** Add File: " or "*** Update File: " line
 	ToCanonical: func(a map[string]any) []string {
 		patch, _ := a["command"].(string)
 		e, why := onePatchEdit(patch)

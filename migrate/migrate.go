@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -1111,6 +1112,29 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 		diffs = append(diffs, fmt.Sprintf("%s %s, where %s %s", p.to.Agent, p.to.Reading, p.from.Agent, p.from.Reading))
 	}
 	so, do := em.From.Output, em.To.Output
+	var lostBlocks []string
+	for _, code := range slices.Sorted(maps.Keys(mergeKeys(so.Exits, do.Exits))) {
+		n, _ := strconv.Atoi(code)
+		from, to := so.ExitEffect(n), do.ExitEffect(n)
+		if from == to {
+			continue
+		}
+		// One protocol, but an exit code with an effect of one agent's
+		// own (Factory Droid's exit 3 aborts): the other reads it as a
+		// non-blocking error, or as something else.
+		d := fmt.Sprintf("exit %s %s in %s, %s in %s", code, exitEffectText(from), p.from.Agent, exitEffectText(to), p.to.Agent)
+		diffs = append(diffs, d)
+		if (from == "block" || from == "stop") && to != "block" && to != "stop" {
+			lostBlocks = append(lostBlocks, d)
+		}
+	}
+	if len(lostBlocks) > 0 && p.sourceGuard(base.Event) {
+		it := base
+		it.Guard, it.Level, it.What = true, Weakened, "exit codes that block"
+		it.Reason = strings.Join(lostBlocks, "; ") + ": the action goes ahead where " + p.from.Agent + " would stop it"
+		it.Fix = "run without --no-wrap: hookx wrap reads the exit code as " + p.from.Agent + " does"
+		p.add(it)
+	}
 	if so.PlainText != do.PlainText && so.PlainText != "" && do.PlainText != "" {
 		diffs = append(diffs, fmt.Sprintf("plain stdout becomes %s (was %s)", do.PlainText, so.PlainText))
 	}
@@ -1127,6 +1151,34 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 	base.Reason = strings.Join(diffs, "; ")
 	base.Fix = "run without --no-wrap unless the command already speaks " + p.to.Agent + "'s protocol"
 	p.add(base)
+}
+
+// mergeKeys is the set of keys of a and b.
+func mergeKeys(a, b map[string]string) map[string]bool {
+	m := map[string]bool{}
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
+}
+
+// exitEffectText says what an exit code's effect (mappings.Output.Exits)
+// does.
+func exitEffectText(effect string) string {
+	switch effect {
+	case "block":
+		return "blocks"
+	case "stop":
+		return "stops the agent"
+	case "context":
+		return "hands stderr to the model"
+	case "":
+		return "is a non-blocking error"
+	}
+	return effect
 }
 
 // envRules maps the source's variables to the target's (T§12).

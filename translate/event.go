@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -237,6 +238,17 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 			}
 		}
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil {
+			if !tr.To.AbsolutePaths && (src.Output.Guard || dst.Output.Guard) {
+				// The hook gets the path as the host's model wrote it, and
+				// its own agent would take it as a plain path.resolve
+				// does; where the host's tool writes another file (Gemini
+				// CLI decodes %2e, drops a leading @ and NUL bytes), the
+				// guard would check the wrong one.
+				cwd, _ := p["cwd"].(string)
+				if why := pathReadOtherwise(input, srcTool, mappings.PathContext{Cwd: cwd, Exists: tr.exists}); why != "" {
+					return nil, fmt.Errorf("%s's %s %s, so a %s guard, which would take it as written, cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent)
+				}
+			}
 			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
 				// The hook's own agent would give it absolute paths: give
 				// it the ones the host's tool will use.
@@ -262,6 +274,13 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 					}
 					fs.add(mappings.None, "tool_input", "%s; the hook sees part of the call", why)
 				}
+			}
+			if why := lineBreakArg(input, srcTool, dstTool); why != "" && (src.Output.Guard || dst.Output.Guard) {
+				// Written into a line of the hook's call (a patch's
+				// header), the rest would read as other lines: a Codex
+				// guard saw "*** Add File: ok" for ok\n+x/../.env, which
+				// Gemini writes as .env.
+				return nil, fmt.Errorf("%s's %s %s, which %s's %s writes in one line of its text, so a %s guard cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent, dstTool.Name, tr.To.Agent)
 			}
 			if dstTool != nil {
 				p["tool_input"] = convertInput(input, srcTool, dstTool, forHook, &fs)
@@ -544,6 +563,47 @@ func (tr *Translator) carryCwd(p, input map[string]any, srcTool, dstTool *mappin
 		fs.add(mappings.Approximate, "cwd", "%s runs %s in %s (%s %q): the hook gets that as its cwd, as %s would send it", tr.From.Agent, srcTool.Name, resolved, srcTool.Cwd, dir, dstTool.Name)
 	}
 	return nil
+}
+
+// pathReadOtherwise says which path argument of the call the host's tool
+// resolves to another path than a plain path.resolve against the event's
+// cwd gives, or "". Arguments a converter reads (a patch) and paths the
+// resolver cannot know are left to the converter and to the hook.
+func pathReadOtherwise(input map[string]any, tool *mappings.Tool, pc mappings.PathContext) string {
+	for _, arg := range slices.Sorted(maps.Keys(tool.Paths)) {
+		p, ok := input[arg].(string)
+		if !ok || p == "" || slices.Contains(converter(tool).Args, arg) {
+			continue
+		}
+		resolved, why := mappings.PathResolverByName(tool.Paths[arg])(p, pc)
+		plain := filepath.Clean(p)
+		if !filepath.IsAbs(p) {
+			if !filepath.IsAbs(pc.Cwd) {
+				continue
+			}
+			plain = filepath.Join(pc.Cwd, p)
+		}
+		if why == "" && resolved != plain {
+			return fmt.Sprintf("takes %s %q as %s, not %s", arg, p, resolved, plain)
+		}
+	}
+	return ""
+}
+
+// lineBreakArg says which argument of the call, one that dst's converter
+// writes into one line of its text (LineArgs), holds a line break, or "".
+func lineBreakArg(input map[string]any, src, dst *mappings.Tool) string {
+	if dst == nil {
+		return ""
+	}
+	lineArgs := converter(dst).LineArgs
+	for _, arg := range slices.Sorted(maps.Keys(input)) {
+		s, ok := input[arg].(string)
+		if ok && slices.Contains(lineArgs, src.Fields[arg]) && strings.Contains(s, "\n") {
+			return fmt.Sprintf("has %s %q, with a line break", arg, s)
+		}
+	}
+	return ""
 }
 
 // uncarriedTouch says which argument of the call, one the table marks

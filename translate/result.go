@@ -1126,6 +1126,11 @@ func (tr *Translator) rebuildInput(hostPayload []byte, hookToolName string, hook
 			fs.add(mappings.Approximate, "input rewrite", "%s; the likeliest path is used", u)
 		}
 	}
+	if why := lineBreakArg(hookInput, hookTool, hostTool); why != "" {
+		// Written into one line of the host's call (a patch's header),
+		// the rest would be other lines: operations the hook never gave.
+		return nil, fmt.Errorf("the rewrite %s, which %s's %s writes in one line of its text", why, tr.To.Agent, p.ToolName)
+	}
 	converted := convertInput(hookInput, hookTool, hostTool, forHost, fs)
 	out := make(map[string]any, len(p.ToolInput)+len(converted))
 	// Host fields the hook's dialect cannot express keep their original value.

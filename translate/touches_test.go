@@ -78,11 +78,20 @@ func TestCodexPatchPathsReachHooksAsCodexWritesThem(t *testing.T) {
 		{"heredoc", "claude", "Write", "/p", "<<'EOF'\n*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch\nEOF\n", "/p/.env", ""},
 		{"home", "claude", "Write", "/p", add("~/.env"), "", "home directory"},
 		{"move", "claude", "Edit", "/p", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: sub/../.env\n@@\n-X=1\n+X=2\n*** End Patch\n", "", "moves /p/a.txt to /p/.env"},
+		// A project directory whose name holds a line break: written
+		// into the header, "+x" became the added file's text and the hook
+		// saw /tmp/d, while Codex writes "/tmp/d\n+x/.env".
+		{"cwd with a line break", "claude", "Edit", "/tmp/d\n+x", add(".env"), "", "holds a line break"},
 		{"two files", "claude", "Write", "/p", "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: .env\n+y\n*** End Patch\n", "", "2 file operations"},
 		// Gemini's hooks get paths as the model wrote them; trimmed as
 		// Codex trims the header.
 		{"gemini: header padded", "gemini", "write_file", "/p", "*** Begin Patch\n*** Add File: .env \n+X=1\n*** End Patch\n", ".env", ""},
 		{"gemini: relative", "gemini", "replace", "/p", upd("sub/../.env"), "sub/../.env", ""},
+		// Gemini CLI would take ~/.bashrc in the project (path.resolve);
+		// Codex writes the home directory's: the hook cannot check it.
+		{"gemini: home", "gemini", "write_file", "/p", add("~/.bashrc"), "", "home directory"},
+		{"qwen: home", "qwen", "write_file", "/p", upd("~/.bashrc"), "", "home directory"},
+		{"terminai: home", "terminai", "", "/p", add("~"), "", "home directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, in, err := hookSees(t, "codex", c.to, c.matcher, codexPatchEvent(c.cwd, c.patch))
@@ -194,5 +203,71 @@ func TestQwenSubagentWorkingDirFailsAClaudeGuardClosed(t *testing.T) {
 	}
 	if _, _, _, err := hookSees(t, "qwen", "claude", "Agent", ev(`{"description":"d","prompt":"p"}`)); err != nil {
 		t.Errorf("without working_dir: %v", err)
+	}
+}
+
+// A path with a line break cannot be written into a patch's header line:
+// the rest reads as other lines. A Codex guard on another host saw
+// "*** Add File: ok" (its text "+x/../.env") for a write_file that Gemini
+// resolves to /p/.env, and allowed it; it now fails closed. On b20418e
+// and before this fix the hook saw the forged patch.
+func TestPathWithALineBreakFailsAPatchGuardClosed(t *testing.T) {
+	for _, c := range []struct{ name, host, event string }{
+		{"gemini write_file", "gemini", `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"write_file","tool_input":{"file_path":"ok\n+x/../.env","content":"X=1"}}`},
+		{"gemini replace", "gemini", `{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T12:00:00.000Z","tool_name":"replace","tool_input":{"file_path":"/p/ok\n+x/../.env","old_string":"a","new_string":"b"}}`},
+		{"claude Write", "claude", `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Write","tool_input":{"file_path":"/p/ok\n+x/.env","content":"X=1"},"tool_use_id":"u"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, in, err := hookSees(t, c.host, "codex", "", c.event)
+			if err == nil || !strings.Contains(err.Error(), "with a line break") {
+				t.Fatalf("err = %v, want a guard failed closed (the hook saw %q)", err, in["command"])
+			}
+		})
+	}
+	// A line break elsewhere (the text of the edit) is carried.
+	if _, _, in, err := hookSees(t, "claude", "codex", "", `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Write","tool_input":{"file_path":"/p/a.txt","content":"x\ny"},"tool_use_id":"u"}`); err != nil || !strings.Contains(in["command"].(string), "+x\n+y") {
+		t.Errorf("err = %v, command %q", err, in["command"])
+	}
+}
+
+// A hook's rewrite of a Codex apply_patch whose path holds a line break
+// is refused (blocked), not written into the patch: its header would split
+// into lines of their own, and Codex would also add /p/.env, which the
+// hook never gave.
+func TestRewriteWithALineBreakInAPatchPathIsRefused(t *testing.T) {
+	host := codexPatchEvent("/p", "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n")
+	got, fs := resultFor(t, "claude", "codex", "PreToolUse", "",
+		Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/p/a.txt\n*** Add File: /p/.env\n+X=1","content":"y"}}}`)}, host, false)
+	if strings.Contains(got, "updatedInput") || !strings.Contains(got, `"permissionDecision":"deny"`) {
+		t.Errorf("host got %s, want a deny and no patch; findings: %v", got, fs)
+	}
+}
+
+// A hook of a dialect that gets paths as the model wrote them (every one
+// but Claude) would take the path as a plain path.resolve does; where the
+// host's tool writes another file, a guard fails closed. Gemini CLI's
+// write_file decodes %2e, drops a leading @ and NUL bytes (geminiFile):
+// a Droid, Qwen or Codex .env guard on Gemini saw %2eenv, @.env and
+// .e\x00nv and allowed; Gemini writes /p/.env. A plain path goes through.
+func TestPathTheHostReadsOtherwiseFailsAGuardClosed(t *testing.T) {
+	write := func(path string) string {
+		b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "/p", "hook_event_name": "BeforeTool", "timestamp": "2026-11-22T12:00:00.000Z",
+			"tool_name": "write_file", "tool_input": map[string]any{"file_path": path, "content": "X=1"}})
+		return string(b)
+	}
+	for _, hook := range []string{"droid", "qwen", "codex", "copilot"} {
+		for _, path := range []string{"%2eenv", "@.env", ".e\x00nv", "/p/sub/%2e%2e/.env"} {
+			t.Run(hook+" "+path, func(t *testing.T) {
+				_, _, in, err := hookSees(t, "gemini", hook, "", write(path))
+				if err == nil || !strings.Contains(err.Error(), "/p/.env") {
+					t.Fatalf("err = %v, want a guard failed closed (the hook saw %v)", err, in)
+				}
+			})
+		}
+		t.Run(hook+" plain", func(t *testing.T) {
+			if _, _, in, err := hookSees(t, "gemini", hook, "", write("sub/../a.txt")); err != nil {
+				t.Fatalf("err = %v (the hook saw %v)", err, in)
+			}
+		})
 	}
 }

@@ -46,6 +46,18 @@ type sessionStop struct {
 	Offset       int64  `json:"offset"`
 	Before       bool   `json:"before,omitempty"`
 	BeforeOffset int64  `json:"beforeOffset,omitempty"`
+	// Ended is a later stop at which a hook did not block: unless a
+	// hook blocked there too (Stop is then that stop), the turn ended
+	// there, and the next stop starts a new chain even where the host's
+	// chain field repeats (Gemini's is the prompt: a user who types
+	// "continue" again was told true, and a Claude hook that blocks only
+	// when stop_hook_active is false let the agent stop).
+	Ended string `json:"ended,omitempty"`
+}
+
+// ended reports whether the chain of blocks ended at a stop before key.
+func (s sessionStop) ended(key string) bool {
+	return s.Ended != "" && s.Ended != key && s.Ended != s.Stop
 }
 
 // lastBlock is the block before this stop in the chain, if any: the latest
@@ -55,7 +67,7 @@ type sessionStop struct {
 // word: the latest block is then before it.
 func (s sessionStop) lastBlock(key string, repeat bool) (offset int64, ok bool) {
 	switch {
-	case s.Stop == "":
+	case s.Stop == "" || s.ended(key):
 		return 0, false
 	case s.Stop != key || repeat:
 		return s.Offset, true
@@ -181,6 +193,9 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 	}
 	if !r.Translation.Blocks(r.host, hostEv.Name, out) {
 		removeState(r.stopPath)
+		if r.sessionPath != "" {
+			r.saveSessionAllow(chainID(payload, stopChain(hostEv)))
+		}
 		return out
 	}
 	st := r.stop
@@ -192,6 +207,9 @@ func (r *runner) stopCap(hookEv, hostEv *mappings.Event, payload []byte, out Out
 			r.hook.Agent, hookEv.Name, capCount(hookEv, st), sinceTools(hookEv), r.hook.Agent)
 		r.trace.StopCapped = true
 		removeState(r.stopPath)
+		if r.sessionPath != "" {
+			r.saveSessionAllow(chainID(payload, stopChain(hostEv))) // no block here
+		}
 		return nothing(r.host)
 	}
 	if hostEnds && !hookEnds {
@@ -242,7 +260,7 @@ func (r *runner) saveStop(st stopState) {
 func (r *runner) saveSessionBlock(chain string, offset int64) {
 	var ss sessionStop
 	readState(r.sessionPath, &ss)
-	if ss.Chain != chain {
+	if ss.Chain != chain || ss.ended(r.stopKey) {
 		ss = sessionStop{Chain: chain}
 	}
 	if ss.Stop == r.stopKey && !r.stopRepeat {
@@ -252,6 +270,21 @@ func (r *runner) saveSessionBlock(chain string, offset int64) {
 		ss.Before, ss.BeforeOffset = true, ss.Offset
 	}
 	ss.Stop, ss.Offset = r.stopKey, offset
+	if err := writeState(r.sessionPath, ss); err != nil {
+		r.reportf("stop-loop state: %v", err)
+	}
+}
+
+// saveSessionAllow records that a hook did not block at this stop, where
+// a block of an earlier stop of the chain is recorded: unless another hook
+// blocks at this stop, the turn ends here (sessionStop.Ended).
+func (r *runner) saveSessionAllow(chain string) {
+	var ss sessionStop
+	readState(r.sessionPath, &ss)
+	if ss.Stop == "" || ss.Chain != chain || ss.Stop == r.stopKey || ss.Ended == r.stopKey {
+		return
+	}
+	ss.Ended = r.stopKey
 	if err := writeState(r.sessionPath, ss); err != nil {
 		r.reportf("stop-loop state: %v", err)
 	}

@@ -334,3 +334,31 @@ func TestStopStateReadsOnlyWhatWrapWrites(t *testing.T) {
 		}
 	}
 }
+
+// Gemini's chain field is the prompt: a user who types the same prompt
+// again ("continue") starts a new turn with the same chain. A Claude hook
+// that blocks unless stop_hook_active was told true at the new turn's
+// first stop (the last turn's block was still the session's), so it let
+// the agent stop where Claude, which says false after every prompt, has
+// it block. The stop at which a hook did not block ends the chain.
+func TestStopActiveAfterTheTurnEndedWithTheSamePrompt(t *testing.T) {
+	dir := t.TempDir()
+	ev := func(ts string) string {
+		return `{"session_id":"s1","hook_event_name":"AfterAgent","timestamp":"2026-11-28T01:00:` + ts + `.000Z","prompt":"continue","prompt_response":"done","stop_hook_active":false}`
+	}
+	steps := []struct {
+		ts      string
+		blocked bool
+	}{
+		{"00", true},  // turn 1 ends: the hook blocks
+		{"10", false}, // the continuation's stop: told true, the turn ends
+		{"20", true},  // turn 2, the same prompt: told false, as Claude would
+		{"30", false},
+	}
+	for i, s := range steps {
+		out, errs := stopRun(t, dir, "gemini", "claude", "Stop", "block", ev(s.ts))
+		if got := strings.Contains(out, `"block"`); got != s.blocked {
+			t.Fatalf("stop %d: blocked %v (stdout %q, stderr %q), want %v", i+1, got, out, errs, s.blocked)
+		}
+	}
+}
