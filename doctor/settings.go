@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/tailscale/hujson"
@@ -89,9 +89,9 @@ func (c *checker) readFiles() []*file {
 				path = filepath.Join(c.opts.Dir, filepath.FromSlash(l.rel))
 				shown = path
 			}
-			data, err := os.ReadFile(path)
+			data, err := safefile.ReadRegular(path, migrate.MaxFileSize)
 			if err != nil {
-				continue // absent (or unreadable): the agent has no hooks there either
+				continue // absent (or unreadable, or not a regular file): the agent has no hooks there either
 			}
 			f := &file{d: d, scope: l.scope, path: path, shown: shown, data: data}
 			files = append(files, f)

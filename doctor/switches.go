@@ -2,10 +2,10 @@ package doctor
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/tailscale/hujson"
@@ -25,7 +25,7 @@ func (c *checker) scopeFiles(d *mappings.Dialect) []*file {
 	}
 	if !haveUser && c.opts.Home != "" && strings.HasPrefix(d.Settings.User, "~/") {
 		p := filepath.Join(c.opts.Home, filepath.FromSlash(d.Settings.User[2:]))
-		if data, err := os.ReadFile(p); err == nil {
+		if data, err := safefile.ReadRegular(p, migrate.MaxFileSize); err == nil {
 			if v, err := hujson.Parse(data); err == nil {
 				out = append(out, &file{d: d, scope: "user", path: p, shown: d.Settings.User, data: data, root: &v})
 			}
@@ -181,7 +181,7 @@ func (c *checker) trustLevel() (level, shown string, err error) {
 		}
 		path = filepath.Join(home, ".gemini", "trustedFolders.json")
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadRegular(path, migrate.MaxFileSize)
 	if err != nil {
 		return "", shown, nil
 	}
@@ -255,7 +255,7 @@ func (c *checker) checkProjectTrust() {
 			continue
 		}
 		path := filepath.Join(c.opts.Home, filepath.FromSlash(strings.TrimPrefix(pt.File, "~/")))
-		data, _ := os.ReadFile(path)
+		data, _ := safefile.ReadRegular(path, migrate.MaxFileSize)
 		got, found := tomlTableValue(string(data), pt.Table, dir, pt.Key)
 		fix := fmt.Sprintf("add [%s.%q] with %s = %q to %s (or trust the project when %s asks)", pt.Table, dir, pt.Key, pt.Value, pt.File, d.Agent)
 		switch {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/hookx-dev/hookx/internal/safefile"
 )
 
 // BackupSuffix is appended to a settings file's name for the copy of its
@@ -38,7 +40,7 @@ func WriteFile(path string, before, data []byte) error {
 		return err
 	}
 	mode := fs.FileMode(0o644)
-	old, err := os.ReadFile(real)
+	old, err := safefile.ReadRegular(real, MaxFileSize)
 	switch {
 	case err == nil:
 		if before == nil || !bytes.Equal(old, before) {
@@ -68,7 +70,7 @@ func WriteFile(path string, before, data []byte) error {
 	// Compare-and-swap: the target must still hold what was planned from
 	// right before the rename.
 	return writeAtomic(real, data, mode, func() error {
-		now, err := os.ReadFile(real)
+		now, err := safefile.ReadRegular(real, MaxFileSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && before == nil:
 			return nil

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/spf13/cobra"
@@ -607,7 +608,10 @@ func readSettings(path, shown string) ([]byte, error) {
 		// Refused before reading it into memory.
 		return nil, withCode(exitBadInput, fmt.Errorf("%s: is larger than %d MiB; no agent's settings file is this large", shown, migrate.MaxFileSize>>20))
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadRegular(path, migrate.MaxFileSize)
+	if errors.Is(err, safefile.ErrRefused) {
+		return nil, withCode(exitBadInput, fmt.Errorf("%s: %w", shown, err))
+	}
 	if err != nil {
 		return nil, withCode(exitInternal, err)
 	}

@@ -2,8 +2,10 @@
 // someone else may write too (a trace named on the command line, the stop
 // counters and session env files under $XDG_STATE_HOME or the temporary
 // directory): never through a symlink, creating only exclusively, and never
-// changing the mode of a file or directory it did not create. What it
-// refuses, it refuses with an error that says why and what to do.
+// changing the mode of a file or directory it did not create; and it reads
+// people's settings files only when they are regular files of a bounded
+// size (ReadRegular). What it refuses, it refuses with an error that says
+// why and what to do.
 package safefile
 
 import (
@@ -142,4 +144,51 @@ func ReadPrivate(path string) ([]byte, error) {
 		err = fmt.Errorf("%s: over %d bytes", path, maxRead)
 	}
 	return b, err
+}
+
+// ReadRegular reads the file at path, following symlinks (a dotfile
+// manager's link to the user's settings is normal), provided what it names
+// is a regular file of at most max bytes. Anything else a repository can
+// plant in a settings file's place (a link to /dev/zero, a FIFO, a
+// terminal, a directory) is refused with an error naming it, before a
+// byte is read: os.ReadFile would read /dev/zero until memory runs out and
+// wait on a FIFO forever. A missing file is fs.ErrNotExist.
+func ReadRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", path, ErrRefused, fileKind(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrRefused, max)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s: %w: larger than %d bytes", path, ErrRefused, max)
+	}
+	return b, err
+}
+
+// fileKind names what a non-regular file is, for an error message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return m.Type().String()
 }

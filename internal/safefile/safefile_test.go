@@ -4,6 +4,7 @@ package safefile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -87,5 +88,51 @@ func TestPrivateDir(t *testing.T) {
 	// The levels above are not checked: $XDG_STATE_HOME is the user's.
 	if err := PrivateDir(filepath.Join(base, "a", "b", "c", "d"), 1); err != nil {
 		t.Errorf("levels 1: %v", err)
+	}
+}
+
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(ok, []byte(`{"hooks":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(ok, link); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, make([]byte, 65), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{ok, link} {
+		if b, err := ReadRegular(p, 64); err != nil || string(b) != `{"hooks":{}}` {
+			t.Errorf("ReadRegular(%s) = %q, %v; want the file", p, b, err)
+		}
+	}
+	// Each of these hung (the FIFO) or ran out of memory (/dev/zero) with
+	// os.ReadFile, which migrate and doctor used on settings files.
+	for _, p := range []string{zero, fifo, big, dir} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadRegular(p, 64); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrRefused) {
+				t.Errorf("ReadRegular(%s) = %v, want ErrRefused", p, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("ReadRegular(%s) did not return", p)
+		}
+	}
+	if _, err := ReadRegular(filepath.Join(dir, "missing"), 64); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v, want fs.ErrNotExist", err)
 	}
 }
