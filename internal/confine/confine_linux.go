@@ -31,9 +31,11 @@ func available() error {
 	return nil
 }
 
-// config is the newest Landlock hookx knows, downgraded to what the kernel
-// offers; available has already checked that the kernel has network rules.
-var config = landlock.V7.BestEffort()
+// config is the newest Landlock go-landlock knows, downgraded to what the
+// kernel offers; available has already checked that the kernel has TCP
+// rules. Newer kernels refuse more: pathname unix sockets (ABI 9), UDP
+// (ABI 10).
+var config = landlock.V11.BestEffort()
 
 // Restrict confines the calling process and its future children, for good.
 func Restrict(p Policy) error {
@@ -48,12 +50,14 @@ func Restrict(p Policy) error {
 	}
 	rules = append(rules, readable...)
 	for _, d := range cleanAll(p.Read) {
-		if under(d, hide) {
+		// A tool directory inside a hidden one, never the hidden one itself
+		// (PATH=$HOME:... would open the whole home).
+		if under(d, hide) && !slices.Contains(hide, d) {
 			rules = append(rules, pathRule(d, false).IgnoreIfMissing())
 		}
 	}
 	for _, d := range cleanAll(p.Write) {
-		rules = append(rules, landlock.RWDirs(d).WithRefer())
+		rules = append(rules, landlock.RWDirs(d).WithRefer().WithResolveUnix())
 	}
 	// A shell writes its errors to /dev/null and reads /dev/tty.
 	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full").IgnoreIfMissing())
