@@ -74,6 +74,13 @@ type Options struct {
 	User bool
 	// Probe runs each pre-tool hook against canned events of its agent.
 	Probe bool
+	// ProbeExec confines each probed hook: the program and first
+	// arguments of a helper that takes confine.Args (hookx probe-exec).
+	// With Probe and no ProbeExec, Check refuses unless ProbeUnconfined.
+	ProbeExec []string
+	// ProbeUnconfined lets Probe run hooks with no confinement (but still
+	// with a throwaway HOME and a minimal environment).
+	ProbeUnconfined bool
 	// Getenv reads the environment the agents start in; nil: os.Getenv.
 	Getenv func(string) string
 }
@@ -117,6 +124,9 @@ func Check(opts Options) ([]Finding, error) {
 		return nil, err
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", opts.Dir)
+	}
+	if opts.Probe && opts.ProbeExec == nil && !opts.ProbeUnconfined {
+		return nil, ErrUnconfined
 	}
 	c := &checker{opts: opts, tbl: opts.Table}
 	c.run()

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookx-dev/hookx/internal/confine"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 )
@@ -62,21 +63,28 @@ func (c *checker) probeAll() {
 			c.add(h, h.cmdOff, Note, "probe not run: "+err.Error(), "")
 			return
 		}
-		proj := filepath.Join(tmp, filepath.Base(realPath(c.opts.Dir)))
+		box, err := newSandbox(tmp, c.opts.Dir)
+		if err != nil {
+			c.add(h, h.cmdOff, Note, "probe not run: "+err.Error(), "")
+			os.RemoveAll(tmp)
+			continue
+		}
+		proj := box.proj
 		if err := copyTree(c.opts.Dir, proj); err != nil {
 			c.add(h, h.cmdOff, Note, "probe not run: copying the project: "+err.Error(), "")
 			os.RemoveAll(tmp)
 			continue
 		}
 		for _, pc := range probeCases(proj) {
-			c.probe(h, proj, pc)
+			c.probe(h, box, pc)
 		}
 		os.RemoveAll(tmp)
 	}
 }
 
-func (c *checker) probe(h *hook, proj string, pc probeCase) {
+func (c *checker) probe(h *hook, box *sandbox, pc probeCase) {
 	d := h.f.d
+	proj := box.proj
 	payload, tool, err := c.payload(d, h.event, proj, pc)
 	if err != nil || payload == nil {
 		return // the agent has no such tool: its hooks never see this call
@@ -96,7 +104,7 @@ func (c *checker) probe(h *hook, proj string, pc probeCase) {
 	if agentDur < limit {
 		limit = agentDur
 	}
-	out := c.runHook(h, proj, payload, limit)
+	out := c.runHook(h, box, payload, limit)
 	what := fmt.Sprintf("probe %s (%s)", pc.label, tool)
 	outcome, sev, fix := classify(d, h.event, out, limit < agentDur, limit)
 	c.add(h, h.cmdOff, sev, what+": "+outcome, fix)
@@ -163,21 +171,27 @@ func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 
 // runHook runs a hook the way its agent does: its shell, in the project,
 // with the agent's variables, the event on stdin.
-func (c *checker) runHook(h *hook, proj string, payload []byte, limit time.Duration) translate.Output {
+func (c *checker) runHook(h *hook, box *sandbox, payload []byte, limit time.Duration) translate.Output {
 	d := h.f.d
+	proj := box.proj
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	shell := d.Shell
 	if shell == "" {
 		shell = "sh"
 	}
+	path := c.opts.getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
 	cmd := exec.Command(shell, "-c", h.command)
+	if c.opts.ProbeExec != nil {
+		args := slices.Concat(c.opts.ProbeExec[1:], confine.Args(box.policy(c.opts.Home, c.opts.Dir, path), shell, "-c", h.command))
+		cmd = exec.Command(c.opts.ProbeExec[0], args...)
+	}
 	cmd.Dir = proj
 	cmd.Stdin = bytes.NewReader(payload)
-	env := os.Environ()
-	if p := c.opts.getenv("PATH"); p != "" {
-		env = append(env, "PATH="+p)
-	}
+	env := box.env(path, c.opts.getenv)
 	for _, o := range c.tbl.Dialects {
 		if sets(d, o.Env.ProjectDir) {
 			env = append(env, o.Env.ProjectDir+"="+proj)
@@ -197,6 +211,11 @@ func (c *checker) runHook(h *hook, proj string, payload []byte, limit time.Durat
 	}
 	cmd.Env = env
 	newGroup(cmd)
+	if c.opts.ProbeExec != nil {
+		// Where the kernel allows it: no network at all, and every process
+		// the hook started dies with it (PID namespace).
+		confine.Isolate(cmd)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &limited{w: &stdout, n: 1 << 20}
 	cmd.Stderr = &limited{w: &stderr, n: 1 << 20}

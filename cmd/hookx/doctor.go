@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/internal/confine"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/spf13/cobra"
 )
@@ -22,6 +24,8 @@ type doctorOptions struct {
 	user  bool
 	probe bool
 	json  bool
+	// probeUnconfined lets --probe run hooks where they cannot be confined.
+	probeUnconfined bool
 
 	// home replaces the user's home directory; empty: os.UserHomeDir.
 	home string
@@ -32,7 +36,7 @@ type doctorOptions struct {
 func newDoctorCmd(s streams, runF func(*doctorOptions) error) *cobra.Command {
 	opts := &doctorOptions{s: s}
 	cmd := &cobra.Command{
-		Use:   "doctor [--dir PROJECT] [--user] [--probe] [--json]",
+		Use:   "doctor [--dir PROJECT] [--user] [--probe [--probe-unconfined]] [--json]",
 		Short: "Find the hooks that will never fire, fail open, or be rejected",
 		Long: `doctor reads every hook settings file hookx knows (.claude/settings.json,
 .claude/settings.local.json, .gemini/settings.json; with --user also the ones
@@ -48,12 +52,19 @@ information.
 --probe runs each pre-tool hook (PreToolUse, BeforeTool) against canned calls
 of its own agent (a harmless shell command, a destructive one, a write to a
 secrets file) in a temporary copy of the project, and says what the agent
-will do with each answer. No other hook is ever run.
+will do with each answer. No other hook is ever run. Each probed hook is
+confined: a throwaway HOME, XDG directories and TMPDIR, a minimal environment,
+no network, write access only inside its temporary directory, no read of your
+home directory or of the real project (Linux: Landlock, ABI 4 or later, and
+an empty network and PID namespace where the kernel allows them). Where hookx
+cannot confine it, --probe refuses (exit 2) unless you also pass
+--probe-unconfined, which runs the project's hooks with your own rights.
 
 Exit codes:
   0  no errors (warnings and notes may have been printed)
   1  at least one error
-  2  bad usage, or the project directory cannot be read`,
+  2  bad usage, the project directory cannot be read, or --probe where hooks
+     cannot be confined (without --probe-unconfined)`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -66,6 +77,7 @@ Exit codes:
 	f.StringVar(&opts.dir, "dir", ".", "the project `directory`")
 	f.BoolVar(&opts.user, "user", false, "also check the user settings (~/.claude, ~/.gemini)")
 	f.BoolVar(&opts.probe, "probe", false, "run each pre-tool hook against canned calls in a temporary copy of the project")
+	f.BoolVar(&opts.probeUnconfined, "probe-unconfined", false, "with --probe: run the hooks even where hookx cannot confine them (they run with your rights)")
 	f.BoolVar(&opts.json, "json", false, `print {"findings":[...]} as JSON`)
 	return cmd
 }
@@ -75,9 +87,28 @@ func doctorRun(opts *doctorOptions) error {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
+	if opts.probeUnconfined && !opts.probe {
+		return withCode(exitBadInput, errors.New("doctor: --probe-unconfined needs --probe"))
+	}
+	var probeExec []string
+	if opts.probe {
+		self, err := os.Executable()
+		if cerr := confine.Available(); cerr != nil || err != nil {
+			if cerr == nil {
+				cerr = err
+			}
+			if !opts.probeUnconfined {
+				return withCode(exitBadInput, fmt.Errorf("doctor: refusing to probe: %v; the probed hooks are the project's code and would run with your rights (your files, your keys, the network). Run doctor without --probe, or pass --probe-unconfined to run them anyway", cerr))
+			}
+			fmt.Fprintf(opts.s.Err, "doctor: warning: probing unconfined (%v): the project's hooks run with your rights\n", cerr)
+		} else {
+			probeExec = []string{self, confine.HelperName}
+		}
+	}
 	fs, err := doctor.Check(doctor.Options{
 		Table: mappings.Default(), Dir: opts.dir, Home: home,
 		User: opts.user, Probe: opts.probe, Getenv: opts.getenv,
+		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined,
 	})
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("doctor: %w", err))

@@ -18,12 +18,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookx-dev/hookx/internal/confine"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets the test binary run as hookx, and as the fake hook programs
 // the wrap scripts run, inside the scripts.
 func TestMain(m *testing.M) {
+	// doctor --probe re-executes os.Executable (this binary) as its
+	// confining helper.
+	if len(os.Args) > 1 && os.Args[1] == confine.HelperName {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"hookx":    func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"fakehook": fakehook,

@@ -1,0 +1,194 @@
+//go:build linux
+
+package confine
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// minABI is the first Landlock ABI with network rules (TCP bind and
+// connect): below it a hook could still send what it reads.
+const minABI = 4
+
+func available() error {
+	v, err := llsys.LandlockGetABIVersion()
+	if err != nil {
+		return &MissingError{Reason: "the kernel has no Landlock, or it is disabled (" + err.Error() + "; see /sys/kernel/security/lsm)"}
+	}
+	if v < minABI {
+		return &MissingError{Reason: fmt.Sprintf("the kernel's Landlock ABI is %d; network rules need %d (Linux 6.7)", v, minABI)}
+	}
+	return nil
+}
+
+// config is the newest Landlock go-landlock knows, downgraded to what the
+// kernel offers; available has already checked that the kernel has TCP
+// rules. Newer kernels refuse more: pathname unix sockets (ABI 9), UDP
+// (ABI 10).
+var config = landlock.V11.BestEffort()
+
+// Restrict confines the calling process and its future children, for good.
+func Restrict(p Policy) error {
+	if err := available(); err != nil {
+		return err
+	}
+	var rules []landlock.Rule
+	hide := cleanAll(p.Hide)
+	readable, err := readableExcept("/", hide)
+	if err != nil {
+		return err
+	}
+	rules = append(rules, readable...)
+	for _, d := range cleanAll(p.Read) {
+		// A tool directory inside a hidden one, never the hidden one itself
+		// (PATH=$HOME:... would open the whole home).
+		if under(d, hide) && !slices.Contains(hide, d) {
+			rules = append(rules, pathRule(d, false).IgnoreIfMissing())
+		}
+	}
+	for _, d := range cleanAll(p.Write) {
+		rules = append(rules, landlock.RWDirs(d).WithRefer().WithResolveUnix())
+	}
+	// A shell writes its errors to /dev/null and reads /dev/tty.
+	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full").IgnoreIfMissing())
+	// No landlock.ConnectTCP or BindTCP rule: every TCP port is refused.
+	if err := config.Restrict(rules...); err != nil {
+		return fmt.Errorf("confine: landlock: %w", err)
+	}
+	return nil
+}
+
+// readableExcept lists read rules for everything under dir except the
+// directories in hide, descending only along the paths that lead to them.
+func readableExcept(dir string, hide []string) ([]landlock.Rule, error) {
+	if slices.Contains(hide, dir) {
+		return nil, nil
+	}
+	if !leadsTo(dir, hide) {
+		return []landlock.Rule{pathRule(dir, true)}, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("confine: %w", err)
+	}
+	var rules []landlock.Rule
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			r, err := readableExcept(p, hide)
+			if err != nil {
+				return nil, err
+			}
+			rules = append(rules, r...)
+			continue
+		}
+		if slices.Contains(hide, p) || leadsTo(p, hide) {
+			continue // a symlink on the way to a hidden directory
+		}
+		rules = append(rules, pathRule(p, false).IgnoreIfMissing())
+	}
+	return rules, nil
+}
+
+// pathRule is a read (and execute) rule for p, a directory or a file.
+func pathRule(p string, ignoreMissing bool) landlock.FSRule {
+	var r landlock.FSRule
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		r = landlock.ROFiles(p)
+	} else {
+		r = landlock.RODirs(p)
+	}
+	if ignoreMissing {
+		r = r.IgnoreIfMissing()
+	}
+	return r
+}
+
+// leadsTo reports whether a hidden directory lies strictly below dir.
+func leadsTo(dir string, hide []string) bool {
+	for _, h := range hide {
+		if h != dir && (dir == "/" || strings.HasPrefix(h, dir+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanAll makes the paths absolute, resolved through symlinks (Landlock
+// rules apply to the file, not the name), and drops the empty ones.
+func cleanAll(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if p == "" {
+			continue
+		}
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// Isolate gives cmd an empty network namespace and its own PID namespace
+// (in a user namespace mapping the caller's ids to themselves) when the
+// kernel allows it: no interface but a down loopback, and when the first
+// process exits the kernel kills every process it left behind. It reports
+// whether it could; a false leaves cmd as it was.
+func Isolate(cmd *exec.Cmd) bool {
+	if !userNamespaces() {
+		return false
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	a := cmd.SysProcAttr
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	return true
+}
+
+// userNamespaces tries once whether this process may create a user, network
+// and PID namespace (AppArmor or a sysctl may forbid it).
+func userNamespaces() bool {
+	nsOnce.Do(func() {
+		c := exec.Command("true")
+		c.SysProcAttr = &syscall.SysProcAttr{
+			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+		}
+		err := c.Run()
+		nsOK = err == nil
+	})
+	return nsOK
+}
+
+var (
+	nsOnce sync.Once
+	nsOK   bool
+)
