@@ -208,8 +208,7 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 	// MCP tools have open-ended names: a pattern in the agent's MCP form may
 	// match one.
 	for _, alt := range splitAlternatives(m) {
-		alt = strings.TrimLeft(alt, "^(")
-		if c.mcpNaming(alt) == d {
+		if c.namesOwnMCP(d, alt) {
 			return
 		}
 	}
@@ -258,6 +257,23 @@ func lenient(re mappings.Regexp) func(string) bool {
 	}
 }
 
+// namesOwnMCP reports a matcher alternative written in d's own MCP naming
+// (the table's mcp declaration, read by the same SplitMCP migrate uses):
+// d's prefix, a server, d's separator and a tool part. Agents that share a
+// naming (Claude Code, Codex CLI and Droid's mcp__server__tool; Gemini CLI
+// and Qwen Code's mcp_server_tool) each own it. Where another agent's
+// longer prefix starts it (mcp__github__x on TerminaI or Copilot CLI, whose
+// MCP names have no prefix), it is taken for that agent's naming.
+func (c *checker) namesOwnMCP(d *mappings.Dialect, alt string) bool {
+	alt = strings.TrimSuffix(strings.TrimLeft(alt, "^("), "$")
+	alt = strings.TrimSuffix(alt, ")")
+	if _, _, ok := d.SplitMCP(alt, nil); !ok {
+		return false
+	}
+	o := c.mcpNaming(alt)
+	return o == nil || o.MCP.Prefix == d.MCP.Prefix
+}
+
 // mcpNaming returns the dialect whose MCP prefix is the longest prefix of
 // name, or nil.
 func (c *checker) mcpNaming(name string) *mappings.Dialect {
@@ -277,7 +293,7 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 		if o == d {
 			continue
 		}
-		if c.mcpNaming(name) == o {
+		if c.mcpNaming(name) == o && !c.namesOwnMCP(d, name) {
 			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s, so this never matches", name, o.Agent, d.Agent, d.MCPForm()),
 				"write the "+d.Agent+" form (hookx migrate converts it)")
 			return
