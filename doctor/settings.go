@@ -371,3 +371,27 @@ func timeoutUnitName(unit string) string {
 	}
 	return "seconds"
 }
+
+// Settings returns the settings files of every dialect doctor looks for
+// under opts (the table's project, local and, with User, user files; a
+// glob as the agent reads it) and reports whether any of them exists.
+func Settings(opts Options) (lookedFor []string, found bool) {
+	if opts.Table == nil {
+		opts.Table = mappings.Default()
+	}
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	c := &checker{opts: opts, tbl: opts.Table}
+	for _, d := range c.tbl.Dialects {
+		for _, p := range []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local} {
+			if p != "" && !slices.Contains(lookedFor, p) {
+				lookedFor = append(lookedFor, p)
+			}
+		}
+		if opts.User && opts.Home != "" && d.Settings.User != "" && !slices.Contains(lookedFor, d.Settings.User) {
+			lookedFor = append(lookedFor, d.Settings.User)
+		}
+	}
+	return lookedFor, len(c.readFiles()) > 0
+}
