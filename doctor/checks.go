@@ -65,11 +65,24 @@ func (c *checker) checkForeignReaders(f *file) {
 
 // checkEventName reports an event name the agent does not know, and
 // whether the name is known.
-func (c *checker) checkEventName(f *file, name string, off int) bool {
+// commands are the hooks under the key, which the finding names.
+func (c *checker) checkEventName(f *file, name string, off int, commands []string) bool {
 	if f.d.Event(name) != nil {
 		return true
 	}
-	h := &hook{f: f, event: name}
+	h := &hook{f: f, event: name, command: strings.Join(commands, "\n")}
+	affects := ""
+	switch len(commands) {
+	case 0:
+	case 1:
+		affects = fmt.Sprintf(" (%s)", strconv.Quote(commands[0]))
+	default:
+		qs := make([]string, len(commands))
+		for i, c := range commands {
+			qs[i] = strconv.Quote(c)
+		}
+		affects = fmt.Sprintf(" (%d hooks: %s)", len(commands), strings.Join(qs, ", "))
+	}
 	for _, r := range f.d.ReadsSettings {
 		if slices.Contains(r.Events, name) {
 			// Copilot CLI takes Claude's event names in its own files too,
@@ -79,7 +92,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 			if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
 				fix = fmt.Sprintf("for a %s hook, register hookx wrap --from %s -- <command> on %s instead", other.Agent, other.Name, m.To.Name)
 			}
-			c.add(h, off, Warning, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s", name, other.Agent, f.d.Agent, r.Differs), fix)
+			c.add(h, off, Warning, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s%s", name, other.Agent, f.d.Agent, r.Differs, affects), fix)
 			return false
 		}
 	}
@@ -91,7 +104,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 		if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
 			fix = fmt.Sprintf("rename it to %s (or run hookx migrate --from %s --to %s)", m.To.Name, other.Name, f.d.Name)
 		}
-		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire", name, other.Agent, f.d.Agent), fix)
+		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire%s", name, other.Agent, f.d.Agent, affects), fix)
 		return false
 	}
 	names := f.d.EventNames()
@@ -99,7 +112,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 	if s := mappings.Suggest(name, names); s != "" {
 		fix = didYouMean(s)
 	}
-	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire", name, f.d.Agent), fix)
+	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire%s", name, f.d.Agent, affects), fix)
 	return false
 }
 

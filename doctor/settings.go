@@ -211,7 +211,7 @@ func (c *checker) walk(f *file) {
 			continue
 		}
 		ev := f.d.Event(name)
-		if !c.checkEventName(f, name, m.Name.StartOffset) {
+		if !c.checkEventName(f, name, m.Name.StartOffset, hookCommands(&m.Value)) {
 			ev = nil
 		}
 		arr, ok := m.Value.Value.(*hujson.Array)
@@ -394,4 +394,32 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 		}
 	}
 	return lookedFor, len(c.readFiles()) > 0
+}
+
+// hookCommands are the commands of the hooks under v (an event key's
+// value), for a finding about the key to name the hooks it affects.
+func hookCommands(v *hujson.Value) []string {
+	var out []string
+	var walk func(v *hujson.Value)
+	walk = func(v *hujson.Value) {
+		switch x := v.Value.(type) {
+		case *hujson.Object:
+			for i := range x.Members {
+				m := &x.Members[i]
+				if n, _ := str(&m.Name); n == "command" || n == "bash" {
+					if s, ok := str(&m.Value); ok {
+						out = append(out, s)
+						continue
+					}
+				}
+				walk(&m.Value)
+			}
+		case *hujson.Array:
+			for i := range x.Elements {
+				walk(&x.Elements[i])
+			}
+		}
+	}
+	walk(v)
+	return out
 }
