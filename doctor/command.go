@@ -219,10 +219,19 @@ type word struct {
 // a variable vars does not hold (or holds empty), a command or process
 // substitution, an arithmetic error.
 func wordFields(w *syntax.Word, vars map[string]string) ([]string, bool) {
-	known := true
+	known, braces := true, 0
 	syntax.Walk(w, func(n syntax.Node) bool {
-		if pe, ok := n.(*syntax.ParamExp); ok && (pe.Param == nil || vars[pe.Param.Value] == "") {
-			known = false
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			if x.Param == nil || vars[x.Param.Value] == "" {
+				known = false
+			}
+		case *syntax.Lit:
+			// Brace expansion multiplies: a hostile {a,b}{a,b}... would
+			// take seconds (expand caps it, late); no program path needs it.
+			if braces += strings.Count(x.Value, "{"); braces > maxBraces {
+				known = false
+			}
 		}
 		return known
 	})
@@ -235,6 +244,9 @@ func wordFields(w *syntax.Word, vars map[string]string) ([]string, bool) {
 	}
 	return fs, true
 }
+
+// maxBraces is the most brace expansions doctor expands in one word.
+const maxBraces = 4
 
 // knownEnv is an expand.Environ of the variables doctor knows the agent
 // gives a hook (expand itself also asks for IFS and PWD: unset, the

@@ -30,6 +30,9 @@ func TestWordFieldsReadsWordsAsTheShellDoes(t *testing.T) {
 		{`$?`, nil},
 		{`$UNSET/x`, nil},
 		{`` + "`id`", nil},
+		{`a{b,c}`, []string{"ab", "ac"}},
+		{strings.Repeat("{a,b}", 60), nil}, // 2^60 fields: not expanded
+		{strings.Repeat("{a,b}''", 60), nil},
 	} {
 		f, err := shParser().Parse(strings.NewReader(c.word), "")
 		if err != nil {
