@@ -65,11 +65,24 @@ func (c *checker) checkForeignReaders(f *file) {
 
 // checkEventName reports an event name the agent does not know, and
 // whether the name is known.
-func (c *checker) checkEventName(f *file, name string, off int) bool {
+// commands are the hooks under the key, which the finding names.
+func (c *checker) checkEventName(f *file, name string, off int, commands []string) bool {
 	if f.d.Event(name) != nil {
 		return true
 	}
-	h := &hook{f: f, event: name}
+	h := &hook{f: f, event: name, command: strings.Join(commands, "\n")}
+	affects := ""
+	switch len(commands) {
+	case 0:
+	case 1:
+		affects = fmt.Sprintf(" (%s)", strconv.Quote(commands[0]))
+	default:
+		qs := make([]string, len(commands))
+		for i, c := range commands {
+			qs[i] = strconv.Quote(c)
+		}
+		affects = fmt.Sprintf(" (%d hooks: %s)", len(commands), strings.Join(qs, ", "))
+	}
 	for _, r := range f.d.ReadsSettings {
 		if slices.Contains(r.Events, name) {
 			// Copilot CLI takes Claude's event names in its own files too,
@@ -79,7 +92,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 			if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
 				fix = fmt.Sprintf("for a %s hook, register hookx wrap --from %s -- <command> on %s instead", other.Agent, other.Name, m.To.Name)
 			}
-			c.add(h, off, Warning, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s", name, other.Agent, f.d.Agent, r.Differs), fix)
+			c.add(h, off, Warning, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s%s", name, other.Agent, f.d.Agent, r.Differs, affects), fix)
 			return false
 		}
 	}
@@ -91,7 +104,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 		if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
 			fix = fmt.Sprintf("rename it to %s (or run hookx migrate --from %s --to %s)", m.To.Name, other.Name, f.d.Name)
 		}
-		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire", name, other.Agent, f.d.Agent), fix)
+		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire%s", name, other.Agent, f.d.Agent, affects), fix)
 		return false
 	}
 	names := f.d.EventNames()
@@ -99,7 +112,7 @@ func (c *checker) checkEventName(f *file, name string, off int) bool {
 	if s := mappings.Suggest(name, names); s != "" {
 		fix = didYouMean(s)
 	}
-	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire", name, f.d.Agent), fix)
+	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire%s", name, f.d.Agent, affects), fix)
 	return false
 }
 
@@ -208,8 +221,7 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 	// MCP tools have open-ended names: a pattern in the agent's MCP form may
 	// match one.
 	for _, alt := range splitAlternatives(m) {
-		alt = strings.TrimLeft(alt, "^(")
-		if c.mcpNaming(alt) == d {
+		if c.namesOwnMCP(d, alt) {
 			return
 		}
 	}
@@ -258,6 +270,23 @@ func lenient(re mappings.Regexp) func(string) bool {
 	}
 }
 
+// namesOwnMCP reports a matcher alternative written in d's own MCP naming
+// (the table's mcp declaration, read by the same SplitMCP migrate uses):
+// d's prefix, a server, d's separator and a tool part. Agents that share a
+// naming (Claude Code, Codex CLI and Droid's mcp__server__tool; Gemini CLI
+// and Qwen Code's mcp_server_tool) each own it. Where another agent's
+// longer prefix starts it (mcp__github__x on TerminaI or Copilot CLI, whose
+// MCP names have no prefix), it is taken for that agent's naming.
+func (c *checker) namesOwnMCP(d *mappings.Dialect, alt string) bool {
+	alt = strings.TrimSuffix(strings.TrimLeft(alt, "^("), "$")
+	alt = strings.TrimSuffix(alt, ")")
+	if _, _, ok := d.SplitMCP(alt, nil); !ok {
+		return false
+	}
+	o := c.mcpNaming(alt)
+	return o == nil || o.MCP.Prefix == d.MCP.Prefix
+}
+
 // mcpNaming returns the dialect whose MCP prefix is the longest prefix of
 // name, or nil.
 func (c *checker) mcpNaming(name string) *mappings.Dialect {
@@ -277,7 +306,7 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 		if o == d {
 			continue
 		}
-		if c.mcpNaming(name) == o {
+		if c.mcpNaming(name) == o && !c.namesOwnMCP(d, name) {
 			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s, so this never matches", name, o.Agent, d.Agent, d.MCPForm()),
 				"write the "+d.Agent+" form (hookx migrate converts it)")
 			return

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -176,18 +177,31 @@ func firstCall(cmd syntax.Command) *syntax.CallExpr {
 	}
 }
 
-// words evaluates the literal words of a command; a word that cannot be
-// known without running the shell is "" with ok false in place.
+// words are the arguments the shell makes of a command's words (expand's
+// Fields: quote removal, parameters, ~, field splitting; no globbing), as
+// the hook's agent's shell would. A word that cannot be known without
+// running the shell is one "" with ok false in place.
 func (c *checker) words(d *mappings.Dialect, ws []*syntax.Word) []word {
 	vars := c.projectVars(d)
-	out := make([]word, len(ws))
-	for i, w := range ws {
-		s, ok := wordValue(w, vars)
-		out[i] = word{s: s, ok: ok, raw: s}
-		if lit := w.Lit(); lit == "" {
+	out := make([]word, 0, len(ws))
+	for _, w := range ws {
+		raw := w.Lit()
+		if raw == "" {
 			var b strings.Builder
 			syntax.NewPrinter().Print(&b, w)
-			out[i].raw = b.String()
+			raw = b.String()
+		}
+		fs, ok := wordFields(w, vars)
+		if !ok {
+			out = append(out, word{raw: raw})
+			continue
+		}
+		for _, f := range fs {
+			r := raw
+			if len(fs) > 1 {
+				r = f
+			}
+			out = append(out, word{s: f, ok: true, raw: r})
 		}
 	}
 	return out
@@ -199,41 +213,60 @@ type word struct {
 	raw string // as written
 }
 
-func wordValue(w *syntax.Word, vars map[string]string) (string, bool) {
-	var b strings.Builder
-	var part func(p syntax.WordPart) bool
-	part = func(p syntax.WordPart) bool {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(x.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(x.Value)
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				if !part(q) {
-					return false
-				}
-			}
+// wordFields are the fields the shell makes of w (mvdan.cc/sh's
+// expand.Fields, as migrate reads words), with vars the only variables
+// set. ok is false where they cannot be known without running the shell:
+// a variable vars does not hold (or holds empty), a command or process
+// substitution, an arithmetic error.
+func wordFields(w *syntax.Word, vars map[string]string) ([]string, bool) {
+	known, braces := true, 0
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
 		case *syntax.ParamExp:
-			if x.Param == nil || x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Length || x.Excl {
-				return false
+			if x.Param == nil || vars[x.Param.Value] == "" {
+				known = false
 			}
-			v, ok := vars[x.Param.Value]
-			if !ok || v == "" {
-				return false
+		case *syntax.Lit:
+			// Brace expansion multiplies: a hostile {a,b}{a,b}... would
+			// take seconds (expand caps it, late); no program path needs it.
+			if braces += strings.Count(x.Value, "{"); braces > maxBraces {
+				known = false
 			}
-			b.WriteString(v)
-		default:
-			return false
 		}
-		return true
+		return known
+	})
+	if !known {
+		return nil, false
 	}
-	for _, p := range w.Parts {
-		if !part(p) {
-			return "", false
+	fs, err := expand.Fields(&expand.Config{Env: knownEnv(vars)}, w)
+	if err != nil {
+		return nil, false
+	}
+	return fs, true
+}
+
+// maxBraces is the most brace expansions doctor expands in one word.
+const maxBraces = 4
+
+// knownEnv is an expand.Environ of the variables doctor knows the agent
+// gives a hook (expand itself also asks for IFS and PWD: unset, the
+// defaults).
+type knownEnv map[string]string
+
+func (e knownEnv) Get(name string) expand.Variable {
+	v, ok := e[name]
+	if !ok {
+		return expand.Variable{}
+	}
+	return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
+}
+
+func (e knownEnv) Each(f func(name string, vr expand.Variable) bool) {
+	for n, v := range e {
+		if !f(n, expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}) {
+			return
 		}
 	}
-	return b.String(), true
 }
 
 // hookxWrap recognises "hookx wrap ... -- COMMAND" and returns the inner

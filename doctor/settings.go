@@ -211,7 +211,7 @@ func (c *checker) walk(f *file) {
 			continue
 		}
 		ev := f.d.Event(name)
-		if !c.checkEventName(f, name, m.Name.StartOffset) {
+		if !c.checkEventName(f, name, m.Name.StartOffset, hookCommands(&m.Value)) {
 			ev = nil
 		}
 		arr, ok := m.Value.Value.(*hujson.Array)
@@ -370,4 +370,56 @@ func timeoutUnitName(unit string) string {
 		return "milliseconds"
 	}
 	return "seconds"
+}
+
+// Settings returns the settings files of every dialect doctor looks for
+// under opts (the table's project, local and, with User, user files; a
+// glob as the agent reads it) and reports whether any of them exists.
+func Settings(opts Options) (lookedFor []string, found bool) {
+	if opts.Table == nil {
+		opts.Table = mappings.Default()
+	}
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	c := &checker{opts: opts, tbl: opts.Table}
+	for _, d := range c.tbl.Dialects {
+		for _, p := range []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local} {
+			if p != "" && !slices.Contains(lookedFor, p) {
+				lookedFor = append(lookedFor, p)
+			}
+		}
+		if opts.User && opts.Home != "" && d.Settings.User != "" && !slices.Contains(lookedFor, d.Settings.User) {
+			lookedFor = append(lookedFor, d.Settings.User)
+		}
+	}
+	return lookedFor, len(c.readFiles()) > 0
+}
+
+// hookCommands are the commands of the hooks under v (an event key's
+// value), for a finding about the key to name the hooks it affects.
+func hookCommands(v *hujson.Value) []string {
+	var out []string
+	var walk func(v *hujson.Value)
+	walk = func(v *hujson.Value) {
+		switch x := v.Value.(type) {
+		case *hujson.Object:
+			for i := range x.Members {
+				m := &x.Members[i]
+				if n, _ := str(&m.Name); n == "command" || n == "bash" {
+					if s, ok := str(&m.Value); ok {
+						out = append(out, s)
+						continue
+					}
+				}
+				walk(&m.Value)
+			}
+		case *hujson.Array:
+			for i := range x.Elements {
+				walk(&x.Elements[i])
+			}
+		}
+	}
+	walk(v)
+	return out
 }

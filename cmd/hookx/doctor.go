@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/hookx-dev/hookx/doctor"
 	"github.com/hookx-dev/hookx/internal/confine"
@@ -36,7 +37,7 @@ type doctorOptions struct {
 func newDoctorCmd(s streams, runF func(*doctorOptions) error) *cobra.Command {
 	opts := &doctorOptions{s: s}
 	cmd := &cobra.Command{
-		Use:   "doctor [--dir PROJECT] [--user] [--probe [--probe-unconfined]] [--json]",
+		Use:   "doctor [DIR] [--user] [--probe [--probe-unconfined]] [--json]",
 		Short: "Find the hooks that will never fire, fail open, or be rejected",
 		Long: `doctor reads every hook settings file hookx knows (.claude/settings.json,
 .claude/settings.local.json, .gemini/settings.json; with --user also the ones
@@ -65,8 +66,14 @@ Exit codes:
   1  at least one error
   2  bad usage, the project directory cannot be read, or --probe where hooks
      cannot be confined (without --probe-unconfined)`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if c.Flags().Changed("dir") && opts.dir != args[0] {
+					return withCode(exitBadInput, fmt.Errorf("doctor: the directory is given twice (%s and --dir %s)", args[0], opts.dir))
+				}
+				opts.dir = args[0]
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -74,7 +81,7 @@ Exit codes:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.dir, "dir", ".", "the project `directory`")
+	f.StringVar(&opts.dir, "dir", ".", "the project `directory` (or give it as the argument)")
 	f.BoolVar(&opts.user, "user", false, "also check the user settings (~/.claude, ~/.gemini)")
 	f.BoolVar(&opts.probe, "probe", false, "run each pre-tool hook against canned calls in a temporary copy of the project")
 	f.BoolVar(&opts.probeUnconfined, "probe-unconfined", false, "with --probe: run the hooks even where hookx cannot confine them (they run with your rights)")
@@ -112,6 +119,11 @@ func doctorRun(opts *doctorOptions) error {
 	})
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("doctor: %w", err))
+	}
+	if lookedFor, found := doctor.Settings(doctor.Options{Table: mappings.Default(), Dir: opts.dir, Home: home, User: opts.user}); !found && !opts.json {
+		// Silence would read as "all is well" where there is nothing to check.
+		fmt.Fprintf(opts.s.Out, "no hook settings found in %s (looked for: %s)\n", opts.dir, strings.Join(lookedFor, ", "))
+		return nil
 	}
 	if opts.json {
 		enc := json.NewEncoder(opts.s.Out)

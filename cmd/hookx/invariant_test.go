@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/mappings"
+)
+
+// expectedWarnings are the doctor warnings a fresh migration may leave,
+// each with its reason. Anything else doctor says about what migrate wrote
+// is a disagreement between the two: a failure.
+var expectedWarnings = []struct{ re, why string }{
+	// migrate's own report names each guard it cannot carry (or carries
+	// weaker), and doctor repeats it so a reader of doctor alone sees it:
+	// the same claim, from the same plan (doctor calls migrate.Plan).
+	{` guard at .* (is not carried to|is weaker on) `, "migrate reports the same loss; doctor repeats migrate's plan"},
+	// Trusting a project is the user's act, which migrate does not do for
+	// them: doctor says the agent will not load the hooks until then.
+	{`the project is not trusted in `, "Codex CLI loads project hooks only once the user trusts the project"},
+	{`the project folder is not trusted yet`, "Gemini CLI registers settings hooks only in a trusted folder"},
+}
+
+// sampleProjects are the projects the invariant is held on: the dialect of
+// their native settings, and the files to copy.
+var sampleProjects = []struct {
+	name, from string
+	dir        string            // copied whole
+	files      map[string]string // sample file -> project path
+}{
+	{name: "demo", from: "claude", dir: "../../demo/claude-project"},
+	{name: "realistic", from: "claude", files: map[string]string{
+		"../../doctor/testdata/realistic-claude.jsonc": ".claude/settings.json",
+	}},
+}
+
+// TestWhatMigrateWritesDoctorPasses holds the invariant of issue 25: for
+// every ordered pair of the table's dialects and every sample project,
+// hookx migrate, then hookx doctor reports no error and no warning beyond
+// expectedWarnings. On 6d1fc18 it failed with doctor reading the '\$'
+// spelling migrate writes as a path with a backslash ("does not exist")
+// and calling Codex, Droid, Qwen and Copilot's own MCP matchers another
+// agent's naming.
+func TestWhatMigrateWritesDoctorPasses(t *testing.T) {
+	tbl := mappings.Default()
+	bin := t.TempDir()
+	hookx := filepath.Join(bin, "hookx")
+	if err := os.WriteFile(hookx, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var allowed []*regexp.Regexp
+	for _, w := range expectedWarnings {
+		allowed = append(allowed, regexp.MustCompile(w.re))
+	}
+	for _, sp := range sampleProjects {
+		for _, from := range tbl.Dialects {
+			for _, to := range tbl.Dialects {
+				if from == to {
+					continue
+				}
+				name := sp.name + "/" + from.Name + "-to-" + to.Name
+				if from.Name != sp.from {
+					// Only native settings are a source: migrate does not
+					// read the entries it wrote itself.
+					continue
+				}
+				t.Run(name, func(t *testing.T) {
+					dir := filepath.Join(t.TempDir(), "proj")
+					if sp.dir != "" {
+						if err := os.CopyFS(dir, os.DirFS(sp.dir)); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for src, dst := range sp.files {
+						b, err := os.ReadFile(src)
+						if err != nil {
+							t.Fatal(err)
+						}
+						p := filepath.Join(dir, dst)
+						if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(p, b, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					// The sources are the sample's, and so are their own
+					// problems (the realistic sample's comment, its scripts
+					// that are not there): a problem doctor finds in the
+					// source before migrating is the source's, carried, not a
+					// disagreement. The invariant is that migrate adds none.
+					home := t.TempDir()
+					getenv := func(k string) string {
+						if k == "PATH" {
+							return bin + string(os.PathListSeparator) + os.Getenv("PATH")
+						}
+						return ""
+					}
+					pre, err := doctor.Check(doctor.Options{Table: tbl, Dir: dir, Home: home, Getenv: getenv})
+					if err != nil {
+						t.Fatal(err)
+					}
+					before := map[string]bool{}
+					for _, f := range pre {
+						before[f.File] = true
+						before[f.Problem] = true
+					}
+					var out, errb bytes.Buffer
+					mo := &migrateOptions{s: streams{Out: &out, Err: &errb}, from: from.Name, to: to.Name, dir: dir, hookx: hookx, home: home, quiet: true}
+					if err := migrateRun(mo); err != nil {
+						t.Logf("migrate: %v\n%s%s", err, out.String(), errb.String())
+					}
+					fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: dir, Home: home, Getenv: getenv})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var bad []string
+					for _, f := range fs {
+						if f.Severity == doctor.Note || before[f.File] || before[f.Problem] {
+							continue
+						}
+						if f.Severity == doctor.Warning && anyMatch(allowed, f.Problem) {
+							continue
+						}
+						bad = append(bad, strings.Replace(f.String(), dir+string(filepath.Separator), "", 1))
+					}
+					if len(bad) > 0 {
+						t.Errorf("doctor disagrees with what migrate --from %s --to %s wrote:\n%s", from.Name, to.Name, strings.Join(bad, "\n"))
+					}
+				})
+			}
+		}
+	}
+}
+
+func anyMatch(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
