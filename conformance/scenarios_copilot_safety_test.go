@@ -171,7 +171,9 @@ func copilotSafetyScenarios() []*scenario {
 		copilotHook("pre-updatedInput-not-read", "preToolUse", orig, emit(`{`+rewrite+`}`),
 			func(o *outcome) []string {
 				text, p := result(o)
-				if !o.exists("ran.marker") || !strings.Contains(text, "ORIG-RAN") {
+				// ran.marker proves the original ran; Qwen may lose a fast
+				// command's output (lostFastOutput), as in the guard families.
+				if !o.exists("ran.marker") || (!strings.Contains(text, "ORIG-RAN") && !lostFastOutput(o.host, text, "touch ran.marker")) {
 					p = append(p, fmt.Sprintf("the original command did not run; the model got %q", text))
 				}
 				if strings.Contains(text, "REWR-OK") {
