@@ -51,13 +51,15 @@ func doctorCases() []doctorCase {
 			want: []string{"the guard fails open", "probe destructive shell command (run_shell_command): ignored idiom"}, fires: true},
 		// Fails open: a Gemini timeout written in seconds is milliseconds.
 		// The guard denies 10 s after it starts (sooner once the
-		// destructive command has run, when the deny is too late anyway):
+		// destructive command has run, when the deny is too late anyway;
+		// the file is named by GEMINI_PROJECT_DIR, which the agent and
+		// doctor's confined probe both set, while HOME differs there):
 		// never within 30 ms, however late a loaded machine fires that
 		// timer (a `sleep 2` could lose the race), and well within 30 s, so
 		// an agent or probe that read 30 as seconds sees the deny and fails
 		// the case.
 		{name: "fails-open/gemini-timeout-in-seconds", dialect: driver.Gemini, matcher: "run_shell_command", timeout: 30,
-			body: `end=$(($(date +%s) + 10)); while [ -e "$HOME/project/build/keep.txt" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; done` + "\n" +
+			body: `end=$(($(date +%s) + 10)); while [ -e "$GEMINI_PROJECT_DIR/build/keep.txt" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; done` + "\n" +
 				emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`),
 			want: []string{"timeout 30 is milliseconds in Gemini CLI", "probe destructive shell command (run_shell_command): timed out after 30ms"}, fires: true},
 	}
