@@ -11,12 +11,15 @@
 // `.` on U+2028; see the differential test against node). A construct whose
 // meaning hookx has not checked against the engines, or that differs between
 // engine versions, is refused with an *Error, so that a caller fails closed
-// rather than guess.
+// rather than guess. A pattern with no lookaround, no backreference and no
+// nested repetition runs on Go's own regexp (RE2) instead, in linear time
+// and with no clock (linear.go).
 package jsregex
 
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +62,7 @@ var (
 type Regexp struct {
 	src        string
 	re         *regexp2.Regexp
+	lin        *regexp.Regexp // the same pattern in RE2, where that is safe (linear)
 	assertions bool
 }
 
@@ -92,7 +96,7 @@ func Compile(pattern string) (*Regexp, error) {
 		return nil, &Error{Pattern: pattern, Reason: "regexp2 rejects its translation " + strconv.Quote(b.String()) + ": " + err.Error()}
 	}
 	re.MatchTimeout = MatchTimeout
-	return &Regexp{src: pattern, re: re, assertions: p.assertions}, nil
+	return &Regexp{src: pattern, re: re, lin: linear(tree), assertions: p.assertions}, nil
 }
 
 // HasAssertions reports whether the pattern has an anchor, a word boundary
@@ -113,6 +117,9 @@ func (r *Regexp) MatchString(s string) (bool, error) {
 		if c > 0xFFFF {
 			return false, fmt.Errorf("%q: %w", s, ErrSubject)
 		}
+	}
+	if r.lin != nil {
+		return r.lin.MatchString(s), nil
 	}
 	start := time.Now()
 	for try := 1; ; try++ {
