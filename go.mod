@@ -3,6 +3,7 @@ module github.com/hookx-dev/hookx
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/google/go-cmp v0.7.0
 	github.com/landlock-lsm/go-landlock v0.11.2

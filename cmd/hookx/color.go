@@ -49,9 +49,17 @@ func useColor(mode string, tty bool, getenv func(string) string) (bool, error) {
 	return tty, nil
 }
 
-// isTerminal reports whether w is a terminal. A character device is not
-// enough: /dev/null is one.
+// isTerminal reports whether w is a terminal, looking through the writers
+// hookx wraps stdout in (countingWriter). A character device is not enough:
+// /dev/null is one.
 func isTerminal(w io.Writer) bool {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -135,6 +135,9 @@ type countingWriter struct {
 	n int64
 }
 
+// Unwrap returns the writer it counts for (isTerminal looks through it).
+func (c *countingWriter) Unwrap() io.Writer { return c.w }
+
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
