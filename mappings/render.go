@@ -92,16 +92,16 @@ func sourceNote(d *Dialect, source string) string {
 
 // WriteMarkdown writes the compatibility table between every ordered pair of
 // dialects as Markdown. The README embeds this output; a test keeps it fresh.
-func (t *Table) WriteMarkdown(w io.Writer) error { return t.WriteMarkdownOf(w, nil) }
+func (t *Table) WriteMarkdown(w io.Writer) error { return t.WriteMarkdownOf(w, Filter{}) }
 
 // WriteText writes the same tables as aligned plain text.
-func (t *Table) WriteText(w io.Writer) error { return t.WriteTextOf(w, nil) }
+func (t *Table) WriteText(w io.Writer) error { return t.WriteTextOf(w, Filter{}) }
 
-// WriteMarkdownOf writes the rows keep keeps (all when keep is nil), pair by
-// pair, leaving out pairs with none; the legacy-name tables come only with
-// the whole table.
-func (t *Table) WriteMarkdownOf(w io.Writer, keep func(Row) bool) error {
-	for _, p := range t.pairs(keep) {
+// WriteMarkdownOf writes the rows f keeps, pair by pair, leaving out pairs
+// with none; the tables of the tools a hook is presented come only with
+// every row of a pair (no Kind or Name).
+func (t *Table) WriteMarkdownOf(w io.Writer, f Filter) error {
+	for _, p := range t.pairs(f) {
 		fmt.Fprintf(w, "#### %s %s → %s %s\n\n", p.from.Agent, p.from.Version, p.to.Agent, p.to.Version)
 		for _, d := range []*Dialect{p.from, p.to} {
 			if v := d.Verification; v != nil {
@@ -113,18 +113,18 @@ func (t *Table) WriteMarkdownOf(w io.Writer, keep func(Row) bool) error {
 			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Kind, r.From, codeOrDash(cmp.Or(r.To, "—")), r.Mark, liveCell(r.Verified), mdEscape(r.Note))
 		}
 		fmt.Fprintln(w)
-		if keep == nil {
+		if f.Kind == "" && f.Name == "" {
 			t.writePresentedMarkdown(w, p.from, p.to)
 		}
 	}
 	return nil
 }
 
-// WriteTextOf writes the rows keep keeps (all when keep is nil) as aligned
-// text, leaving out pairs with none.
-func (t *Table) WriteTextOf(w io.Writer, keep func(Row) bool) error {
+// WriteTextOf writes the rows f keeps as aligned text, leaving out pairs
+// with none.
+func (t *Table) WriteTextOf(w io.Writer, f Filter) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, p := range t.pairs(keep) {
+	for _, p := range t.pairs(f) {
 		fmt.Fprintf(tw, "%s %s -> %s %s\n", p.from.Agent, p.from.Version, p.to.Agent, p.to.Version)
 		fmt.Fprintf(tw, "KIND\tFROM\tTO\tMARK\tLIVE\tNOTE\n")
 		for _, r := range p.rows {
@@ -141,9 +141,32 @@ type pairRows struct {
 	rows     []Row
 }
 
-// pairs lists every ordered pair of distinct dialects with the rows keep
-// keeps (all when keep is nil), leaving out pairs with none.
-func (t *Table) pairs(keep func(Row) bool) []pairRows {
+// A Filter selects rows of the table; an empty field selects all.
+type Filter struct {
+	From string `json:"from,omitempty"` // dialect names: the pair's source
+	To   string `json:"to,omitempty"`   // and target
+	Kind string `json:"kind,omitempty"` // "event" or "tool"
+	Name string `json:"name,omitempty"` // an event or tool name on either side, aliases included
+}
+
+func (f Filter) keeps(from, to *Dialect, r Row) bool {
+	return (f.From == "" || f.From == from.Name) && (f.To == "" || f.To == to.Name) &&
+		(f.Kind == "" || f.Kind == r.Kind) && (f.Name == "" || r.Names(f.Name))
+}
+
+// Pairs returns the rows f keeps by ordered pair ("claude->gemini"),
+// leaving out pairs with none.
+func (t *Table) Pairs(f Filter) map[string][]Row {
+	out := map[string][]Row{}
+	for _, p := range t.pairs(f) {
+		out[p.from.Name+"->"+p.to.Name] = p.rows
+	}
+	return out
+}
+
+// pairs lists every ordered pair of distinct dialects with the rows f
+// keeps, leaving out pairs with none.
+func (t *Table) pairs(f Filter) []pairRows {
 	var out []pairRows
 	for _, from := range t.Dialects {
 		for _, to := range t.Dialects {
@@ -152,7 +175,7 @@ func (t *Table) pairs(keep func(Row) bool) []pairRows {
 			}
 			p := pairRows{from: from, to: to}
 			for _, r := range t.Rows(from, to) {
-				if keep == nil || keep(r) {
+				if f.keeps(from, to, r) {
 					p.rows = append(p.rows, r)
 				}
 			}
@@ -180,19 +203,7 @@ func (r Row) Names(name string) bool {
 // WriteJSON writes the whole table: the canonical vocabulary, every dialect
 // and the pairwise rows.
 func (t *Table) WriteJSON(w io.Writer) error {
-	pairs := map[string][]Row{}
-	for _, from := range t.Dialects {
-		for _, to := range t.Dialects {
-			if from != to {
-				pairs[from.Name+"->"+to.Name] = t.Rows(from, to)
-			}
-		}
-	}
-	keys := make([]string, 0, len(pairs))
-	for k := range pairs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	pairs := t.Pairs(Filter{})
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -46,6 +46,26 @@ func eventsOf(dialectFlag string) cobra.CompletionFunc {
 	}
 }
 
+// toolsOf completes a tool flag with the tools of the dialect named by the
+// command's dialectFlag (every dialect's tools when it is not set yet).
+func toolsOf(dialectFlag string) cobra.CompletionFunc {
+	return func(c *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		name, _ := c.Flags().GetString(dialectFlag)
+		var out []string
+		for _, d := range mappings.Default().Dialects {
+			if name != "" && d.Name != name {
+				continue
+			}
+			for _, n := range d.ToolNames() {
+				if strings.HasPrefix(n, prefix) {
+					out = append(out, n)
+				}
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // flagCompletions are the value completions of hookx's flags, by flag
 // name; a flag of that name on any command gets them, so a new command's
 // flags are completed without a list to keep up to date.
@@ -58,6 +78,7 @@ func flagCompletions() map[string]cobra.CompletionFunc {
 		"ask":        fixedValues("deny", "ask"),
 		"format":     fixedValues("table", "markdown", "json"),
 		"event":      eventsOf("from"),
+		"tool":       toolsOf("from"),
 		"host-event": eventsOf("to"),
 	}
 }
