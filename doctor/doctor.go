@@ -35,6 +35,8 @@ const (
 
 // Finding is one problem with one hook or settings file.
 type Finding struct {
+	// Rule is the id of the finding's rule (HX201); Rules lists them.
+	Rule     string   `json:"rule"`
 	File     string   `json:"file"`
 	Line     int      `json:"line"`
 	Col      int      `json:"col"`
@@ -48,13 +50,13 @@ type Finding struct {
 }
 
 // String renders a finding in the style of go vet:
-// "file:line:col: severity: what; why; fix".
+// "file:line:col: severity RULE: what; why; fix".
 func (f Finding) String() string {
 	pos := f.File
 	if f.Line > 0 {
 		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
 	}
-	s := fmt.Sprintf("%s: %s: %s", pos, f.Severity, f.Problem)
+	s := fmt.Sprintf("%s: %s %s: %s", pos, f.Severity, f.Rule, f.Problem)
 	if f.Fix != "" {
 		s += "; " + f.Fix
 	}
@@ -185,9 +187,9 @@ func (c *checker) run() {
 	}
 }
 
-// add records a finding about a hook.
-func (c *checker) add(h *hook, off int, sev Severity, problem, fix string) {
-	f := Finding{Severity: sev, Problem: problem, Fix: fix}
+// add records a finding of rule r about a hook.
+func (c *checker) add(h *hook, off int, r *Rule, problem, fix string) {
+	f := Finding{Rule: r.ID, Severity: r.Severity, Problem: problem, Fix: fix}
 	if h != nil {
 		f.File, f.Agent, f.Event, f.Command = h.f.shown, h.f.d.Agent, h.event, h.command
 		if h.matcher != nil {
@@ -198,13 +200,20 @@ func (c *checker) add(h *hook, off int, sev Severity, problem, fix string) {
 	c.findings = append(c.findings, f)
 }
 
-// addFile records a finding about a file.
-func (c *checker) addFile(f *file, off int, sev Severity, problem, fix string) {
-	fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: sev, Problem: problem, Fix: fix}
+// addFile records a finding of rule r about a file, at the byte offset off
+// (-1: the file as a whole).
+func (c *checker) addFile(f *file, off int, r *Rule, problem, fix string) {
+	c.addFileAt(f, r, 0, 0, problem, fix)
 	if off >= 0 {
+		fd := &c.findings[len(c.findings)-1]
 		fd.Line, fd.Col = f.lineCol(off)
 	}
-	c.findings = append(c.findings, fd)
+}
+
+// addFileAt records a finding of rule r about a file at a line and column
+// (0: the file as a whole).
+func (c *checker) addFileAt(f *file, r *Rule, line, col int, problem, fix string) {
+	c.findings = append(c.findings, Finding{Rule: r.ID, Severity: r.Severity, File: f.shown, Agent: f.d.Agent, Line: line, Col: col, Problem: problem, Fix: fix})
 }
 
 func didYouMean(s string) string {
