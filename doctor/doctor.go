@@ -47,6 +47,9 @@ type Finding struct {
 	Problem  string   `json:"problem"` // what is wrong and why, "what; why"
 	Severity Severity `json:"severity"`
 	Fix      string   `json:"fix"`
+	// Silenced says what silences the finding (--ignore HX201, or a
+	// hookx-ignore comment and its reason); "" when nothing does.
+	Silenced string `json:"silenced,omitempty"`
 }
 
 // String renders a finding in the style of go vet:
@@ -85,6 +88,9 @@ type Options struct {
 	ProbeUnconfined bool
 	// Getenv reads the environment the agents start in; nil: os.Getenv.
 	Getenv func(string) string
+	// Ignore lists the rules (ids or names) whose findings are silenced:
+	// Check still returns them, with Silenced set.
+	Ignore []string
 }
 
 func (o *Options) getenv(k string) string {
@@ -130,8 +136,18 @@ func Check(opts Options) ([]Finding, error) {
 	if opts.Probe && opts.ProbeExec == nil && !opts.ProbeUnconfined {
 		return nil, ErrUnconfined
 	}
+	ignore := make([]string, 0, len(opts.Ignore))
+	for _, id := range opts.Ignore {
+		r, ok := LookupRule(id)
+		if !ok {
+			return nil, fmt.Errorf("%s: no such rule (hookx doctor --help lists them)", id)
+		}
+		ignore = append(ignore, r.ID)
+	}
+	opts.Ignore = ignore
 	c := &checker{opts: opts, tbl: opts.Table}
 	c.run()
+	c.silenceFindings()
 	fs := c.findings
 	if fs == nil {
 		fs = []Finding{}

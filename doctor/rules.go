@@ -198,6 +198,7 @@ var (
 	ruleGuardNotCarried = rule("HX417", "guard-not-carried", Warning, "weaker-guard", "a source guard that hookx's entries do not carry, or carry weaker")
 	ruleProbeSlow       = rule("HX418", "probe-slow", Warning, "slow", "probed, the guard did not answer within the probe's limit")
 	ruleProbeAskHangs   = rule("HX419", "probe-ask-hangs", Warning, "hangs", "probed, the guard asks where a headless run hangs on the question")
+	ruleIgnoreNoRule    = rule("HX420", "ignore-names-no-rule", Warning, "silences-nothing", "a hookx-ignore comment that names no rule of doctor")
 )
 
 // HX5xx: notes.

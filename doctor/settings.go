@@ -133,7 +133,11 @@ func (c *checker) parse(f *file) {
 	}
 	if f.d.Settings.StrictJSON {
 		if off := migrate.CommentAt(&v); off >= 0 {
-			c.addFile(f, off, ruleStrictComment, "comment in a strict JSON file; "+f.d.Agent+" rejects the whole file and none of its hooks run", "delete the comment (keep notes in a README)")
+			fix := "delete the comment (keep notes in a README)"
+			if bytes.Contains(f.data, []byte(IgnoreDirective)) {
+				fix = "delete the comment: this file cannot carry " + IgnoreDirective + "; silence with hookx doctor --ignore"
+			}
+			c.addFile(f, off, ruleStrictComment, "comment in a strict JSON file; "+f.d.Agent+" rejects the whole file and none of its hooks run", fix)
 		}
 	}
 	if _, ok := v.Value.(*hujson.Object); !ok {
