@@ -140,7 +140,7 @@ func Check(opts Options) ([]Finding, error) {
 	for _, id := range opts.Ignore {
 		r, ok := LookupRule(id)
 		if !ok {
-			return nil, fmt.Errorf("%s: no such rule (hookx doctor --help lists them)", id)
+			return nil, fmt.Errorf("%s: no such rule (hookx doctor --rules lists them)", id)
 		}
 		ignore = append(ignore, r.ID)
 	}

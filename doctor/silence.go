@@ -138,7 +138,7 @@ func (c *checker) silenceFindings() {
 			}
 			for _, id := range s.rules {
 				if _, ok := LookupRule(id); !ok {
-					c.addFileAt(f, ruleIgnoreNoRule, s.at, s.col, fmt.Sprintf("%s names %s, which is no rule of doctor, so it silences nothing", IgnoreDirective, id), "hookx doctor --help lists the rules")
+					c.addFileAt(f, ruleIgnoreNoRule, s.at, s.col, fmt.Sprintf("%s names %s, which is no rule of doctor, so it silences nothing", IgnoreDirective, id), "hookx doctor --rules lists the rules")
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/hookx-dev/hookx/doctor"
 	"github.com/hookx-dev/hookx/internal/confine"
@@ -32,6 +33,8 @@ type doctorOptions struct {
 	ignore []string
 	// maxWarnings: more warnings than this exit 1; negative: no limit.
 	maxWarnings int
+	// rules lists the rules instead of checking.
+	rules bool
 	// probeUnconfined lets --probe run hooks where they cannot be confined.
 	probeUnconfined bool
 
@@ -57,7 +60,7 @@ error: the hook will never fire, will fail open, or the agent rejects the
 file; warning: it fires, but not as its author probably meant; note: for
 information. RULE is a stable id (HX1xx the file is rejected, HX2xx the hook
 never fires, HX3xx it fails open or cannot run, HX4xx warnings, HX5xx notes;
-the README lists them all).
+--rules lists them all).
 
 Silencing a finding: --ignore HX412 (or the rule's name; repeatable, or
 comma-separated) silences a rule everywhere. In a settings file whose agent
@@ -116,6 +119,7 @@ Exit codes:
 	f.StringVar(&opts.format, "format", "text", "the output `format`: text, json or sarif")
 	f.StringSliceVar(&opts.ignore, "ignore", nil, "silence the findings of a rule (`ID` like HX412, or its name); repeatable")
 	f.IntVar(&opts.maxWarnings, "max-warnings", -1, "exit 1 when more than `N` warnings remain (-1: no limit)")
+	f.BoolVar(&opts.rules, "rules", false, "list the rules (id, severity, consequence, name, what it finds) and exit")
 	return cmd
 }
 
@@ -123,6 +127,16 @@ func doctorRun(opts *doctorOptions) error {
 	home := opts.home
 	if home == "" {
 		home, _ = os.UserHomeDir()
+	}
+	if opts.rules {
+		tw := tabwriter.NewWriter(opts.s.Out, 0, 0, 2, ' ', 0)
+		for _, r := range doctor.Rules() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Consequence, r.Name, r.Summary)
+		}
+		if err := tw.Flush(); err != nil {
+			return withCode(exitInternal, err)
+		}
+		return nil
 	}
 	format := opts.format
 	switch {
@@ -139,7 +153,7 @@ func doctorRun(opts *doctorOptions) error {
 	}
 	for _, id := range opts.ignore {
 		if _, ok := doctor.LookupRule(id); !ok {
-			return withCode(exitBadInput, fmt.Errorf("doctor: --ignore %s: no such rule (hookx doctor --help says where they are listed)", id))
+			return withCode(exitBadInput, fmt.Errorf("doctor: --ignore %s: no such rule (hookx doctor --rules lists them)", id))
 		}
 	}
 	if opts.probeUnconfined && !opts.probe {
