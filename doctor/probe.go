@@ -278,7 +278,7 @@ func classify(d *mappings.Dialect, event string, out translate.Output, probeCut 
 	}
 	v, _, err := translate.ReadOutput(d, event, out)
 	if err != nil {
-		return err.Error(), ruleProbeUnread, ""
+		return "not judged: " + err.Error(), ruleProbeNotRun, ""
 	}
 	switch {
 	case v.Block:
