@@ -91,6 +91,10 @@ type Options struct {
 	// Ignore lists the rules (ids or names) whose findings are silenced:
 	// Check still returns them, with Silenced set.
 	Ignore []string
+	// NoInlineIgnore disregards the hookx-ignore comments of the settings
+	// files: for CI on changes from people the project does not trust,
+	// where a comment in the change could silence what the change breaks.
+	NoInlineIgnore bool
 }
 
 func (o *Options) getenv(k string) string {

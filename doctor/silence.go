@@ -47,7 +47,10 @@ func (f *file) silences() []silence {
 			s := silence{line: line, at: line, col: col}
 			lineStart := bytes.LastIndexByte(f.data[:off], '\n') + 1
 			if len(bytes.TrimSpace(f.data[lineStart:off])) == 0 {
-				s.line++ // on a line of its own: the next line
+				// On a line of its own: the line after the comment (after
+				// its end, for a /* */ over several lines).
+				end, _ := f.lineCol(off + len(cm.text))
+				s.line = end + 1
 			}
 			words := strings.Fields(rest)
 			i := 0
@@ -150,6 +153,9 @@ func (c *checker) silenceFindings() {
 			continue
 		}
 		if fd.Line == 0 {
+			continue
+		}
+		if c.opts.NoInlineIgnore {
 			continue
 		}
 		for _, s := range byFile[fd.File] {

@@ -35,6 +35,8 @@ type doctorOptions struct {
 	maxWarnings int
 	// rules lists the rules instead of checking.
 	rules bool
+	// noInlineIgnore disregards hookx-ignore comments.
+	noInlineIgnore bool
 	// probeUnconfined lets --probe run hooks where they cannot be confined.
 	probeUnconfined bool
 
@@ -69,7 +71,9 @@ accepts comments (Gemini CLI, Qwen Code, TerminaI), a comment
   // hookx-ignore HX411 the variable comes from our wrapper
 
 silences that rule on the next line (or, after something on the line, on
-its own line). Claude Code's, Codex's, Copilot's and Droid's files are strict
+its own line); --no-inline-ignore disregards these comments (in CI, on a
+change from someone you do not trust, whose comment could silence what the
+change breaks). Claude Code's, Codex's, Copilot's and Droid's files are strict
 JSON: a comment makes the agent reject the file, so there --ignore is the
 way. Silenced findings are not printed, but the summary line counts them
 ("2 silenced (1 error)"), --format json lists them under "silenced", and
@@ -119,6 +123,7 @@ Exit codes:
 	f.StringVar(&opts.format, "format", "text", "the output `format`: text, json or sarif")
 	f.StringSliceVar(&opts.ignore, "ignore", nil, "silence the findings of a rule (`ID` like HX412, or its name); repeatable")
 	f.IntVar(&opts.maxWarnings, "max-warnings", -1, "exit 1 when more than `N` warnings remain (-1: no limit)")
+	f.BoolVar(&opts.noInlineIgnore, "no-inline-ignore", false, "disregard hookx-ignore comments (for changes from people you do not trust)")
 	f.BoolVar(&opts.rules, "rules", false, "list the rules (id, severity, consequence, name, what it finds) and exit")
 	return cmd
 }
@@ -178,7 +183,7 @@ func doctorRun(opts *doctorOptions) error {
 		Table: mappings.Default(), Dir: opts.dir, Home: home,
 		User: opts.user, Probe: opts.probe, Getenv: opts.getenv,
 		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined,
-		Ignore: opts.ignore,
+		Ignore: opts.ignore, NoInlineIgnore: opts.noInlineIgnore,
 	})
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("doctor: %w", err))
