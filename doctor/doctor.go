@@ -179,6 +179,7 @@ type checker struct {
 	tbl      *mappings.Table
 	files    []*file
 	findings []Finding
+	origin   []*file // the file of each finding, by index (nil: none)
 }
 
 // lookPath is opts.lookPath, remembered: many hooks name the same program.
@@ -218,6 +219,11 @@ func (c *checker) add(h *hook, off int, r *Rule, problem, fix string) {
 		f.Line, f.Col = h.f.lineCol(off)
 	}
 	c.findings = append(c.findings, f)
+	var of *file
+	if h != nil {
+		of = h.f
+	}
+	c.origin = append(c.origin, of)
 }
 
 // addFile records a finding of rule r about a file, at the byte offset off
@@ -234,6 +240,7 @@ func (c *checker) addFile(f *file, off int, r *Rule, problem, fix string) {
 // (0: the file as a whole).
 func (c *checker) addFileAt(f *file, r *Rule, line, col int, problem, fix string) {
 	c.findings = append(c.findings, Finding{Rule: r.ID, Severity: r.Severity, File: f.shown, Agent: f.d.Agent, Line: line, Col: col, Problem: problem, Fix: fix})
+	c.origin = append(c.origin, f)
 }
 
 func didYouMean(s string) string {

@@ -128,13 +128,13 @@ func comments(e hujson.Extra) []comment {
 // comment silences, and reports a hookx-ignore comment that names no rule
 // or an unknown one.
 func (c *checker) silenceFindings() {
-	byFile := map[string][]silence{}
+	byFile := map[*file][]silence{}
 	for _, f := range c.files {
 		if f.d.Settings.StrictJSON {
 			continue // the agent rejects the comment itself (HX105)
 		}
 		ss := f.silences()
-		byFile[f.shown] = ss
+		byFile[f] = ss
 		for _, s := range ss {
 			if len(s.rules) == 0 {
 				c.addFileAt(f, ruleIgnoreNoRule, s.at, s.col, IgnoreDirective+" names no rule, so it silences nothing", "write "+IgnoreDirective+" HX<nnn> <reason>")
@@ -158,7 +158,7 @@ func (c *checker) silenceFindings() {
 		if c.opts.NoInlineIgnore {
 			continue
 		}
-		for _, s := range byFile[fd.File] {
+		for _, s := range byFile[c.origin[i]] {
 			if s.line == fd.Line && slices.Contains(s.rules, fd.Rule) {
 				fd.Silenced = fmt.Sprintf("%s at %s:%d", IgnoreDirective, fd.File, s.at)
 				if s.reason != "" {
