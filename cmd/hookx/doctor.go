@@ -76,7 +76,7 @@ change from someone you do not trust, whose comment could silence what the
 change breaks). Claude Code's, Codex's, Copilot's and Droid's files are strict
 JSON: a comment makes the agent reject the file, so there --ignore is the
 way. Silenced findings are not printed, but the summary line counts them
-("2 silenced (1 error)"), --format json lists them under "silenced", and
+("2 silenced (1 error(s))"), --format json lists them under "silenced", and
 SARIF keeps them as suppressed results.
 
 --format json prints {"findings":[...],"silenced":[...]} (--json is the
