@@ -58,7 +58,7 @@ func (c *checker) checkForeignReaders(f *file) {
 				fix = "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy that delivers it as " + f.d.Agent + " would (the hook then runs twice)"
 				why = fmt.Sprintf("%s runs this hook too, but there %s", other.Agent, lost)
 			}
-			c.add(h, h.off, Note, why, fix)
+			c.add(h, h.off, ruleAlsoRunBy, why, fix)
 		}
 	}
 }
@@ -92,7 +92,7 @@ func (c *checker) checkEventName(f *file, name string, off int, commands []strin
 			if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
 				fix = fmt.Sprintf("for a %s hook, register hookx wrap --from %s -- <command> on %s instead", other.Agent, other.Name, m.To.Name)
 			}
-			c.add(h, off, Warning, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s%s", name, other.Agent, f.d.Agent, r.Differs, affects), fix)
+			c.add(h, off, ruleCompatEvent, fmt.Sprintf("%s is a %s event, which %s runs in its own compatibility mode: %s%s", name, other.Agent, f.d.Agent, r.Differs, affects), fix)
 			return false
 		}
 	}
@@ -104,7 +104,7 @@ func (c *checker) checkEventName(f *file, name string, off int, commands []strin
 		if m, err := c.tbl.MapEvent(other, f.d, name); err == nil && m.To != nil {
 			fix = fmt.Sprintf("rename it to %s (or run hookx migrate --from %s --to %s)", m.To.Name, other.Name, f.d.Name)
 		}
-		c.add(h, off, Error, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire%s", name, other.Agent, f.d.Agent, affects), fix)
+		c.add(h, off, ruleForeignEvent, fmt.Sprintf("%s is a %s event; %s drops event names it does not know, so these hooks never fire%s", name, other.Agent, f.d.Agent, affects), fix)
 		return false
 	}
 	names := f.d.EventNames()
@@ -112,7 +112,7 @@ func (c *checker) checkEventName(f *file, name string, off int, commands []strin
 	if s := mappings.Suggest(name, names); s != "" {
 		fix = didYouMean(s)
 	}
-	c.add(h, off, Error, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire%s", name, f.d.Agent, affects), fix)
+	c.add(h, off, ruleUnknownEvent, fmt.Sprintf("unknown event %q; %s drops event names it does not know, so these hooks never fire%s", name, f.d.Agent, affects), fix)
 	return false
 }
 
@@ -139,7 +139,7 @@ func (c *checker) checkMatcher(h *hook) {
 	m := *h.matcher
 	switch ev.Matcher {
 	case "ignored":
-		c.add(h, h.matcherOff, Note, fmt.Sprintf("%s ignores the matcher on %s; the hook fires every time", d.Agent, h.event), "delete the matcher")
+		c.add(h, h.matcherOff, ruleMatcherIgnored, fmt.Sprintf("%s ignores the matcher on %s; the hook fires every time", d.Agent, h.event), "delete the matcher")
 	case "tool":
 		c.checkToolMatcher(h, m)
 	case "exact":
@@ -149,7 +149,7 @@ func (c *checker) checkMatcher(h *hook) {
 		}
 		parts := splitList(m)
 		if strings.ContainsAny(m, "|,") && len(parts) > 1 {
-			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s compares %s matchers as exact strings, so %q matches no %s and the hook never fires", d.Agent, h.event, m, ev.MatcherField),
+			c.add(h, h.matcherOff, ruleExactList, fmt.Sprintf("%s compares %s matchers as exact strings, so %q matches no %s and the hook never fires", d.Agent, h.event, m, ev.MatcherField),
 				fmt.Sprintf("write one group per value (%s)", strings.Join(parts, ", ")))
 			return
 		}
@@ -157,7 +157,7 @@ func (c *checker) checkMatcher(h *hook) {
 		if s := mappings.Suggest(m, values); s != "" {
 			fix = didYouMean(s)
 		}
-		c.add(h, h.matcherOff, Error, fmt.Sprintf("%q is not a %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), fix)
+		c.add(h, h.matcherOff, ruleMatcherValue, fmt.Sprintf("%q is not a %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), fix)
 	case "value":
 		values := eventValues(ev)
 		if len(values) == 0 {
@@ -170,7 +170,7 @@ func (c *checker) checkMatcher(h *hook) {
 					if s := mappings.Suggest(p, values); s != "" {
 						fix = didYouMean(s)
 					}
-					c.add(h, h.matcherOff, Warning, fmt.Sprintf("%q is not a %s %s of %s; that part never matches", p, h.event, ev.MatcherField, d.Agent), fix)
+					c.add(h, h.matcherOff, ruleMatcherPart, fmt.Sprintf("%q is not a %s %s of %s; that part never matches", p, h.event, ev.MatcherField, d.Agent), fix)
 				}
 			}
 			return
@@ -180,7 +180,7 @@ func (c *checker) checkMatcher(h *hook) {
 			return
 		}
 		if !slices.ContainsFunc(values, matches) {
-			c.add(h, h.matcherOff, Error, fmt.Sprintf("%q matches no %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), "use one of "+strings.Join(values, ", "))
+			c.add(h, h.matcherOff, ruleMatcherValue, fmt.Sprintf("%q matches no %s %s of %s; the hook never fires", m, h.event, ev.MatcherField, d.Agent), "use one of "+strings.Join(values, ", "))
 		}
 	}
 }
@@ -254,9 +254,9 @@ func (c *checker) jsMatcher(h *hook, m string) (matches func(string) bool, ok bo
 	case err == nil:
 		return lenient(re), true
 	case errors.As(err, &e) && e.Invalid:
-		c.add(h, h.matcherOff, Error, fmt.Sprintf("%v, so %s never fires the hook", e, h.f.d.Agent), "fix the regex, or write the names as a list")
+		c.add(h, h.matcherOff, ruleInvalidRegex, fmt.Sprintf("%v, so %s never fires the hook", e, h.f.d.Agent), "fix the regex, or write the names as a list")
 	default:
-		c.add(h, h.matcherOff, Note, err.Error()+"; not checked", "")
+		c.add(h, h.matcherOff, ruleNotChecked, err.Error()+"; not checked", "")
 	}
 	return nil, false
 }
@@ -307,7 +307,7 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 			continue
 		}
 		if c.mcpNaming(name) == o && !c.namesOwnMCP(d, name) {
-			c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s, so this never matches", name, o.Agent, d.Agent, d.MCPForm()),
+			c.add(h, h.matcherOff, ruleForeignMCP, fmt.Sprintf("%s is %s's MCP naming; %s names MCP tools %s, so this never matches", name, o.Agent, d.Agent, d.MCPForm()),
 				"write the "+d.Agent+" form (hookx migrate converts it)")
 			return
 		}
@@ -321,7 +321,7 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 				fix = fmt.Sprintf("write ^(%s)$", tm.To.Name)
 			}
 		}
-		c.add(h, h.matcherOff, Error, fmt.Sprintf("%s is a %s tool name; %s calls its tools differently, so this matcher never matches it", name, o.Agent, d.Agent), fix)
+		c.add(h, h.matcherOff, ruleForeignTool, fmt.Sprintf("%s is a %s tool name; %s calls its tools differently, so this matcher never matches it", name, o.Agent, d.Agent), fix)
 		return
 	}
 	fix := "name one of " + d.Agent + "'s tools (hookx mappings lists them)"
@@ -342,11 +342,11 @@ func (c *checker) unknownTool(h *hook, name string, names []string, exact bool) 
 		if mappings.Suggest(name, names) == "" {
 			fix = ""
 		}
-		c.add(h, h.matcherOff, Note, strings.Replace(what, " tool", " built-in tool", 1)+
+		c.add(h, h.matcherOff, ruleBareMCP, strings.Replace(what, " tool", " built-in tool", 1)+
 			fmt.Sprintf("; %s names MCP tools %s, so the hook fires only for an MCP tool of that name (matching is case-sensitive)", d.Agent, d.MCPForm()), fix)
 		return
 	}
-	c.add(h, h.matcherOff, Error, what+"; the hook never fires (matching is case-sensitive)", fix)
+	c.add(h, h.matcherOff, ruleUnknownTool, what+"; the hook never fires (matching is case-sensitive)", fix)
 }
 
 // splitAlternatives splits a regex at its top-level '|'.
@@ -378,7 +378,7 @@ func splitAlternatives(re string) []string {
 func (c *checker) checkHandler(h *hook) {
 	d := h.f.d
 	if h.typ == "" {
-		c.add(h, h.off, Error, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
+		c.add(h, h.off, ruleHandlerNoType, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
 		return
 	}
 	types, ok := handlerTypes()[d.Protocol]
@@ -386,7 +386,7 @@ func (c *checker) checkHandler(h *hook) {
 		types, ok = t, true
 	}
 	if ok && !slices.Contains(types, h.typ) {
-		c.add(h, h.off, Error, fmt.Sprintf("%s has no %q handler type; it discards the handler", d.Agent, h.typ), "use one of "+strings.Join(types, ", "))
+		c.add(h, h.off, ruleHandlerType, fmt.Sprintf("%s has no %q handler type; it discards the handler", d.Agent, h.typ), "use one of "+strings.Join(types, ", "))
 		return
 	}
 	c.checkTimeout(h)
@@ -395,7 +395,7 @@ func (c *checker) checkHandler(h *hook) {
 		return
 	}
 	if h.command == "" {
-		c.add(h, h.off, Error, "a command hook without a command; "+d.Agent+" cannot run it", `add "command"`)
+		c.add(h, h.off, ruleNoCommand, "a command hook without a command; "+d.Agent+" cannot run it", `add "command"`)
 		return
 	}
 	c.checkCommand(h)
@@ -411,22 +411,22 @@ func (c *checker) checkTimeout(h *hook) {
 	show := strconv.FormatFloat(t, 'f', -1, 64)
 	switch {
 	case d.Timeout.Whole && (t < 0 || t != math.Trunc(t)):
-		c.add(h, h.timeoutOff, Error, fmt.Sprintf("timeout %s is not a whole number of %s; %s drops the whole file, so none of its hooks run", show, timeoutUnitName(d.Timeout.Unit), d.Agent),
+		c.add(h, h.timeoutOff, ruleTimeoutNotWhole, fmt.Sprintf("timeout %s is not a whole number of %s; %s drops the whole file, so none of its hooks run", show, timeoutUnitName(d.Timeout.Unit), d.Agent),
 			fmt.Sprintf("write %s", strconv.FormatFloat(math.Max(1, math.Ceil(t)), 'f', -1, 64)))
 	case t <= 0:
-		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is not positive; %s uses its default", show, d.Agent), "delete it or write a positive number")
+		c.add(h, h.timeoutOff, ruleTimeoutNotPos, fmt.Sprintf("timeout %s is not positive; %s uses its default", show, d.Agent), "delete it or write a positive number")
 	case d.Timeout.MsFrom > 0 && t >= d.Timeout.MsFrom:
-		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is read as milliseconds by %s (%gs), though its timeouts are seconds: from %g on, a value is milliseconds", show, d.Agent, secs, d.Timeout.MsFrom),
+		c.add(h, h.timeoutOff, ruleTimeoutAsMs, fmt.Sprintf("timeout %s is read as milliseconds by %s (%gs), though its timeouts are seconds: from %g on, a value is milliseconds", show, d.Agent, secs, d.Timeout.MsFrom),
 			fmt.Sprintf("write %s for the same %gs; if you meant %s seconds, write %s (milliseconds)", strconv.FormatFloat(math.Ceil(secs), 'f', -1, 64), secs, show, strconv.FormatFloat(t*1000, 'f', -1, 64)))
 	case d.Timeout.Unit == "ms" && t < 1000:
-		c.add(h, h.timeoutOff, Error, fmt.Sprintf("timeout %s is milliseconds in %s (%gs); the hook is killed before it can answer and fails open", show, d.Agent, secs),
+		c.add(h, h.timeoutOff, ruleTimeoutShort, fmt.Sprintf("timeout %s is milliseconds in %s (%gs); the hook is killed before it can answer and fails open", show, d.Agent, secs),
 			fmt.Sprintf("write %s if you meant %s seconds", strconv.FormatFloat(t*1000, 'f', -1, 64), show))
 	case d.Timeout.Unit == "s" && t >= 1000:
-		c.add(h, h.timeoutOff, Warning, fmt.Sprintf("timeout %s is seconds in %s (%.0f minutes); a hung hook holds the agent that long", show, d.Agent, t/60),
+		c.add(h, h.timeoutOff, ruleTimeoutLong, fmt.Sprintf("timeout %s is seconds in %s (%.0f minutes); a hung hook holds the agent that long", show, d.Agent, t/60),
 			fmt.Sprintf("write %s if you meant %s milliseconds", strconv.FormatFloat(t/1000, 'f', -1, 64), show))
 	}
 	if capv, ok := d.Timeout.MaxPerEvent[h.event]; ok && t > capv {
-		c.add(h, h.timeoutOff, Note, fmt.Sprintf("%s gives %s hooks at most %g%s", d.Agent, h.event, capv, d.Timeout.Unit), "")
+		c.add(h, h.timeoutOff, ruleTimeoutCapped, fmt.Sprintf("%s gives %s hooks at most %g%s", d.Agent, h.event, capv, d.Timeout.Unit), "")
 	}
 }
 
@@ -452,9 +452,9 @@ func (c *checker) checkCondition(h *hook) {
 	d := h.f.d
 	switch {
 	case !conditionField()[d.Protocol] || len(d.Settings.Shape.HandlerKeys) > 0 && !slices.Contains(d.Settings.Shape.HandlerKeys, "if"):
-		c.add(h, h.condOff, Warning, fmt.Sprintf("%s has no \"if\" on handlers and ignores it; the hook runs on every %s", d.Agent, h.event),
+		c.add(h, h.condOff, ruleIfIgnored, fmt.Sprintf("%s has no \"if\" on handlers and ignores it; the hook runs on every %s", d.Agent, h.event),
 			"narrow it with the matcher, or test the input in the hook")
 	case h.ev.Matcher != "tool":
-		c.add(h, h.condOff, Error, fmt.Sprintf("%s evaluates \"if\" only on tool events; on %s a hook with \"if\" never runs", d.Agent, h.event), "delete the \"if\"")
+		c.add(h, h.condOff, ruleIfNotTool, fmt.Sprintf("%s evaluates \"if\" only on tool events; on %s a hook with \"if\" never runs", d.Agent, h.event), "delete the \"if\"")
 	}
 }

@@ -110,7 +110,7 @@ func (c *checker) checkPOSIX(h *hook) {
 		if i := strings.Index(msg, "; tried parsing as posix"); i >= 0 {
 			msg = msg[:i]
 		}
-		c.add(h, h.cmdOff, Warning, fmt.Sprintf("bash syntax in the command (%s)"+why, msg, d.Agent, c.consequence(h, d, 2, "Syntax error")),
+		c.add(h, h.cmdOff, ruleBashSyntax, fmt.Sprintf("bash syntax in the command (%s)"+why, msg, d.Agent, c.consequence(h, d, 2, "Syntax error")),
 			"write POSIX sh, or run it with bash -c '...' (or put it in a script with #!/bin/bash)")
 		return
 	}
@@ -120,7 +120,7 @@ func (c *checker) checkPOSIX(h *hook) {
 			return true
 		}
 		if name := call.Args[0].Lit(); bashOnlyCommands()[name] {
-			c.add(h, h.cmdOff, Warning, fmt.Sprintf("%s is bash, not POSIX sh"+why, name, d.Agent, c.consequence(h, d, 127, name+": not found")),
+			c.add(h, h.cmdOff, ruleBashBuiltin, fmt.Sprintf("%s is bash, not POSIX sh"+why, name, d.Agent, c.consequence(h, d, 127, name+": not found")),
 				"write POSIX sh ([ ] for tests, . for source), or run it with bash -c '...'")
 			return false
 		}
@@ -133,7 +133,7 @@ func (c *checker) checkCommand(h *hook) {
 	d := h.f.d
 	f, err := shParser().Parse(strings.NewReader(h.command), "")
 	if err != nil {
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("the command is not valid shell (%v); %s", err, c.consequence(h, d, 2, "syntax error")), "fix the quoting")
+		c.add(h, h.cmdOff, ruleInvalidShell, fmt.Sprintf("the command is not valid shell (%v); %s", err, c.consequence(h, d, 2, "syntax error")), "fix the quoting")
 		return
 	}
 	c.checkVars(h, f)
@@ -301,7 +301,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 			return ""
 		}
 		if err := c.lookPath(prog); err != nil {
-			c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is not on the PATH the agent passes to hooks; %s", prog, c.consequence(h, d, 127, prog+": not found")),
+			c.add(h, h.cmdOff, ruleProgramNotFound, fmt.Sprintf("%s is not on the PATH the agent passes to hooks; %s", prog, c.consequence(h, d, 127, prog+": not found")),
 				"install it, or write its full path")
 			return ""
 		}
@@ -321,7 +321,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 			}
 			p := c.resolve(a.s)
 			if _, err := os.Stat(p); err != nil {
-				c.add(h, h.cmdOff, Error, fmt.Sprintf("%s's script %s does not exist; %s", prog, a.raw, c.consequence(h, d, code, "can't open file "+a.s)),
+				c.add(h, h.cmdOff, ruleScriptNotFound, fmt.Sprintf("%s's script %s does not exist; %s", prog, a.raw, c.consequence(h, d, code, "can't open file "+a.s)),
 					"fix the path (relative paths are resolved in the project directory)")
 				return ""
 			}
@@ -332,16 +332,16 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 	p := c.resolve(prog)
 	fi, err := os.Stat(p)
 	if err != nil {
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s does not exist; %s", shown, c.consequence(h, d, 127, prog+": not found")),
+		c.add(h, h.cmdOff, ruleFileNotFound, fmt.Sprintf("%s does not exist; %s", shown, c.consequence(h, d, 127, prog+": not found")),
 			"fix the path (relative paths are resolved in the project directory)")
 		return ""
 	}
 	if fi.IsDir() {
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is a directory; %s", shown, c.consequence(h, d, 126, prog+": Is a directory")), "name the script inside it")
+		c.add(h, h.cmdOff, ruleIsDirectory, fmt.Sprintf("%s is a directory; %s", shown, c.consequence(h, d, 126, prog+": Is a directory")), "name the script inside it")
 		return ""
 	}
 	if fi.Mode()&0o111 == 0 {
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s is not executable; %s", shown, c.consequence(h, d, 126, prog+": Permission denied")),
+		c.add(h, h.cmdOff, ruleNotExecutable, fmt.Sprintf("%s is not executable; %s", shown, c.consequence(h, d, 126, prog+": Permission denied")),
 			"chmod +x "+shown+" (and commit the mode)")
 		return p
 	}
@@ -355,7 +355,7 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 			missing = err != nil
 		}
 		if missing {
-			c.add(h, h.cmdOff, Error, fmt.Sprintf("%s's interpreter %s is not installed (or not on the agent's PATH); %s", shown, interpreter, c.consequence(h, d, 127, interpreter+": No such file or directory")),
+			c.add(h, h.cmdOff, ruleNoInterpreter, fmt.Sprintf("%s's interpreter %s is not installed (or not on the agent's PATH); %s", shown, interpreter, c.consequence(h, d, 127, interpreter+": No such file or directory")),
 				"install "+filepath.Base(interpreter)+" or change the #! line")
 		}
 	}
@@ -482,7 +482,7 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 			for _, q := range inDbl {
 				if q.Pos().Offset() <= pe.Pos().Offset() && pe.End().Offset() <= q.End().Offset() {
 					seen["quoted:"+name] = true
-					c.add(h, h.cmdOff, Warning, fmt.Sprintf("bare $%s inside double quotes; %s pastes an already shell-quoted value there, which breaks on paths with spaces or @", name, d.Agent),
+					c.add(h, h.cmdOff, ruleQuotedSubst, fmt.Sprintf("bare $%s inside double quotes; %s pastes an already shell-quoted value there, which breaks on paths with spaces or @", name, d.Agent),
 						fmt.Sprintf("write \"${%s}\"", name))
 					break
 				}
@@ -495,9 +495,9 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 			return true
 		}
 		seen[name] = true
-		sev := Warning
+		foreignVar, unsetVar := ruleForeignVar, ruleUnsetVar
 		if h.ev != nil && h.ev.Output.Guard {
-			sev = Error
+			foreignVar, unsetVar = ruleGuardForeignVar, ruleGuardUnsetVar
 		}
 		for _, o := range c.tbl.Dialects {
 			if o == d || !sets(o, name) {
@@ -510,11 +510,11 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 				// TerminaI sets no session variable (terminai.md:23).
 				fix = fmt.Sprintf("%s sets no session variable: read session_id from the JSON on stdin (jq -r .session_id)", d.Agent)
 			}
-			c.add(h, h.cmdOff, sev, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
+			c.add(h, h.cmdOff, foreignVar, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
 			return true
 		}
 		fix := "read the value from the JSON on stdin (e.g. jq -r .tool_input.command)"
-		c.add(h, h.cmdOff, sev, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
+		c.add(h, h.cmdOff, unsetVar, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
 		return true
 	})
 }
@@ -577,13 +577,13 @@ func (c *checker) staticIdioms(h *hook, script string) {
 	pd := h.ev.Output.PermissionDecision
 	switch {
 	case d.Protocol == "claude" && pd && topDecisionDeny().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
+		c.add(h, h.cmdOff, ruleDecisionDeny, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny","permissionDecisionReason":"..."}} or exit 2 with the reason on stderr`)
 	case d.Reading.ByExit() && (topDecisionDeny().MatchString(text) || topDecisionBlock().MatchString(text)) && exitNonZero().MatchString(text) && !writesStderr().MatchString(text):
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers a deny on stdout and exits non-zero; %s reads stdout only at exit 0, so it ignores the deny and runs the tool: the guard fails open", where, d.Agent),
+		c.add(h, h.cmdOff, ruleDenyNonZero, fmt.Sprintf("%s answers a deny on stdout and exits non-zero; %s reads stdout only at exit 0, so it ignores the deny and runs the tool: the guard fails open", where, d.Agent),
 			`exit 0 after printing {"decision":"deny","reason":"..."}, or print the reason on stderr and exit 2`)
 	case d.Protocol == "gemini" && permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
+		c.add(h, h.cmdOff, rulePermissionDeny, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"decision":"deny","reason":"..."}`)
 	}
 }

@@ -35,6 +35,8 @@ const (
 
 // Finding is one problem with one hook or settings file.
 type Finding struct {
+	// Rule is the id of the finding's rule (HX201); Rules lists them.
+	Rule     string   `json:"rule"`
 	File     string   `json:"file"`
 	Line     int      `json:"line"`
 	Col      int      `json:"col"`
@@ -45,16 +47,19 @@ type Finding struct {
 	Problem  string   `json:"problem"` // what is wrong and why, "what; why"
 	Severity Severity `json:"severity"`
 	Fix      string   `json:"fix"`
+	// Silenced says what silences the finding (--ignore HX201, or a
+	// hookx-ignore comment and its reason); "" when nothing does.
+	Silenced string `json:"silenced,omitempty"`
 }
 
 // String renders a finding in the style of go vet:
-// "file:line:col: severity: what; why; fix".
+// "file:line:col: severity RULE: what; why; fix".
 func (f Finding) String() string {
 	pos := f.File
 	if f.Line > 0 {
 		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
 	}
-	s := fmt.Sprintf("%s: %s: %s", pos, f.Severity, f.Problem)
+	s := fmt.Sprintf("%s: %s %s: %s", pos, f.Severity, f.Rule, f.Problem)
 	if f.Fix != "" {
 		s += "; " + f.Fix
 	}
@@ -83,6 +88,13 @@ type Options struct {
 	ProbeUnconfined bool
 	// Getenv reads the environment the agents start in; nil: os.Getenv.
 	Getenv func(string) string
+	// Ignore lists the rules (ids or names) whose findings are silenced:
+	// Check still returns them, with Silenced set.
+	Ignore []string
+	// NoInlineIgnore disregards the hookx-ignore comments of the settings
+	// files: for CI on changes from people the project does not trust,
+	// where a comment in the change could silence what the change breaks.
+	NoInlineIgnore bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -128,8 +140,18 @@ func Check(opts Options) ([]Finding, error) {
 	if opts.Probe && opts.ProbeExec == nil && !opts.ProbeUnconfined {
 		return nil, ErrUnconfined
 	}
+	ignore := make([]string, 0, len(opts.Ignore))
+	for _, id := range opts.Ignore {
+		r, ok := LookupRule(id)
+		if !ok {
+			return nil, fmt.Errorf("%s: no such rule (hookx doctor --rules lists them)", id)
+		}
+		ignore = append(ignore, r.ID)
+	}
+	opts.Ignore = ignore
 	c := &checker{opts: opts, tbl: opts.Table}
 	c.run()
+	c.silenceFindings()
 	fs := c.findings
 	if fs == nil {
 		fs = []Finding{}
@@ -157,6 +179,7 @@ type checker struct {
 	tbl      *mappings.Table
 	files    []*file
 	findings []Finding
+	origin   []*file // the file of each finding, by index (nil: none)
 }
 
 // lookPath is opts.lookPath, remembered: many hooks name the same program.
@@ -185,9 +208,9 @@ func (c *checker) run() {
 	}
 }
 
-// add records a finding about a hook.
-func (c *checker) add(h *hook, off int, sev Severity, problem, fix string) {
-	f := Finding{Severity: sev, Problem: problem, Fix: fix}
+// add records a finding of rule r about a hook.
+func (c *checker) add(h *hook, off int, r *Rule, problem, fix string) {
+	f := Finding{Rule: r.ID, Severity: r.Severity, Problem: problem, Fix: fix}
 	if h != nil {
 		f.File, f.Agent, f.Event, f.Command = h.f.shown, h.f.d.Agent, h.event, h.command
 		if h.matcher != nil {
@@ -196,15 +219,28 @@ func (c *checker) add(h *hook, off int, sev Severity, problem, fix string) {
 		f.Line, f.Col = h.f.lineCol(off)
 	}
 	c.findings = append(c.findings, f)
+	var of *file
+	if h != nil {
+		of = h.f
+	}
+	c.origin = append(c.origin, of)
 }
 
-// addFile records a finding about a file.
-func (c *checker) addFile(f *file, off int, sev Severity, problem, fix string) {
-	fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: sev, Problem: problem, Fix: fix}
+// addFile records a finding of rule r about a file, at the byte offset off
+// (-1: the file as a whole).
+func (c *checker) addFile(f *file, off int, r *Rule, problem, fix string) {
+	c.addFileAt(f, r, 0, 0, problem, fix)
 	if off >= 0 {
+		fd := &c.findings[len(c.findings)-1]
 		fd.Line, fd.Col = f.lineCol(off)
 	}
-	c.findings = append(c.findings, fd)
+}
+
+// addFileAt records a finding of rule r about a file at a line and column
+// (0: the file as a whole).
+func (c *checker) addFileAt(f *file, r *Rule, line, col int, problem, fix string) {
+	c.findings = append(c.findings, Finding{Rule: r.ID, Severity: r.Severity, File: f.shown, Agent: f.d.Agent, Line: line, Col: col, Problem: problem, Fix: fix})
+	c.origin = append(c.origin, f)
 }
 
 func didYouMean(s string) string {

@@ -18,12 +18,12 @@ func (c *checker) checkHookx(h *hook, args []word, inner string) {
 	if strings.Contains(prog, "/") {
 		fi, err := os.Stat(c.resolve(prog))
 		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
-			c.add(h, h.cmdOff, Error, fmt.Sprintf("hookx is not at %s; %s", prog, c.consequence(h, d, 127, prog+": not found")),
+			c.add(h, h.cmdOff, ruleHookxNotFound, fmt.Sprintf("hookx is not at %s; %s", prog, c.consequence(h, d, 127, prog+": not found")),
 				"install hookx (go install ./cmd/hookx) and run hookx migrate again")
 			return
 		}
 	} else if err := c.lookPath(prog); err != nil {
-		c.add(h, h.cmdOff, Error, fmt.Sprintf("hookx is not on the PATH the agent passes to hooks; %s", c.consequence(h, d, 127, "hookx: not found")),
+		c.add(h, h.cmdOff, ruleHookxNotFound, fmt.Sprintf("hookx is not on the PATH the agent passes to hooks; %s", c.consequence(h, d, 127, "hookx: not found")),
 			"install hookx on that PATH (go install ./cmd/hookx), or run hookx migrate again from the installed binary to write its full path")
 	}
 	from := d
@@ -84,7 +84,7 @@ func (c *checker) checkHookxEntries() {
 		src := c.sourceDialect(f, first)
 		res, from := c.stale(f, src, first.hookx)
 		if res == nil || res.Changed() {
-			c.add(first, first.off, Warning, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
+			c.add(first, first.off, ruleStaleEntries, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
 				fmt.Sprintf("run hookx migrate --from %s --to %s%s", src.Name, f.d.Name, userFlag(f)))
 		}
 		if res == nil || res.Changed() {
@@ -99,7 +99,7 @@ func (c *checker) checkHookxEntries() {
 			if it.Level == migrate.Weakened {
 				how = "is weaker on"
 			}
-			c.add(first, first.off, Warning, fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, f.d.Agent, it.Reason), it.Fix)
+			c.add(first, first.off, ruleGuardNotCarried, fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, f.d.Agent, it.Reason), it.Fix)
 		}
 	}
 }

@@ -60,18 +60,18 @@ func (c *checker) probeAll() {
 	for _, h := range hooks {
 		tmp, err := os.MkdirTemp("", "hookx-doctor-")
 		if err != nil {
-			c.add(h, h.cmdOff, Note, "probe not run: "+err.Error(), "")
+			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
 			return
 		}
 		box, err := newSandbox(tmp, c.opts.Dir)
 		if err != nil {
-			c.add(h, h.cmdOff, Note, "probe not run: "+err.Error(), "")
+			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
 			os.RemoveAll(tmp)
 			continue
 		}
 		proj := box.proj
 		if err := copyTree(c.opts.Dir, proj); err != nil {
-			c.add(h, h.cmdOff, Note, "probe not run: copying the project: "+err.Error(), "")
+			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: copying the project: "+err.Error(), "")
 			os.RemoveAll(tmp)
 			continue
 		}
@@ -106,8 +106,8 @@ func (c *checker) probe(h *hook, box *sandbox, pc probeCase) {
 	}
 	out := c.runHook(h, box, payload, limit)
 	what := fmt.Sprintf("probe %s (%s)", pc.label, tool)
-	outcome, sev, fix := classify(d, h.event, out, limit < agentDur, limit)
-	c.add(h, h.cmdOff, sev, what+": "+outcome, fix)
+	outcome, r, fix := classify(d, h.event, out, limit < agentDur, limit)
+	c.add(h, h.cmdOff, r, what+": "+outcome, fix)
 }
 
 // payload builds the canned call as d's agent would send it on event.
@@ -265,34 +265,34 @@ func (l *limited) Write(p []byte) (int, error) {
 }
 
 // classify says what the agent does with a hook's answer.
-func classify(d *mappings.Dialect, event string, out translate.Output, probeCut bool, limit time.Duration) (string, Severity, string) {
+func classify(d *mappings.Dialect, event string, out translate.Output, probeCut bool, limit time.Duration) (string, *Rule, string) {
 	if out.TimedOut {
 		if probeCut {
-			return fmt.Sprintf("no answer within the probe's %s limit (the agent would wait longer)", limit), Warning, "make the hook answer faster"
+			return fmt.Sprintf("no answer within the probe's %s limit (the agent would wait longer)", limit), ruleProbeSlow, "make the hook answer faster"
 		}
-		return fmt.Sprintf("timed out after %s; %s kills the hook and runs the tool: the guard fails open", limit, d.Agent), Error,
+		return fmt.Sprintf("timed out after %s; %s kills the hook and runs the tool: the guard fails open", limit, d.Agent), ruleProbeTimeout,
 			"make the hook answer faster, or raise its timeout (" + d.Agent + " counts it in " + unitName(d) + ")"
 	}
 	if idiom := ignoredIdiom(d, event, out); idiom != "" {
-		return "ignored idiom: " + idiom, Error, "answer in " + d.Agent + "'s own idiom (README: How decisions are carried)"
+		return "ignored idiom: " + idiom, ruleProbeIdiom, "answer in " + d.Agent + "'s own idiom (README: How decisions are carried)"
 	}
 	v, _, err := translate.ReadOutput(d, event, out)
 	if err != nil {
-		return err.Error(), Note, ""
+		return "not judged: " + err.Error(), ruleProbeNotRun, ""
 	}
 	switch {
 	case v.Block:
-		return "blocked (" + firstLine(v.Reason) + ")", Note, ""
+		return "blocked (" + firstLine(v.Reason) + ")", ruleProbeBlocked, ""
 	case v.Ask && askHangs(d, event):
 		// Gemini CLI, live, 2026-11-22: the tool does not run, and the CLI never exits (T§15 S3).
-		return "asks the user to confirm; a headless " + d.Agent + " run hangs on it for ever", Warning, "answer with a deny where no one can confirm"
+		return "asks the user to confirm; a headless " + d.Agent + " run hangs on it for ever", ruleProbeAskHangs, "answer with a deny where no one can confirm"
 	case v.Ask:
-		return "asks the user to confirm (a -p run has no prompt and denies)", Note, ""
+		return "asks the user to confirm (a -p run has no prompt and denies)", ruleProbeAsks, ""
 	case v.Failure != "":
-		return fmt.Sprintf("failed open: %s; %s runs the tool", v.Failure, d.Agent), Error,
+		return fmt.Sprintf("failed open: %s; %s runs the tool", v.Failure, d.Agent), ruleProbeFailedOpen,
 			"fix the error; a guard that crashes lets every call through"
 	default:
-		return "allowed", Note, ""
+		return "allowed", ruleProbeAllowed, ""
 	}
 }
 

@@ -104,27 +104,23 @@ func (c *checker) readFiles() []*file {
 // agent reject it.
 func (c *checker) parse(f *file) {
 	if len(bytes.TrimSpace(f.data)) == 0 {
-		c.addFile(f, -1, Error, "the file is empty; "+f.d.Agent+" reads it as invalid JSON and loads none of its settings", "write {} or delete it")
+		c.addFile(f, -1, ruleEmptyFile, "the file is empty; "+f.d.Agent+" reads it as invalid JSON and loads none of its settings", "write {} or delete it")
 		return
 	}
 	v, err := migrate.ParseJSONC(f.shown, f.data)
 	if err != nil {
-		fd := Finding{File: f.shown, Agent: f.d.Agent, Severity: Error,
-			Problem: "the file does not parse; " + f.d.Agent + " rejects it and none of its hooks run",
-			Fix:     "fix the JSON syntax"}
 		var ie *migrate.InputError
-		if errors.As(err, &ie) {
-			fd.Line, fd.Col = ie.Line, ie.Col
-			if msg, ok := strings.CutPrefix(ie.Msg, "does not parse: "); ok {
-				fd.Problem = "the file does not parse (" + msg + "); " + f.d.Agent + " rejects it and none of its hooks run"
-			} else {
-				// Past hookx's bounds (size, nesting): no agent's settings
-				// come near them.
-				fd.Problem = "hookx does not read this file: " + ie.Msg
-				fd.Fix = "check that this is really a settings file"
-			}
+		if !errors.As(err, &ie) {
+			c.addFile(f, -1, ruleInvalidJSON, "the file does not parse; "+f.d.Agent+" rejects it and none of its hooks run", "fix the JSON syntax")
+			return
 		}
-		c.findings = append(c.findings, fd)
+		if msg, ok := strings.CutPrefix(ie.Msg, "does not parse: "); ok {
+			c.addFileAt(f, ruleInvalidJSON, ie.Line, ie.Col, "the file does not parse ("+msg+"); "+f.d.Agent+" rejects it and none of its hooks run", "fix the JSON syntax")
+		} else {
+			// Past hookx's bounds (size, nesting): no agent's settings
+			// come near them.
+			c.addFileAt(f, ruleUnreadableFile, ie.Line, ie.Col, "hookx does not read this file: "+ie.Msg, "check that this is really a settings file")
+		}
 		return
 	}
 	f.root = &v
@@ -133,15 +129,19 @@ func (c *checker) parse(f *file) {
 		rules = " strips comments, then parses strict JSON"
 	}
 	if off := migrate.TrailingComma(&v); off >= 0 {
-		c.addFile(f, off, Error, "trailing comma; "+f.d.Agent+rules+", so it rejects the whole file and none of its hooks run", "delete the comma")
+		c.addFile(f, off, ruleTrailingComma, "trailing comma; "+f.d.Agent+rules+", so it rejects the whole file and none of its hooks run", "delete the comma")
 	}
 	if f.d.Settings.StrictJSON {
 		if off := migrate.CommentAt(&v); off >= 0 {
-			c.addFile(f, off, Error, "comment in a strict JSON file; "+f.d.Agent+" rejects the whole file and none of its hooks run", "delete the comment (keep notes in a README)")
+			fix := "delete the comment (keep notes in a README)"
+			if bytes.Contains(f.data, []byte(IgnoreDirective)) {
+				fix = "delete the comment: this file cannot carry " + IgnoreDirective + "; silence with hookx doctor --ignore"
+			}
+			c.addFile(f, off, ruleStrictComment, "comment in a strict JSON file; "+f.d.Agent+" rejects the whole file and none of its hooks run", fix)
 		}
 	}
 	if _, ok := v.Value.(*hujson.Object); !ok {
-		c.addFile(f, v.StartOffset, Error, "the top level is not an object; "+f.d.Agent+" loads no settings from it", "wrap the settings in {}")
+		c.addFile(f, v.StartOffset, ruleRootNotObject, "the top level is not an object; "+f.d.Agent+" loads no settings from it", "wrap the settings in {}")
 		f.root = nil
 	}
 }
@@ -172,7 +172,7 @@ func (c *checker) walk(f *file) {
 			for i := range root.Members {
 				name, _ := str(&root.Members[i].Name)
 				if !shape.RootKeyAllowed(name) {
-					c.addFile(f, root.Members[i].Name.StartOffset, Error,
+					c.addFile(f, root.Members[i].Name.StartOffset, ruleRootKey,
 						fmt.Sprintf("root key %q: %s accepts only %s at the root of this file and drops the whole file, so none of its hooks run", name, f.d.Agent, strings.Join(shape.RootKeys, ", ")),
 						"remove "+strconv.Quote(name))
 				}
@@ -190,7 +190,7 @@ func (c *checker) walk(f *file) {
 	}
 	obj, ok := hv.Value.(*hujson.Object)
 	if !ok {
-		c.addFile(f, hv.StartOffset, Error, "\""+key+"\" is not an object of event names; "+f.d.Agent+" runs none of them", `write "`+key+`": {"<Event>": [...]}`)
+		c.addFile(f, hv.StartOffset, ruleHooksNotObject, "\""+key+"\" is not an object of event names; "+f.d.Agent+" runs none of them", `write "`+key+`": {"<Event>": [...]}`)
 		return
 	}
 	c.duplicates(f, hv)
@@ -201,12 +201,12 @@ func (c *checker) walk(f *file) {
 			continue // no event (TerminaI's hooks.disabled)
 		}
 		if repl, ok := f.d.Settings.LegacyHookKeys[name]; ok {
-			c.addFile(f, m.Name.StartOffset, Warning, prefix+name+" is a legacy key; "+f.d.Agent+" reads the switch from "+repl+" and skips this one", "move it to "+repl+" (hooks are on by default)")
+			c.addFile(f, m.Name.StartOffset, ruleLegacyKey, prefix+name+" is a legacy key; "+f.d.Agent+" reads the switch from "+repl+" and skips this one", "move it to "+repl+" (hooks are on by default)")
 			continue
 		}
 		if _, isObj := m.Value.Value.(*hujson.Object); isObj && key == "" {
 			// The events wrapped in an object, as other agents keep them.
-			c.addFile(f, m.Name.StartOffset, Error, fmt.Sprintf("%q is no event: %s reads the events at the root of %s and silently ignores every hook under %q", name, f.d.Agent, f.d.Settings.Project, name),
+			c.addFile(f, m.Name.StartOffset, ruleEventsNested, fmt.Sprintf("%q is no event: %s reads the events at the root of %s and silently ignores every hook under %q", name, f.d.Agent, f.d.Settings.Project, name),
 				"move the events out of \""+name+"\" to the root of the file")
 			continue
 		}
@@ -216,7 +216,7 @@ func (c *checker) walk(f *file) {
 		}
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
-			c.addFile(f, m.Value.StartOffset, Error, prefix+name+" is not an array of matcher groups; "+f.d.Agent+" runs none of its hooks", `write "`+name+`": [{"matcher": "...", "hooks": [...]}]`)
+			c.addFile(f, m.Value.StartOffset, ruleEventNotArray, prefix+name+" is not an array of matcher groups; "+f.d.Agent+" runs none of its hooks", `write "`+name+`": [{"matcher": "...", "hooks": [...]}]`)
 			continue
 		}
 		for j := range arr.Elements {
@@ -228,7 +228,7 @@ func (c *checker) walk(f *file) {
 func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson.Value) {
 	obj, ok := g.Value.(*hujson.Object)
 	if !ok {
-		c.addFile(f, g.StartOffset, Error, "a matcher group of "+event+" is not an object; "+f.d.Agent+" discards it", `write {"matcher": "...", "hooks": [...]}`)
+		c.addFile(f, g.StartOffset, ruleGroupNotObject, "a matcher group of "+event+" is not an object; "+f.d.Agent+" discards it", `write {"matcher": "...", "hooks": [...]}`)
 		return
 	}
 	proto := &hook{f: f, event: event, ev: ev, matcherOff: g.StartOffset}
@@ -236,7 +236,7 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		if s, ok := str(&m.Value); ok {
 			proto.matcher, proto.matcherOff = &s, m.Value.StartOffset
 		} else {
-			c.add(proto, m.Value.StartOffset, Error, "the matcher is not a string; "+f.d.Agent+" discards the group", "write the matcher as a string")
+			c.add(proto, m.Value.StartOffset, ruleMatcherNotString, "the matcher is not a string; "+f.d.Agent+" discards the group", "write the matcher as a string")
 			return
 		}
 	}
@@ -250,16 +250,16 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 	case hm == nil:
 		if cm := member(obj, "command"); cm != nil {
 			proto.command, _ = str(&cm.Value)
-			c.add(proto, g.StartOffset, Error, "flat matcher+command shape; "+f.d.Agent+" reads commands only from a nested \"hooks\" array and silently discards this entry, so it never fires",
+			c.add(proto, g.StartOffset, ruleFlatShape, "flat matcher+command shape; "+f.d.Agent+" reads commands only from a nested \"hooks\" array and silently discards this entry, so it never fires",
 				`nest it: {"matcher": ..., "hooks": [{"type": "command", "command": ...}]}`)
 			return
 		}
-		c.add(proto, g.StartOffset, Error, "the group has no \"hooks\" array; "+f.d.Agent+" discards it", `add "hooks": [{"type": "command", "command": ...}]`)
+		c.add(proto, g.StartOffset, ruleGroupNoHooks, "the group has no \"hooks\" array; "+f.d.Agent+" discards it", `add "hooks": [{"type": "command", "command": ...}]`)
 		return
 	default:
 		arr, ok := hm.Value.Value.(*hujson.Array)
 		if !ok {
-			c.add(proto, hm.Value.StartOffset, Error, "\"hooks\" in the group is not an array; "+f.d.Agent+" discards the group", `write "hooks": [{"type": "command", "command": ...}]`)
+			c.add(proto, hm.Value.StartOffset, ruleGroupHooksArray, "\"hooks\" in the group is not an array; "+f.d.Agent+" discards the group", `write "hooks": [{"type": "command", "command": ...}]`)
 			return
 		}
 		handlers = arr.Elements
@@ -290,7 +290,7 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		h.off = hv.StartOffset
 		ho, ok := hv.Value.(*hujson.Object)
 		if !ok {
-			c.add(&h, hv.StartOffset, Error, "a handler is not an object; "+f.d.Agent+" discards it", `write {"type": "command", "command": ...}`)
+			c.add(&h, hv.StartOffset, ruleHandlerNotObject, "a handler is not an object; "+f.d.Agent+" discards it", `write {"type": "command", "command": ...}`)
 			continue
 		}
 		if m := member(ho, "type"); m != nil {
@@ -325,7 +325,7 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 		for i := range ho.Members {
 			name, _ := str(&ho.Members[i].Name)
 			if why, ok := f.d.Settings.Shape.Unread[name]; ok {
-				c.add(&h, ho.Members[i].Name.StartOffset, Warning, why,
+				c.add(&h, ho.Members[i].Name.StartOffset, ruleUnreadField, why,
 					fmt.Sprintf("write %q instead (%s)", f.d.Settings.Shape.TimeoutField, timeoutUnitName(f.d.Timeout.Unit)))
 			}
 		}
@@ -353,7 +353,7 @@ func (c *checker) duplicates(f *file, v *hujson.Value) {
 			name, _ := str(&x.Members[i].Name)
 			if j := last[name]; j != i {
 				line, _ := f.lineCol(x.Members[j].Name.StartOffset)
-				c.addFile(f, x.Members[i].Name.StartOffset, Error, fmt.Sprintf("%q is written again at line %d; %s keeps only the last one, so what is written here is ignored", name, line, f.d.Agent),
+				c.addFile(f, x.Members[i].Name.StartOffset, ruleDuplicateKey, fmt.Sprintf("%q is written again at line %d; %s keeps only the last one, so what is written here is ignored", name, line, f.d.Agent),
 					"merge the two into one")
 			}
 			c.duplicates(f, &x.Members[i].Value)

@@ -59,7 +59,7 @@ func (c *checker) checkSwitches() {
 					continue
 				}
 				if lit, ok := v.Value.(hujson.Literal); ok && string(lit) == sw.Value {
-					c.addFile(f, v.StartOffset, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found)", sw.Key, sw.Value, d.Agent, n),
+					c.addFile(f, v.StartOffset, ruleHooksOff, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found)", sw.Key, sw.Value, d.Agent, n),
 						"delete the key to turn hooks back on")
 				}
 			}
@@ -94,7 +94,7 @@ func (c *checker) checkSwitches() {
 					for _, h := range g.hooks {
 						// Matched against the name, else the command (GC§8.2).
 						if h.name == s || h.name == "" && h.command == s {
-							c.add(h, h.off, Error, fmt.Sprintf("this hook is switched off by %s (%s:%d); %s never runs it", list, f.shown, line, d.Agent),
+							c.add(h, h.off, ruleHookDisabled, fmt.Sprintf("this hook is switched off by %s (%s:%d); %s never runs it", list, f.shown, line, d.Agent),
 								"remove it from "+list+" (or /hooks enable it)")
 						}
 					}
@@ -130,7 +130,7 @@ func (c *checker) checkTrust() {
 		}
 		env := c.opts.getenv
 		if env("GEMINI_RESTRICTED_MODE") == "true" || env("GEMINI_CLI_TRUST_WORKSPACE") == "false" {
-			c.addFile(first, -1, Error, "the environment marks the folder untrusted (GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE=false); "+d.Agent+" runs no settings hooks",
+			c.addFile(first, -1, ruleUntrustedEnv, "the environment marks the folder untrusted (GEMINI_RESTRICTED_MODE or GEMINI_CLI_TRUST_WORKSPACE=false); "+d.Agent+" runs no settings hooks",
 				"unset the variable")
 			continue
 		}
@@ -154,12 +154,12 @@ func (c *checker) checkTrust() {
 		level, tf, err := c.trustLevel()
 		switch {
 		case err != nil:
-			c.addFile(first, -1, Error, fmt.Sprintf("%s cannot read %s (%v) and refuses to start", d.Agent, tf, err), "fix or delete "+tf)
+			c.addFile(first, -1, ruleTrustUnreadable, fmt.Sprintf("%s cannot read %s (%v) and refuses to start", d.Agent, tf, err), "fix or delete "+tf)
 		case level == doNotTrust:
-			c.addFile(first, -1, Error, fmt.Sprintf("the project folder is marked DO_NOT_TRUST in %s; %s registers no settings hooks in an untrusted folder", tf, d.Agent),
+			c.addFile(first, -1, ruleFolderDistrusted, fmt.Sprintf("the project folder is marked DO_NOT_TRUST in %s; %s registers no settings hooks in an untrusted folder", tf, d.Agent),
 				"trust the folder (gemini's /permissions, or set it to TRUST_FOLDER in "+tf+")")
 		case level == "":
-			c.addFile(first, -1, Warning, fmt.Sprintf("the project folder is not trusted yet (no rule in %s); %s registers no settings hooks until it is, and a headless run exits 55", tf, d.Agent),
+			c.addFile(first, -1, ruleFolderNotYet, fmt.Sprintf("the project folder is not trusted yet (no rule in %s); %s registers no settings hooks until it is, and a headless run exits 55", tf, d.Agent),
 				"trust the folder when gemini asks, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs")
 		}
 	}
@@ -261,9 +261,9 @@ func (c *checker) checkProjectTrust() {
 		switch {
 		case found && got == pt.Value:
 		case found:
-			c.addFile(first, -1, Error, fmt.Sprintf("%s marks the project %s = %q; %s reads none of its hooks", pt.File, pt.Key, got, d.Agent), fix)
+			c.addFile(first, -1, ruleProjectDistrust, fmt.Sprintf("%s marks the project %s = %q; %s reads none of its hooks", pt.File, pt.Key, got, d.Agent), fix)
 		default:
-			c.addFile(first, -1, Warning, fmt.Sprintf("the project is not trusted in %s; %s reads none of its hooks until it is", pt.File, d.Agent), fix)
+			c.addFile(first, -1, ruleProjectNotYet, fmt.Sprintf("the project is not trusted in %s; %s reads none of its hooks until it is", pt.File, d.Agent), fix)
 		}
 	}
 }
@@ -337,6 +337,6 @@ func (c *checker) checkOnSwitch(d *mappings.Dialect, sw *mappings.Switch, files 
 	if set {
 		off, key, why = at.StartOffset, atKey, "not "+sw.Value
 	}
-	c.addFile(first, off, Error, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", key, why, d.Agent, n),
+	c.addFile(first, off, ruleHooksNotOn, fmt.Sprintf("%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", key, why, d.Agent, n),
 		fmt.Sprintf("set %s to %s (hookx migrate --to %s does)", sw.Key, sw.Value, d.Name))
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/hookx-dev/hookx/doctor"
 	"github.com/hookx-dev/hookx/internal/confine"
@@ -25,6 +27,16 @@ type doctorOptions struct {
 	user  bool
 	probe bool
 	json  bool
+	// format is text, json or sarif; --json is --format json.
+	format string
+	// ignore lists the rules (ids or names) whose findings are silenced.
+	ignore []string
+	// maxWarnings: more warnings than this exit 1; negative: no limit.
+	maxWarnings int
+	// rules lists the rules instead of checking.
+	rules bool
+	// noInlineIgnore disregards hookx-ignore comments.
+	noInlineIgnore bool
 	// probeUnconfined lets --probe run hooks where they cannot be confined.
 	probeUnconfined bool
 
@@ -37,18 +49,39 @@ type doctorOptions struct {
 func newDoctorCmd(s streams, runF func(*doctorOptions) error) *cobra.Command {
 	opts := &doctorOptions{s: s}
 	cmd := &cobra.Command{
-		Use:   "doctor [DIR] [--user] [--probe [--probe-unconfined]] [--json]",
+		Use:   "doctor [DIR] [--user] [--probe [--probe-unconfined]] [--format text|json|sarif] [--ignore ID] [--max-warnings N]",
 		Short: "Find the hooks that will never fire, fail open, or be rejected",
 		Long: `doctor reads every hook settings file hookx knows (.claude/settings.json,
 .claude/settings.local.json, .gemini/settings.json; with --user also the ones
 in your home directory), each with the rules of the agent that loads it, and
 reports each problem in the style of go vet:
 
-  file:line:col: severity: what; why; fix
+  file:line:col: severity RULE: what; why; fix
 
 error: the hook will never fire, will fail open, or the agent rejects the
 file; warning: it fires, but not as its author probably meant; note: for
-information.
+information. RULE is a stable id (HX1xx the file is rejected, HX2xx the hook
+never fires, HX3xx it fails open or cannot run, HX4xx warnings, HX5xx notes;
+--rules lists them all).
+
+Silencing a finding: --ignore HX412 (or the rule's name; repeatable, or
+comma-separated) silences a rule everywhere. In a settings file whose agent
+accepts comments (Gemini CLI, Qwen Code, TerminaI), a comment
+
+  // hookx-ignore HX411 the variable comes from our wrapper
+
+silences that rule on the next line (or, after something on the line, on
+its own line); --no-inline-ignore disregards these comments (in CI, on a
+change from someone you do not trust, whose comment could silence what the
+change breaks). Claude Code's, Codex's, Copilot's and Droid's files are strict
+JSON: a comment makes the agent reject the file, so there --ignore is the
+way. Silenced findings are not printed, but the summary line counts them
+("2 silenced (1 error(s))"), --format json lists them under "silenced", and
+SARIF keeps them as suppressed results.
+
+--format json prints {"findings":[...],"silenced":[...]} (--json is the
+same); --format sarif prints a SARIF 2.1.0 log for GitHub code scanning
+(upload it with github/codeql-action/upload-sarif).
 
 --probe runs each pre-tool hook (PreToolUse, BeforeTool) against canned calls
 of its own agent (a harmless shell command, a destructive one, a write to a
@@ -62,8 +95,9 @@ cannot confine it, --probe refuses (exit 2) unless you also pass
 --probe-unconfined, which runs the project's hooks with your own rights.
 
 Exit codes:
-  0  no errors (warnings and notes may have been printed)
-  1  at least one error
+  0  no errors, and no more warnings than --max-warnings (notes and
+     silenced findings never count)
+  1  at least one error, or more warnings than --max-warnings N
   2  bad usage, the project directory cannot be read, or --probe where hooks
      cannot be confined (without --probe-unconfined)`,
 		Args: cobra.MaximumNArgs(1),
@@ -85,7 +119,12 @@ Exit codes:
 	f.BoolVar(&opts.user, "user", false, "also check the user settings (~/.claude, ~/.gemini)")
 	f.BoolVar(&opts.probe, "probe", false, "run each pre-tool hook against canned calls in a temporary copy of the project")
 	f.BoolVar(&opts.probeUnconfined, "probe-unconfined", false, "with --probe: run the hooks even where hookx cannot confine them (they run with your rights)")
-	f.BoolVar(&opts.json, "json", false, `print {"findings":[...]} as JSON`)
+	f.BoolVar(&opts.json, "json", false, "the same as --format json")
+	f.StringVar(&opts.format, "format", "text", "the output `format`: text, json or sarif")
+	f.StringSliceVar(&opts.ignore, "ignore", nil, "silence the findings of a rule (`ID` like HX412, or its name); repeatable")
+	f.IntVar(&opts.maxWarnings, "max-warnings", -1, "exit 1 when more than `N` warnings remain (-1: no limit)")
+	f.BoolVar(&opts.noInlineIgnore, "no-inline-ignore", false, "disregard hookx-ignore comments (for changes from people you do not trust)")
+	f.BoolVar(&opts.rules, "rules", false, "list the rules (id, severity, consequence, name, what it finds) and exit")
 	return cmd
 }
 
@@ -93,6 +132,34 @@ func doctorRun(opts *doctorOptions) error {
 	home := opts.home
 	if home == "" {
 		home, _ = os.UserHomeDir()
+	}
+	if opts.rules {
+		tw := tabwriter.NewWriter(opts.s.Out, 0, 0, 2, ' ', 0)
+		for _, r := range doctor.Rules() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Consequence, r.Name, r.Summary)
+		}
+		if err := tw.Flush(); err != nil {
+			return withCode(exitInternal, err)
+		}
+		return nil
+	}
+	format := opts.format
+	switch {
+	case format == "":
+		format = "text"
+	case format != "text" && format != "json" && format != "sarif":
+		return withCode(exitBadInput, fmt.Errorf("doctor: --format %s: want text, json or sarif", format))
+	}
+	if opts.json {
+		if format != "text" && format != "json" {
+			return withCode(exitBadInput, fmt.Errorf("doctor: --json and --format %s disagree", format))
+		}
+		format = "json"
+	}
+	for _, id := range opts.ignore {
+		if _, ok := doctor.LookupRule(id); !ok {
+			return withCode(exitBadInput, fmt.Errorf("doctor: --ignore %s: no such rule (hookx doctor --rules lists them)", id))
+		}
 	}
 	if opts.probeUnconfined && !opts.probe {
 		return withCode(exitBadInput, errors.New("doctor: --probe-unconfined needs --probe"))
@@ -112,38 +179,69 @@ func doctorRun(opts *doctorOptions) error {
 			probeExec = []string{self, confine.HelperName}
 		}
 	}
-	fs, err := doctor.Check(doctor.Options{
+	all, err := doctor.Check(doctor.Options{
 		Table: mappings.Default(), Dir: opts.dir, Home: home,
 		User: opts.user, Probe: opts.probe, Getenv: opts.getenv,
 		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined,
+		Ignore: opts.ignore, NoInlineIgnore: opts.noInlineIgnore,
 	})
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("doctor: %w", err))
 	}
-	if lookedFor, found := doctor.Settings(doctor.Options{Table: mappings.Default(), Dir: opts.dir, Home: home, User: opts.user}); !found && !opts.json {
+	fs, silenced := doctor.Active(all)
+	if lookedFor, found := doctor.Settings(doctor.Options{Table: mappings.Default(), Dir: opts.dir, Home: home, User: opts.user}); !found && format == "text" {
 		// Silence would read as "all is well" where there is nothing to check.
 		fmt.Fprintf(opts.s.Out, "no hook settings found in %s (looked for: %s)\n", opts.dir, strings.Join(lookedFor, ", "))
 		return nil
 	}
-	if opts.json {
+	switch format {
+	case "json":
 		enc := json.NewEncoder(opts.s.Out)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
 			Findings []doctor.Finding `json:"findings"`
-		}{fs}); err != nil {
+			Silenced []doctor.Finding `json:"silenced"`
+		}{fs, silenced}); err != nil {
 			return withCode(exitInternal, err)
 		}
-	} else {
+	case "sarif":
+		bi, _ := debug.ReadBuildInfo()
+		if err := doctor.WriteSARIF(opts.s.Out, all, opts.dir, versionString(version, bi)); err != nil {
+			return withCode(exitInternal, err)
+		}
+	default:
 		for _, f := range fs {
 			io.WriteString(opts.s.Out, f.String()+"\n")
 		}
-		if n := doctor.Count(fs, doctor.Error); n > 0 || len(fs) > 0 {
-			fmt.Fprintf(opts.s.Err, "%d error(s), %d warning(s), %d note(s)\n", n, doctor.Count(fs, doctor.Warning), doctor.Count(fs, doctor.Note))
+		if len(all) > 0 {
+			fmt.Fprintf(opts.s.Err, "%d error(s), %d warning(s), %d note(s)%s\n", doctor.Count(fs, doctor.Error), doctor.Count(fs, doctor.Warning), doctor.Count(fs, doctor.Note), silencedSummary(silenced))
 		}
 	}
 	if doctor.Count(fs, doctor.Error) > 0 {
 		return silentExit(exitChanges)
 	}
+	if n := doctor.Count(fs, doctor.Warning); opts.maxWarnings >= 0 && n > opts.maxWarnings {
+		if format == "text" {
+			fmt.Fprintf(opts.s.Err, "doctor: %d warning(s), more than --max-warnings %d\n", n, opts.maxWarnings)
+		}
+		return silentExit(exitChanges)
+	}
 	return nil
+}
+
+// silencedSummary is the summary line's account of the silenced findings,
+// so that a silenced error never goes without a trace: ", 2 silenced (1
+// error, 1 warning)".
+func silencedSummary(silenced []doctor.Finding) string {
+	if len(silenced) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, sev := range []doctor.Severity{doctor.Error, doctor.Warning, doctor.Note} {
+		if n := doctor.Count(silenced, sev); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s(s)", n, sev))
+		}
+	}
+	return fmt.Sprintf(", %d silenced (%s)", len(silenced), strings.Join(parts, ", "))
 }

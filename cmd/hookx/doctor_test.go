@@ -15,7 +15,7 @@ func TestDoctorFindsNothingWrongInTheDemoProject(t *testing.T) {
 	if err != nil {
 		t.Fatalf("doctorRun: %v\n%s", err, out.String())
 	}
-	for _, bad := range []string{": error: ", ": warning: "} {
+	for _, bad := range []string{": error HX", ": warning HX"} {
 		if strings.Contains(out.String(), bad) {
 			t.Errorf("doctor reported a problem in the demo project:\n%s", out.String())
 		}
