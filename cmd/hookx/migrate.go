@@ -195,7 +195,19 @@ func newMigrateCmd(s streams, runF func(*migrateOptions) error) *cobra.Command {
 The dialects: ` + dialectList() + `.
 --from-claude means --from claude --to gemini, --from-gemini means
 --from gemini --to claude; with --from claude or --from gemini, --to may be
-left out for the same pair.
+left out for the same pair. --to takes a list (--to codex,copilot,qwen) or
+all (every dialect whose settings the project has, and those the config
+names): every target is planned before any is written, and bad input in one,
+or --strict refusing one, writes none.
+
+A project config, ` + migrate.ConfigName + ` (JSONC) at the project's root, names
+the source and the targets, so that a team runs plain "hookx migrate" (and
+"hookx migrate --check" in CI): {"from": "claude", "to": ["codex", "qwen"],
+"plugin": "DIR", "wrap": true, "strict": false, "prune": false, "targets":
+{"qwen": {"wrap": false}}}; flags override it. --init writes one from the
+settings the project has, and never overwrites one. --check prints nothing
+when every target is up to date, else one line per target that is stale,
+missing or has an entry hookx owns edited by hand, and exits 1.
 
 --from claude (or --from-claude) reads .claude/settings.json and
 .claude/settings.local.json (merged as Claude Code merges them) and edits
@@ -245,6 +257,10 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 
   # In CI: exit 1 when .gemini/settings.json is stale, silently
   hookx migrate --from claude --check -q
+
+  # A team: one source, several targets, named once in .hookx.jsonc
+  hookx migrate --from claude --to codex,copilot,qwen
+  hookx migrate --init && hookx migrate && hookx migrate --check
 
   # The other way, and the user-level settings
   hookx migrate --from gemini --to claude
