@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/tailscale/hujson"
@@ -73,7 +74,14 @@ func ParseConfig(name string, data []byte, tbl *mappings.Table) (*Config, error)
 	}
 	v, err := hujson.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "hujson: "))
+		// The message may quote the file's bytes: no control characters
+		// reach the terminal.
+		return nil, fmt.Errorf("%s: %s", name, strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return '?'
+			}
+			return r
+		}, strings.TrimPrefix(err.Error(), "hujson: ")))
 	}
 	at := func(off int) string { return fmt.Sprintf("%s:%d", name, 1+bytes.Count(data[:off], []byte("\n"))) }
 	obj, ok := v.Value.(*hujson.Object)
@@ -112,6 +120,12 @@ func ParseConfig(name string, data []byte, tbl *mappings.Table) (*Config, error)
 		case key == "to":
 			if s, ok := configString(&m.Value); ok && s == "all" {
 				c.To = []string{"all"}
+				break
+			} else if ok {
+				// One target: "to": "codex".
+				if d, ok := dialect(&m.Value, "to"); ok {
+					c.To = []string{d}
+				}
 				break
 			}
 			arr, ok := m.Value.Value.(*hujson.Array)

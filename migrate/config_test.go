@@ -37,6 +37,12 @@ func TestParseConfig(t *testing.T) {
 				`.hookx.jsonc:5: "strict": want true or false, not a string`,
 			},
 		},
+		{
+			name: "one target",
+			in:   `{"from": "claude", "to": "codex"}`,
+			want: &Config{From: "claude", To: []string{"codex"}, Targets: map[string]TargetOptions{}},
+		},
+		{name: "no control characters in messages", in: "{\"\x1b[31m\": 1}", wantErr: []string{`.hookx.jsonc: line 1, column 2: invalid literal: "?[31m"`}},
 		{name: "not an object", in: "\n[]", wantErr: []string{`.hookx.jsonc:2: the config is a JSON object ({"from": ..., "to": [...]}), not a list`}},
 		{name: "does not parse", in: "{\n\"from\": }", wantErr: []string{`.hookx.jsonc: line 2, column 9: invalid character '}' at start of value`}},
 		{name: "twice", in: "{\"from\": \"claude\",\n\"from\": \"gemini\"}", wantErr: []string{`.hookx.jsonc:2: "from" is given twice`}},
