@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -40,6 +41,9 @@ type TargetOptions struct {
 	Wrap   *bool `json:"wrap"`
 	Strict *bool `json:"strict"`
 	Prune  *bool `json:"prune"`
+	// FailClosed is --fail-closed: every guard's hookx wrap blocks when
+	// the hook errors or times out.
+	FailClosed *bool `json:"failClosed"`
 }
 
 // For returns the options of one target: its own over the defaults.
@@ -55,13 +59,16 @@ func (c *Config) For(target string) TargetOptions {
 	if t.Prune != nil {
 		o.Prune = t.Prune
 	}
+	if t.FailClosed != nil {
+		o.FailClosed = t.FailClosed
+	}
 	return o
 }
 
 // configKeys are the keys a config's top level takes; targetKeys those of
 // a target's options (also allowed at the top level, as defaults).
 var (
-	targetKeys = []string{"wrap", "strict", "prune"}
+	targetKeys = []string{"wrap", "failClosed", "strict", "prune"}
 	configKeys = append([]string{"from", "to", "plugin", "targets"}, targetKeys...)
 )
 
@@ -189,6 +196,15 @@ func ParseConfig(name string, data []byte, tbl *mappings.Table) (*Config, error)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	for _, d := range append([]string{""}, slices.Sorted(maps.Keys(c.Targets))...) {
+		if o := c.For(d); o.FailClosed != nil && *o.FailClosed && o.Wrap != nil && !*o.Wrap {
+			where := "the config"
+			if d != "" {
+				where = "target " + d
+			}
+			return nil, fmt.Errorf("%s: %s: \"failClosed\" needs hookx wrap, and \"wrap\" is false", name, where)
+		}
+	}
 	return c, nil
 }
 
@@ -207,6 +223,8 @@ func setOption(o *TargetOptions, key string, val *hujson.Value, bad func(*hujson
 		o.Strict = &b
 	case "prune":
 		o.Prune = &b
+	case "failClosed":
+		o.FailClosed = &b
 	}
 }
 
@@ -255,7 +273,8 @@ func NewConfig(from string, to []string) []byte {
   // The dialects to keep in step with it ("all": every dialect whose
   // settings the project has).
   "to": %s
-  // Options for every target ("wrap", "strict", "prune"), or per target:
+  // Options for every target ("wrap", "failClosed", "strict", "prune"),
+  // or per target:
   // "targets": {"codex": {"wrap": false}}
 }
 `, from, from, strings.ReplaceAll(string(names), ",", ", "))

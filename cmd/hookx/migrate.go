@@ -41,6 +41,7 @@ type migrateOptions struct {
 	prune          bool
 	dryRun, check  bool
 	noWrap, strict bool
+	failClosed     bool
 	json           bool
 	quiet, verbose bool
 
@@ -158,12 +159,15 @@ func (o *migrateOptions) dialects() (from string, to []string, err error) {
 // targetOptions returns the options for one target: a flag given on the
 // command line, else the project config's value for the target, else the
 // default.
-func (o *migrateOptions) targetOptions(to string) (wrap, strict, prune bool) {
-	wrap, strict, prune = !o.noWrap, o.strict, o.prune
+func (o *migrateOptions) targetOptions(to string) (wrap, strict, prune, failClosed bool) {
+	wrap, strict, prune, failClosed = !o.noWrap, o.strict, o.prune, o.failClosed
 	if o.config == nil {
 		return
 	}
 	c := o.config.For(to)
+	if c.FailClosed != nil && !o.changed["fail-closed"] {
+		failClosed = *c.FailClosed
+	}
 	if c.Wrap != nil && !o.changed["no-wrap"] {
 		wrap = *c.Wrap
 	}
@@ -203,8 +207,8 @@ or --strict refusing one, writes none.
 A project config, ` + migrate.ConfigName + ` (JSONC) at the project's root, names
 the source and the targets, so that a team runs plain "hookx migrate" (and
 "hookx migrate --check" in CI): {"from": "claude", "to": ["codex", "qwen"],
-"plugin": "DIR", "wrap": true, "strict": false, "prune": false, "targets":
-{"qwen": {"wrap": false}}}; flags override it. --init writes one from the
+"plugin": "DIR", "wrap": true, "failClosed": false, "strict": false, "prune":
+false, "targets": {"qwen": {"failClosed": true}}}; flags override it. --init writes one from the
 settings the project has, and never overwrites one. --check prints nothing
 when every target is up to date, else one line per target that is stale,
 missing or has an entry hookx owns edited by hand, and exits 1.
@@ -358,6 +362,7 @@ keeps the previous version as <file>` + migrate.BackupSuffix + `.
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the diff and the report, write nothing")
 	f.BoolVar(&opts.check, "check", false, "write nothing; print nothing when every target is up to date, else one line per target that is not, and exit 1 (for CI)")
 	f.BoolVar(&opts.init, "init", false, "write the project config "+migrate.ConfigName+" from the settings the project has (the source: the dialect with hooks, or --from; the targets: the others); never overwrites one")
+	f.BoolVar(&opts.failClosed, "fail-closed", false, "every guard's hookx wrap blocks when the hook errors or times out (hookx wrap --fail-closed), whatever its source says")
 	f.BoolVar(&opts.noWrap, "no-wrap", false, "copy the commands as they are, for hooks that already speak the target's protocol")
 	f.BoolVar(&opts.strict, "strict", false, "exit 1 without writing if any hook or part of one cannot be carried, or a guard would be weakened")
 	f.BoolVar(&opts.json, "json", false, "print the report and the planned changes as JSON")
@@ -474,8 +479,11 @@ func migrateRun(opts *migrateOptions) error {
 	// plan makes the plan for one target from what is on disk now.
 	plan := func(to *mappings.Dialect) (*targetRun, error) {
 		t := &targetRun{to: to}
-		wrap, strict, prune := opts.targetOptions(to.Name)
+		wrap, strict, prune, failClosed := opts.targetOptions(to.Name)
 		t.strict = strict
+		if failClosed && !wrap {
+			return nil, withCode(exitBadInput, fmt.Errorf("migrate: %s: --fail-closed needs hookx wrap, and the commands are copied as they are (--no-wrap, or \"wrap\": false in %s)", to.Name, migrate.ConfigName))
+		}
 		// The target, and the directory it must stay in.
 		targetRel := rel(to.Settings.Project)
 		if opts.user {
@@ -499,7 +507,7 @@ func migrateRun(opts *migrateOptions) error {
 		planOpts := migrate.Options{
 			Table: tbl, From: fromName, To: to.Name,
 			Wrap: wrap, Hookx: hookx, PluginRoot: pluginRoot,
-			PluginOut: opts.out != "", Prune: prune,
+			PluginOut: opts.out != "", Prune: prune, FailClosed: failClosed,
 			// Where hookx lives on this machine does not make a project stale.
 			AnyHookxPath: opts.check,
 		}
