@@ -148,7 +148,7 @@ func TestPreCommitHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = ciRun(t, env, proj, 1, preCommit, "run", "--all-files")
-	if !strings.Contains(out, "was edited by hand") {
+	if !strings.Contains(out, "was edited (by hand, or by another hookx version)") {
 		t.Errorf("hand edit: pre-commit's output lacks the reason:\n%s", out)
 	}
 }

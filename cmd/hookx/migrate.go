@@ -764,7 +764,7 @@ func staleReason(t *targetRun) string {
 		// The id names the source handler (its hash): the same id in the
 		// target with other content means the entry was edited there.
 		if e.Change == "update" && bytes.Contains(res.Before, []byte(e.ID+`"`)) {
-			return fmt.Sprintf("owned entry %s (%s) was edited by hand; hookx migrate would replace it (edit the source instead)", e.ID, e.Event)
+			return fmt.Sprintf("owned entry %s (%s) was edited (by hand, or by another hookx version): its source did not change; hookx migrate would replace it (edit the source instead)", e.ID, e.Event)
 		}
 	}
 	var parts []string
