@@ -607,6 +607,16 @@ func migrateRun(opts *migrateOptions) error {
 		return checkLines(opts, runs)
 	}
 
+	// A read-only target (WriteFile refuses it) is known now: with
+	// several targets, none is written rather than some.
+	if write && len(runs) > 1 {
+		for _, t := range runs {
+			if fi, err := os.Stat(t.res.RealTarget); t.changed && err == nil && fi.Mode().Perm()&0o200 == 0 {
+				return withCode(exitInternal, fmt.Errorf("nothing written for any target: %s: %w (mode %v); make it writable to migrate into it", t.targetShown, migrate.ErrReadOnly, fi.Mode().Perm()))
+			}
+		}
+	}
+
 	// Write each changed target over what it was planned from: a target
 	// edited during the run is planned again, at most three times.
 	var reports []any
