@@ -107,6 +107,10 @@ type Options struct {
 	// Prune removes hookx entries whose source this run did not read
 	// (reported as Weakened); without it they are kept, with a warning.
 	Prune bool
+	// FailClosed adds --fail-closed to every wrapped entry of a target
+	// event whose answer can block (a guard): a guard that errors or times
+	// out then blocks, whatever its source says.
+	FailClosed bool
 }
 
 // Entry is one hookx-owned target entry that Plan wants in the target.
@@ -844,7 +848,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 			// for its own.
 			words = append(words, "--event", sh.event)
 		}
-		if failClosed {
+		if failClosed || p.opts.FailClosed && p.targetGuard(em.To.Name) {
 			words = append(words, "--fail-closed")
 		}
 		if em.From.Matcher == "tool" && !matchesAll(sh.matcher) {
