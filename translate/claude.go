@@ -342,3 +342,54 @@ func singleObject(text string) ([]byte, bool) {
 	}
 	return []byte(text), true
 }
+
+// claudeFamily is Claude Code's protocol (CC§2) and its readers'.
+type claudeFamily struct{}
+
+func (claudeFamily) read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	if d.StderrAsOutput && trimJS(out.Stdout) == "" && out.ExitCode != 2 {
+		// The agent reads stderr as the output when stdout is empty.
+		out.Stdout, out.Stderr = out.Stderr, nil
+	}
+	return readClaude(ev, out, fs)
+}
+
+// exitBlocks: exit 2, and an exit code of the agent's own that blocks or
+// stops (output.exits).
+func (claudeFamily) exitBlocks(_ *mappings.Dialect, ev *mappings.Event, exit int) bool {
+	effect := ev.Output.ExitEffect(exit)
+	return exit == 2 || effect == "block" || effect == "stop"
+}
+
+func (claudeFamily) readWhole(d *mappings.Dialect, ev *mappings.Event, out Output, blocking bool, why string, fs *findings) (Verdict, bool) {
+	if ev.Output.Block == "none" || ev.Output.Block == "" {
+		return Verdict{}, false // nothing is guarded: a failure
+	}
+	switch {
+	case out.Stdout != nil && !blocking && !(d.StderrAsOutput && trimJS(out.Stdout) == ""):
+		// Stdout, whole, decides; stderr would only be shown (an agent
+		// that reads stderr as the output when stdout is empty would have
+		// read the stderr that is lost: that is left to the shared rules).
+		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
+		return readClaude(ev, Output{Stdout: out.Stdout, ExitCode: out.ExitCode}, fs), true
+	case blocking && out.Stderr != nil:
+		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
+		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: out.ExitCode}, fs), true
+	}
+	return Verdict{}, false
+}
+
+func (claudeFamily) render(tr *Translator, ctx ResultContext, ev *mappings.Event, r rendered, fs *findings) Output {
+	r.newOutputLost(tr.To, fs)
+	return r.claudeOutput(ev, tr.toolResultReplacement(ctx, r, fs), func(dropped []string) {
+		for _, k := range dropped {
+			fs.add(mappings.None, k, "%s fails a hook that answers with it on %s; left out", tr.To.Agent, ev.Name)
+		}
+	})
+}
+
+func (claudeFamily) failure(_ *mappings.Dialect, ev *mappings.Event, r rendered, _ string) Output {
+	return r.claudeOutput(ev, nil, nil)
+}
+
+func (claudeFamily) carriesModel() bool { return false }

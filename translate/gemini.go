@@ -234,3 +234,53 @@ func geminiObject(text string) (obj []byte, ok bool) {
 	}
 	return nil, true
 }
+
+// geminiFamily is Gemini CLI's protocol (GC§2) and its forks'.
+type geminiFamily struct{}
+
+func (geminiFamily) read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	return readGemini(d, ev, out, fs)
+}
+
+// exitBlocks: an exit status the dialect reads as a block (reading.blocks;
+// 2 and above in Gemini CLI).
+func (geminiFamily) exitBlocks(d *mappings.Dialect, _ *mappings.Event, exit int) bool {
+	return exit != 0 && d.Reading.Blocks(exit)
+}
+
+func (geminiFamily) readWhole(d *mappings.Dialect, ev *mappings.Event, out Output, blocking bool, why string, fs *findings) (Verdict, bool) {
+	if ev.Output.Block == "none" || ev.Output.Block == "" {
+		return Verdict{}, false // nothing is guarded: a failure
+	}
+	exit := out.ExitCode
+	if !d.Reading.ByExit() {
+		if out.Stdout != nil && trimJS(out.Stdout) != "" {
+			// Gemini reads stdout, which is whole, and only falls back to stderr.
+			return readGemini(d, ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs), true
+		}
+		return Verdict{}, false
+	}
+	switch {
+	case exit == 0 && !out.Signaled && out.Stdout != nil || (exit != 0 || out.Signaled) && out.Stderr != nil:
+		// The one stream the exit code says is read is whole.
+		return readGemini(d, ev, out, fs), true
+	case blocking:
+		fs.add(mappings.Approximate, "output bound", "%s; exit %d with text on stderr is a block in %s: blocked", why, exit, d.Agent)
+		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d with text on stderr, a block in %s, so hookx blocks", why, exit, d.Agent)}, true
+	case exit != 0 || out.Signaled:
+		return Verdict{Failure: why}, true // a warning in its own agent, whatever the text
+	}
+	return Verdict{}, false
+}
+
+func (geminiFamily) render(tr *Translator, _ ResultContext, _ *mappings.Event, r rendered, fs *findings) Output {
+	r.newOutputLost(tr.To, fs)
+	return Output{Stdout: r.gemini()}
+}
+
+func (geminiFamily) failure(_ *mappings.Dialect, _ *mappings.Event, r rendered, _ string) Output {
+	return Output{Stdout: r.gemini()}
+}
+
+// carriesModel: Gemini CLI's hook LLM format, on both sides.
+func (geminiFamily) carriesModel() bool { return true }

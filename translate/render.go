@@ -154,7 +154,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 
 	r.newOutput = v.NewOutput
 	for _, name := range slices.Sorted(maps.Keys(v.Model)) {
-		if tr.To.Protocol == "gemini" && slices.Contains(out.ModelFields, name) {
+		if familyOf(tr.To).carriesModel() && slices.Contains(out.ModelFields, name) {
 			if r.model == nil {
 				r.model = map[string]json.RawMessage{}
 			}
@@ -164,20 +164,7 @@ func (tr *Translator) render(ctx ResultContext, hookEv, hostEv *mappings.Event, 
 		fs.add(mappings.None, name, "%s does not act on it on %s; not carried", tr.To.Agent, hostEv.Name)
 	}
 
-	switch tr.To.Protocol {
-	case "gemini":
-		r.newOutputLost(tr.To, fs)
-		return Output{Stdout: r.gemini()}
-	case "copilot":
-		copilotRenderFindings(hostEv, r, fs)
-		return Output{Stdout: r.copilot(hostEv)}
-	}
-	r.newOutputLost(tr.To, fs)
-	return r.claudeOutput(hostEv, tr.toolResultReplacement(ctx, r, fs), func(dropped []string) {
-		for _, k := range dropped {
-			fs.add(mappings.None, k, "%s fails a hook that answers with it on %s; left out", tr.To.Agent, hostEv.Name)
-		}
-	})
+	return familyOf(tr.To).render(tr, ctx, hostEv, r, fs)
 }
 
 // renderBlock carries a block across, by what a block does on each side.
@@ -266,20 +253,7 @@ func FailureOutput(host *mappings.Dialect, hostEvent string, err error) Output {
 		r.systemMessage = reason
 	}
 	stderr := []byte("hookx: " + err.Error() + "\n")
-	switch host.Protocol {
-	case "gemini":
-		return Output{Stdout: r.gemini(), Stderr: stderr}
-	case "copilot":
-		if ev == nil {
-			// Its payload names no event and hookx could not tell which
-			// it is: a permissionDecision deny blocks a tool call and is
-			// ignored by every other event.
-			r.block, r.reason = true, reason
-			ev, _ = host.EventFor("tool.before")
-		}
-		return Output{Stdout: r.copilot(ev), Stderr: stderr}
-	}
-	out := r.claudeOutput(ev, nil, nil)
+	out := familyOf(host).failure(host, ev, r, reason)
 	out.Stderr = append(out.Stderr, stderr...)
 	return out
 }

@@ -120,17 +120,7 @@ func readOutput(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 			return Verdict{Failure: why}
 		}
 	}
-	switch d.Protocol {
-	case "gemini":
-		return readGemini(d, ev, out, fs)
-	case "copilot":
-		return readCopilot(ev, out, fs)
-	}
-	if d.StderrAsOutput && trimJS(out.Stdout) == "" && out.ExitCode != 2 {
-		// The agent reads stderr as the output when stdout is empty.
-		out.Stdout, out.Stderr = out.Stderr, nil
-	}
-	return readClaude(ev, out, fs)
+	return familyOf(d).read(d, ev, out, fs)
 }
 
 // overflowVerdict reads a result whose output was over hookx's bound, so
@@ -145,47 +135,14 @@ func overflowVerdict(d *mappings.Dialect, ev *mappings.Event, out Output, fs *fi
 	why := cmp.Or(out.FailReason, "hook output over hookx's bound")
 	exit := out.ExitCode
 	effect := ev.Output.ExitEffect(exit)
-	blockingExit := exit == 2 || effect == "block" || effect == "stop"
-	switch d.Protocol {
-	case "gemini":
-		blockingExit = exit != 0 && d.Reading.Blocks(exit)
-	case "copilot":
-		// Every non-zero exit denies a tool call; elsewhere no exit blocks
-		// by itself (exit 2 reads stdout, which is lost here).
-		blockingExit = exit != 0 && ev.Output.Ask
+	f := familyOf(d)
+	blockingExit := !out.Signaled && f.exitBlocks(d, ev, exit)
+	if v, ok := f.readWhole(d, ev, out, blockingExit, why, fs); ok {
+		return v
 	}
-	if out.Signaled {
-		blockingExit = false
-	}
-	byExit := d.Protocol == "gemini" && d.Reading.ByExit()
 	switch {
-	case d.Protocol == "copilot" && out.Stdout != nil:
-		// Copilot reads stdout and the exit code only, never stderr: with
-		// stdout whole the reading is exact, at every exit.
-		fs.add(mappings.None, "stderr", "%s; Copilot CLI does not read it", why)
-		return readCopilot(ev, Output{Stdout: out.Stdout, ExitCode: exit, Signaled: out.Signaled, FailReason: out.FailReason}, fs)
 	case ev.Output.Block == "none" || ev.Output.Block == "":
 		return Verdict{Failure: why}
-	case byExit && (exit == 0 && !out.Signaled && out.Stdout != nil || (exit != 0 || out.Signaled) && out.Stderr != nil):
-		// The one stream the exit code says is read is whole.
-		return readGemini(d, ev, out, fs)
-	case byExit && blockingExit:
-		fs.add(mappings.Approximate, "output bound", "%s; exit %d with text on stderr is a block in %s: blocked", why, exit, d.Agent)
-		return Verdict{Block: true, Reason: fmt.Sprintf("%s; it exited %d with text on stderr, a block in %s, so hookx blocks", why, exit, d.Agent)}
-	case byExit && (exit != 0 || out.Signaled):
-		return Verdict{Failure: why} // a warning in its own agent, whatever the text
-	case d.Protocol == "gemini" && !byExit && out.Stdout != nil && trimJS(out.Stdout) != "":
-		// Gemini reads stdout, which is whole, and only falls back to stderr.
-		return readGemini(d, ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
-	case d.Protocol == "claude" && out.Stdout != nil && !blockingExit && !(d.StderrAsOutput && trimJS(out.Stdout) == ""):
-		// Stdout, whole, decides; stderr would only be shown (an agent
-		// that reads stderr as the output when stdout is empty would have
-		// read the stderr that is lost: that falls through).
-		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
-		return readClaude(ev, Output{Stdout: out.Stdout, ExitCode: exit}, fs)
-	case blockingExit && d.Protocol == "claude" && out.Stderr != nil:
-		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
-		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: exit}, fs)
 	case blockingExit && effect == "stop":
 		fs.add(mappings.Approximate, "output bound", "%s; exit %d stops the agent in %s: stopped", why, exit, d.Agent)
 		reason := fmt.Sprintf("%s; it exited %d, which stops the agent in %s, so hookx stops it", why, exit, d.Agent)
