@@ -15,13 +15,13 @@ import (
 var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decision", "reason", "suppressOutput", "hookSpecificOutput", "terminalSequence", "async", "asyncTimeout")
 
 // readClaude applies Claude Code's rules (CC§2, T§9.2).
-func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
+func readClaude(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	var v Verdict
 	text := trimJS(out.Stdout)
 	stderr := trimJS(out.Stderr)
 	obj, isJSON := singleObject(text)
 	if isJSON {
-		v = claudeVerdict(ev, parseFields(obj), fs)
+		v = claudeVerdict(d, ev, parseFields(obj), fs)
 	}
 	exit := out.ExitCode
 	if out.Signaled {
@@ -33,19 +33,20 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 		v.SystemMessage = stderr
 	case exit == 2:
 		// Exit 2 blocks whatever the JSON says (CC§2.2).
-		v.Block, v.Allow = true, false
+		v.Block, v.Allow, v.Ignored = true, false, ""
 		if v.Reason == "" {
 			v.Reason = cmp.Or(stderr, "No stderr output")
 		}
 	case ev.Output.ExitEffect(exit) == "block":
 		// An exit code of the agent's own that blocks whatever the JSON
 		// says (Factory Droid's exit 3 on UserPromptSubmit).
-		v.Block, v.Allow, v.Ask, v.Defer = true, false, false, false
+		v.Block, v.Allow, v.Ask, v.Defer, v.Ignored = true, false, false, false, ""
 		v.Reason = cmp.Or(stderr, v.Reason, fmt.Sprintf("Blocked by %s hook (exit %d)", ev.Name, exit))
 	case ev.Output.ExitEffect(exit) == "stop":
 		// An exit code that stops the agent whatever the JSON says
 		// (Factory Droid's exit 3 on PreToolUse: AgentAbortError); where
 		// a block denies, the action does not run either.
+		v.Ignored = ""
 		if !v.Stop {
 			v.Stop, v.StopReason = true, cmp.Or(stderr, fmt.Sprintf("Agent aborted by %s hook", ev.Name))
 		}
@@ -90,21 +91,33 @@ func readClaude(ev *mappings.Event, out Output, fs *findings) Verdict {
 	return v
 }
 
-func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
-	var v Verdict
+func claudeVerdict(d *mappings.Dialect, ev *mappings.Event, o fields, fs *findings) (v Verdict) {
+	acts := false // the agent blocks or asks by a form it reads itself
+	defer func() {
+		if acts {
+			v.Ignored = ""
+		}
+	}()
 	for _, k := range o.unknown(claudeKnownKeys) {
 		fs.add(mappings.None, "output key "+k, "not part of Claude Code's output; ignored as Claude Code would")
+		if dec := o.str(k); strings.EqualFold(k, "decision") && (dec == "deny" || dec == "block") {
+			v.Ignored = fmt.Sprintf(`%q is not "decision" to %s, which reads keys as written`, k, d.Agent)
+		}
 	}
 	reason := o.str("reason")
-	if d := o.str("decision"); d != "" && ev.Output.DecisionIgnored {
-		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "not read on %s by the hook's own agent; it blocks nothing", ev.Name)
+	if dec := o.str("decision"); dec != "" && ev.Output.DecisionIgnored {
+		fs.add(mappings.None, fmt.Sprintf("decision %q", dec), "not read on %s by the hook's own agent; it blocks nothing", ev.Name)
+		if dec == "deny" || dec == "block" {
+			v.Ignored = fmt.Sprintf(`decision %q is not read on %s by %s`, dec, ev.Name, d.Agent)
+		}
 		o = maps.Clone(o)
 		delete(o, "decision")
 	}
-	switch d := o.str("decision"); d {
+	switch dec := o.str("decision"); dec {
 	case "":
 	case "block":
 		v.Block, v.Reason = true, cmp.Or(reason, "Blocked by hook")
+		acts = true
 	case "approve":
 		v.Allow = true
 	case "deny":
@@ -112,11 +125,13 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		// plainly a deny, and reading it as one grants less (T§1 Invariant 2).
 		v.Block, v.Reason = true, cmp.Or(reason, "Blocked by hook")
 		fs.add(mappings.Approximate, `decision "deny"`, "invalid in Claude Code (only approve or block); read as a block, the stricter reading")
+		v.Ignored = fmt.Sprintf(`{"decision":"deny"} is invalid in %s (only approve or block)`, d.Agent)
 	case "ask":
 		v.Ask, v.AskReason = true, reason
 		fs.add(mappings.Approximate, `decision "ask"`, "invalid in Claude Code; read as ask, the stricter reading")
+		v.Ignored = fmt.Sprintf(`{"decision":"ask"} is invalid in %s (only approve or block)`, d.Agent)
 	default:
-		fs.add(mappings.None, fmt.Sprintf("decision %q", d), "invalid in Claude Code; ignored")
+		fs.add(mappings.None, fmt.Sprintf("decision %q", dec), "invalid in Claude Code; ignored")
 	}
 	if o.isFalse("continue") {
 		if !ev.Output.Stop && (ev.Output.Block == "deny" || ev.Output.StopReplacesOutput || ev.Output.StopBlocks) {
@@ -125,6 +140,7 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 			// output with it (Codex's PostToolUse), or goes on with it as
 			// the next prompt (Qwen Code's Stop): its block.
 			v.Block, v.Reason = true, cmp.Or(o.str("stopReason"), reason, "Stopped by hook")
+			acts = true
 		} else {
 			v.Stop, v.StopReason = true, o.str("stopReason")
 		}
@@ -148,6 +164,13 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 		fs.add(mappings.Approximate, "hookSpecificOutput", "hookEventName %q is not %q; Claude Code would ignore it; only a deny is kept", name, ev.Name)
 		if pd == "deny" {
 			v.Block, v.Reason = true, cmp.Or(pdReason, "Blocked by hook")
+			named := "missing"
+			if _, ok := hs["hookEventName"]; ok {
+				named = fmt.Sprintf("%q", name)
+			}
+			if v.Ignored == "" {
+				v.Ignored = fmt.Sprintf("permissionDecision deny with hookEventName %s, not %q, which %s ignores", named, ev.Name, d.Agent)
+			}
 		}
 		return v
 	}
@@ -157,6 +180,7 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 			v.Allow = true
 		case "deny":
 			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
+			acts = true
 		default:
 			// Qwen Code denies on any decision object that does not
 			// allow (firePermissionRequestHook, chunk-DPEB6S2R.js:
@@ -164,14 +188,17 @@ func claudeVerdict(ev *mappings.Event, o fields, fs *findings) Verdict {
 			// and their dialog goes on. A deny grants less.
 			v.Block, v.Reason = true, cmp.Or(dec.str("message"), "Blocked by hook")
 			fs.add(mappings.Approximate, fmt.Sprintf("decision.behavior %q", b), "not allow: read as a deny, as Qwen Code reads it (the stricter reading)")
+			acts = true
 		}
 	}
 	switch pd {
 	case "":
 	case "deny":
 		v.Block, v.Reason = true, cmp.Or(pdReason, "Blocked by hook")
+		acts = true
 	case "ask":
 		v.Ask, v.AskReason = true, pdReason
+		acts = true
 	case "defer":
 		v.Defer = true
 	case "allow":
@@ -351,7 +378,7 @@ func (claudeFamily) read(d *mappings.Dialect, ev *mappings.Event, out Output, fs
 		// The agent reads stderr as the output when stdout is empty.
 		out.Stdout, out.Stderr = out.Stderr, nil
 	}
-	return readClaude(ev, out, fs)
+	return readClaude(d, ev, out, fs)
 }
 
 // exitBlocks: exit 2, and an exit code of the agent's own that blocks or
@@ -371,10 +398,10 @@ func (claudeFamily) readWhole(d *mappings.Dialect, ev *mappings.Event, out Outpu
 		// that reads stderr as the output when stdout is empty would have
 		// read the stderr that is lost: that is left to the shared rules).
 		fs.add(mappings.Approximate, "stderr", "%s; not shown", why)
-		return readClaude(ev, Output{Stdout: out.Stdout, ExitCode: out.ExitCode}, fs), true
+		return readClaude(d, ev, Output{Stdout: out.Stdout, ExitCode: out.ExitCode}, fs), true
 	case blocking && out.Stderr != nil:
 		// Exit 2 decides whatever stdout says; stderr, the reason, is whole.
-		return readClaude(ev, Output{Stderr: out.Stderr, ExitCode: out.ExitCode}, fs), true
+		return readClaude(d, ev, Output{Stderr: out.Stderr, ExitCode: out.ExitCode}, fs), true
 	}
 	return Verdict{}, false
 }

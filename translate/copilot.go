@@ -100,6 +100,9 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		default:
 			fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid in Copilot CLI; ignored")
 		}
+		if !v.Block && !v.Ask {
+			v.Ignored = copilotIgnoredDeny(o)
+		}
 		if ev.Output.RewriteInput {
 			copilotModifiedArgs(&v, o, fs)
 		}
@@ -173,6 +176,19 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	}
 	return v
+}
+
+// copilotIgnoredDeny names a deny written on preToolUse in a form Copilot
+// CLI does not read there (live, 1.0.102: only a top-level
+// permissionDecision denies), or "".
+func copilotIgnoredDeny(o fields) string {
+	switch {
+	case o.object("hookSpecificOutput").str("permissionDecision") == "deny":
+		return `hookSpecificOutput.permissionDecision "deny" is ignored by Copilot CLI, which reads a top-level permissionDecision`
+	case o.str("decision") == "deny" || o.str("decision") == "block":
+		return fmt.Sprintf(`decision %q is ignored by Copilot CLI on preToolUse, which reads a top-level permissionDecision`, o.str("decision"))
+	}
+	return ""
 }
 
 // copilotNeedsReason reports whether Copilot CLI ignores a decision "block"

@@ -44,6 +44,9 @@ func readGemini(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 		if exit == 126 || exit == 127 {
 			v.Failure = fmt.Sprintf("exited %d without output", exit)
 		}
+		if !out.Signaled && exit != 0 && d.Reading.Blocks(exit) {
+			v.Ignored = nothingPrinted(d, exit)
+		}
 		return v // no output at all: nothing blocks, whatever the exit code
 	}
 	obj, ok := geminiObject(text)
@@ -100,6 +103,9 @@ func readGemini(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	if hs == nil {
 		return v
 	}
+	if !v.Block && hs.str("permissionDecision") == "deny" {
+		v.Ignored = fmt.Sprintf(`permissionDecision "deny" is ignored by %s`, d.Agent)
+	}
 	if c := hs.str("additionalContext"); c != "" && ev.Output.Context != "none" {
 		v.Context = append(v.Context, c)
 	}
@@ -146,7 +152,8 @@ func readNonZeroByExit(d *mappings.Dialect, ev *mappings.Event, out Output, fs *
 		v.Failure = cmp.Or(out.FailReason, "killed by a signal")
 	}
 	text := trimJS(out.Stderr)
-	if stdout := trimJS(out.Stdout); stdout != "" {
+	stdout := trimJS(out.Stdout)
+	if stdout != "" {
 		what := "its stdout"
 		if obj, ok := geminiObject(stdout); ok && obj != nil && parseFields(obj).str("decision") != "" {
 			what = fmt.Sprintf("its decision %q on stdout", parseFields(obj).str("decision"))
@@ -157,6 +164,9 @@ func readNonZeroByExit(d *mappings.Dialect, ev *mappings.Event, out Output, fs *
 	case text == "":
 		if exit == 126 || exit == 127 {
 			v.Failure = fmt.Sprintf("exited %d without output", exit)
+		}
+		if stdout == "" && !out.Signaled && d.Reading.Blocks(exit) {
+			v.Ignored = nothingPrinted(d, exit)
 		}
 	case !out.Signaled && d.Reading.Blocks(exit):
 		v.Block, v.Reason = true, text
@@ -169,8 +179,22 @@ func readNonZeroByExit(d *mappings.Dialect, ev *mappings.Event, out Output, fs *
 	}
 	if v.Block {
 		v.Failure = ""
+	} else if stdout != "" {
+		// What the hook meant on stdout, which is read only at exit 0.
+		switch at0 := readGemini(d, ev, Output{Stdout: out.Stdout}, &findings{}); {
+		case at0.Block:
+			v.Ignored = fmt.Sprintf("a deny on stdout with exit %d; %s reads stdout only at exit 0 (and stderr at any other)", exit, d.Agent)
+		case at0.Ignored != "":
+			v.Ignored = at0.Ignored
+		}
 	}
 	return v
+}
+
+// nothingPrinted is the ignored idiom of a blocking exit with nothing
+// printed: the agent has no reason to show, and runs the action.
+func nothingPrinted(d *mappings.Dialect, exit int) string {
+	return fmt.Sprintf("exit %d with nothing printed does not block in %s", exit, d.Agent)
 }
 
 func (r rendered) gemini() []byte {

@@ -61,6 +61,12 @@ type Verdict struct {
 	// Failure is set when the hook failed in a way its own agent ignores
 	// (fail open); it is reported and, with FailClosed, becomes a block.
 	Failure string
+	// Ignored names a deny or an ask the hook wrote in a form its own
+	// agent does not act on, so that the agent runs the action (doctor's
+	// "ignored idiom"); "" when there is none, or when the agent blocks
+	// anyway (exit 2). Block may still be set: hookx reads some such forms
+	// as the deny they plainly mean, the stricter reading wrap carries.
+	Ignored string
 }
 
 // Result translates a hook's output written for tr.From (the hook's dialect)
