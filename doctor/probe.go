@@ -147,26 +147,19 @@ func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase)
 }
 
 // toolMatches reports whether d's agent runs a hook with matcher m for a
-// call of tool. A matcher hookx cannot evaluate as JavaScript does is
-// assumed to match: the probe then runs the guard.
+// call of tool, read by the table's ToolMatcher (the one migrate and wrap
+// use). A matcher hookx cannot evaluate as the agent does is assumed to
+// match: the probe then runs the guard.
 func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 	if matchesAll(m) {
 		return true
 	}
-	if d.Protocol == "claude" && claudeExactList().MatchString(*m) {
-		names := []string{tool}
-		if t := d.Tool(tool); t != nil {
-			names = append(names, t.Aliases...)
-		}
-		for _, p := range splitList(*m) {
-			if slices.Contains(names, p) {
-				return true
-			}
-		}
-		return false
+	tm, err := d.ToolMatcher(*m)
+	if err != nil {
+		return true
 	}
-	re, err := d.Regex(*m)
-	return err != nil || lenient(re)(tool)
+	ok, err := tm.Match(tool)
+	return ok || err != nil
 }
 
 // runHook runs a hook the way its agent does: its shell, in the project,
