@@ -100,11 +100,11 @@ func readGemini(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 		v.SystemMessage = "" // Gemini shows it in the confirmation dialog
 	}
 	hs := o.object("hookSpecificOutput")
+	if !v.Block && (o.str("permissionDecision") == "deny" || hs.str("permissionDecision") == "deny") {
+		v.Ignored = fmt.Sprintf(`permissionDecision "deny" is ignored by %s`, d.Agent)
+	}
 	if hs == nil {
 		return v
-	}
-	if !v.Block && hs.str("permissionDecision") == "deny" {
-		v.Ignored = fmt.Sprintf(`permissionDecision "deny" is ignored by %s`, d.Agent)
 	}
 	if c := hs.str("additionalContext"); c != "" && ev.Output.Context != "none" {
 		v.Context = append(v.Context, c)
