@@ -115,7 +115,6 @@ func (c *checker) checkEventName(f *file, name string, off int, commands []strin
 	return false
 }
 
-
 func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
 
 func splitList(s string) []string {
