@@ -46,6 +46,11 @@ func doctorCases() []doctorCase {
 		// Fails open: a deny in the other agent's idiom.
 		{name: "fails-open/claude-decision-deny", dialect: driver.Claude, matcher: "Bash",
 			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"the guard fails open", "probe destructive shell command (Bash): ignored idiom"}, fires: true},
+		// A byte-order mark before it: JavaScript's trim drops it, so
+		// Claude Code reads the invalid decision "deny" and runs the tool
+		// (doctor's probe on 244ac78 called this guard "blocked").
+		{name: "fails-open/claude-decision-deny-bom", dialect: driver.Claude, matcher: "Bash",
+			body: emit("\ufeff" + `{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"probe destructive shell command (Bash): ignored idiom"}, fires: true},
 		{name: "fails-open/gemini-permissionDecision-deny", dialect: driver.Gemini, matcher: "run_shell_command",
 			body: emit(`{"hookSpecificOutput":{"hookEventName":"BeforeTool","permissionDecision":"deny","permissionDecisionReason":"DOCTOR: forbidden"}}`),
 			want: []string{"the guard fails open", "probe destructive shell command (run_shell_command): ignored idiom"}, fires: true},

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,9 +115,6 @@ func (c *checker) checkEventName(f *file, name string, off int, commands []strin
 	return false
 }
 
-// claudeExactList is Claude's exact-list matcher syntax (CC§6 rule 2).
-var claudeExactList = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|, -]+$`) })
-
 func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
 
 func splitList(s string) []string {
@@ -163,7 +159,7 @@ func (c *checker) checkMatcher(h *hook) {
 		if len(values) == 0 {
 			return
 		}
-		if d.Protocol == "claude" && claudeExactList().MatchString(m) {
+		if d.IsExactList(m) {
 			for _, p := range splitList(m) {
 				if !slices.Contains(values, p) {
 					fix := "use one of " + strings.Join(values, ", ")
@@ -201,7 +197,7 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 		m = jsregex.Trim(m) // Gemini's String.prototype.trim
 	}
 	names := d.ToolNames()
-	if d.Protocol == "claude" && claudeExactList().MatchString(m) {
+	if d.IsExactList(m) {
 		for _, p := range splitList(m) {
 			if slices.Contains(names, p) || strings.HasPrefix(p, d.MCP.Prefix) && strings.Count(p, d.MCP.Separator) >= 2 {
 				continue
@@ -210,8 +206,9 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 		}
 		return
 	}
-	// Anything else is a JavaScript regex, unanchored (CC§6, GC§7).
-	matches, ok := c.jsMatcher(h, m)
+	// Anything else is a regex in the agent's flavour, anchored where the
+	// agent anchors it (the table's ToolMatcher, as migrate and wrap read it).
+	matches, ok := c.toolMatcher(h, m)
 	if !ok {
 		return
 	}
@@ -237,7 +234,7 @@ func (c *checker) checkToolMatcher(h *hook, m string) {
 	}
 	for _, p := range parts {
 		p = strings.Trim(p, "^$()")
-		if pre, err := d.Regex(p); err == nil && !slices.ContainsFunc(names, lenient(pre)) {
+		if pm, err := d.ToolMatcher(p); err == nil && !slices.ContainsFunc(names, lenientTool(pm)) {
 			c.unknownTool(h, p, names, false)
 		}
 	}
@@ -259,6 +256,31 @@ func (c *checker) jsMatcher(h *hook, m string) (matches func(string) bool, ok bo
 		c.add(h, h.matcherOff, ruleNotChecked, err.Error()+"; not checked", "")
 	}
 	return nil, false
+}
+
+// toolMatcher compiles a tool matcher as the hook's agent reads it
+// (mappings.ToolMatcher) and reports one that never fires or that hookx
+// cannot evaluate, as jsMatcher does; ok is false for both.
+func (c *checker) toolMatcher(h *hook, m string) (matches func(string) bool, ok bool) {
+	tm, err := h.f.d.ToolMatcher(m)
+	var e *jsregex.Error
+	switch {
+	case err == nil:
+		return lenientTool(tm), true
+	case errors.As(err, &e) && e.Invalid:
+		c.add(h, h.matcherOff, ruleInvalidRegex, fmt.Sprintf("%v, so %s never fires the hook", e, h.f.d.Agent), "fix the regex, or write the names as a list")
+	default:
+		c.add(h, h.matcherOff, ruleNotChecked, err.Error()+"; not checked", "")
+	}
+	return nil, false
+}
+
+// lenientTool is tm.Match, true where the match cannot be evaluated.
+func lenientTool(tm *mappings.ToolMatcher) func(string) bool {
+	return func(s string) bool {
+		ok, err := tm.Match(s)
+		return ok || err != nil
+	}
 }
 
 // lenient is re.MatchString, true where the match cannot be evaluated

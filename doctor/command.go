@@ -576,14 +576,23 @@ func (c *checker) staticIdioms(h *hook, script string) {
 	}
 	pd := h.ev.Output.PermissionDecision
 	switch {
-	case d.Protocol == "claude" && pd && topDecisionDeny().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
+	case pd && !agentBlocks(d, h.event, `{"decision":"deny"}`) && topDecisionDeny().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, ruleDecisionDeny, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny","permissionDecisionReason":"..."}} or exit 2 with the reason on stderr`)
 	case d.Reading.ByExit() && (topDecisionDeny().MatchString(text) || topDecisionBlock().MatchString(text)) && exitNonZero().MatchString(text) && !writesStderr().MatchString(text):
 		c.add(h, h.cmdOff, ruleDenyNonZero, fmt.Sprintf("%s answers a deny on stdout and exits non-zero; %s reads stdout only at exit 0, so it ignores the deny and runs the tool: the guard fails open", where, d.Agent),
 			`exit 0 after printing {"decision":"deny","reason":"..."}, or print the reason on stderr and exit 2`)
-	case d.Protocol == "gemini" && permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
+	case !agentBlocks(d, h.event, `{"permissionDecision":"deny"}`) && !agentBlocks(d, h.event, `{"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny"}}`) && permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, rulePermissionDeny, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"decision":"deny","reason":"..."}`)
 	}
+}
+
+// agentBlocks reports whether d's agent blocks on event when a hook prints
+// stdout and exits 0, as wrap's reader (translate.ReadOutput) reads it: a
+// deny in the agent's own idiom, not one hookx only reads as the deny it
+// means.
+func agentBlocks(d *mappings.Dialect, event, stdout string) bool {
+	v, _, err := translate.ReadOutput(d, event, translate.Output{Stdout: []byte(stdout)})
+	return err == nil && v.Block && v.Ignored == ""
 }

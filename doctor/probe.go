@@ -147,26 +147,19 @@ func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase)
 }
 
 // toolMatches reports whether d's agent runs a hook with matcher m for a
-// call of tool. A matcher hookx cannot evaluate as JavaScript does is
-// assumed to match: the probe then runs the guard.
+// call of tool, read by the table's ToolMatcher (the one migrate and wrap
+// use). A matcher hookx cannot evaluate as the agent does is assumed to
+// match: the probe then runs the guard.
 func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 	if matchesAll(m) {
 		return true
 	}
-	if d.Protocol == "claude" && claudeExactList().MatchString(*m) {
-		names := []string{tool}
-		if t := d.Tool(tool); t != nil {
-			names = append(names, t.Aliases...)
-		}
-		for _, p := range splitList(*m) {
-			if slices.Contains(names, p) {
-				return true
-			}
-		}
-		return false
+	tm, err := d.ToolMatcher(*m)
+	if err != nil {
+		return true
 	}
-	re, err := d.Regex(*m)
-	return err != nil || lenient(re)(tool)
+	ok, err := tm.Match(tool)
+	return ok || err != nil
 }
 
 // runHook runs a hook the way its agent does: its shell, in the project,
@@ -273,12 +266,13 @@ func classify(d *mappings.Dialect, event string, out translate.Output, probeCut 
 		return fmt.Sprintf("timed out after %s; %s kills the hook and runs the tool: the guard fails open", limit, d.Agent), ruleProbeTimeout,
 			"make the hook answer faster, or raise its timeout (" + d.Agent + " counts it in " + unitName(d) + ")"
 	}
-	if idiom := ignoredIdiom(d, event, out); idiom != "" {
-		return "ignored idiom: " + idiom, ruleProbeIdiom, "answer in " + d.Agent + "'s own idiom (README: How decisions are carried)"
-	}
+	// The reader wrap uses decides, and names a deny its agent ignores.
 	v, _, err := translate.ReadOutput(d, event, out)
 	if err != nil {
 		return "not judged: " + err.Error(), ruleProbeNotRun, ""
+	}
+	if v.Ignored != "" {
+		return "ignored idiom: " + v.Ignored + "; it runs the tool", ruleProbeIdiom, "answer in " + d.Agent + "'s own idiom (README: How decisions are carried)"
 	}
 	switch {
 	case v.Block:
@@ -316,58 +310,6 @@ func firstLine(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
-}
-
-// ignoredIdiom names a deny written in a form the agent ignores: Claude's
-// top-level decision "deny" (only approve or block are valid) and a
-// hookSpecificOutput for another event, Gemini's permissionDecision.
-func ignoredIdiom(d *mappings.Dialect, event string, out translate.Output) string {
-	text := bytes.TrimSpace(out.Stdout)
-	stderr := bytes.TrimSpace(out.Stderr)
-	if d.Protocol == "gemini" && out.ExitCode == 2 && len(text) == 0 && len(stderr) == 0 {
-		return "exit 2 with nothing printed does not block in " + d.Agent + "; it runs the tool"
-	}
-	if d.Reading.ByExit() && out.ExitCode != 0 && len(text) > 0 && (len(stderr) == 0 || !d.Reading.Blocks(out.ExitCode)) {
-		if v, _, err := translate.ReadOutput(d, event, translate.Output{Stdout: out.Stdout}); err == nil && v.Block {
-			return fmt.Sprintf("a deny on stdout with exit %d; %s reads stdout only at exit 0 (and stderr at any other), so it runs the tool", out.ExitCode, d.Agent)
-		}
-	}
-	if len(text) == 0 || text[0] != '{' {
-		return ""
-	}
-	var o struct {
-		Decision *string `json:"decision"`
-		HSO      *struct {
-			HookEventName      *string `json:"hookEventName"`
-			PermissionDecision string  `json:"permissionDecision"`
-		} `json:"hookSpecificOutput"`
-	}
-	if json.Unmarshal(text, &o) != nil {
-		return ""
-	}
-	switch d.Protocol {
-	case "claude":
-		if out.ExitCode == 2 {
-			return "" // exit 2 blocks whatever the JSON says
-		}
-		pdDeny := o.HSO != nil && o.HSO.PermissionDecision == "deny" && o.HSO.HookEventName != nil && *o.HSO.HookEventName == event
-		if o.Decision != nil && *o.Decision == "deny" && !pdDeny {
-			return `{"decision":"deny"} is invalid in ` + d.Agent + ` (only approve or block); it runs the tool`
-		}
-		if o.HSO != nil && o.HSO.PermissionDecision == "deny" && !pdDeny && (o.Decision == nil || *o.Decision != "block") {
-			name := "missing"
-			if o.HSO.HookEventName != nil {
-				name = fmt.Sprintf("%q", *o.HSO.HookEventName)
-			}
-			return fmt.Sprintf("permissionDecision deny with hookEventName %s, not %q; %s ignores the object and runs the tool", name, event, d.Agent)
-		}
-	case "gemini":
-		blocks := o.Decision != nil && (*o.Decision == "deny" || *o.Decision == "block")
-		if o.HSO != nil && o.HSO.PermissionDecision == "deny" && !blocks {
-			return `permissionDecision "deny" is ignored by ` + d.Agent + `; it runs the tool`
-		}
-	}
-	return ""
 }
 
 // copyTree copies a project for a probe, leaving out version-control and

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
 	"github.com/tailscale/hujson"
 )
 
@@ -1126,12 +1127,9 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 		// One protocol, but an exit code with an effect of one agent's
 		// own (Factory Droid's exit 3 aborts): the other reads it as a
 		// non-blocking error, or as something else.
-		d := fmt.Sprintf("exit %s %s in %s, %s in %s", code, exitEffectText(from), p.from.Agent, exitEffectText(to), p.to.Agent)
-		diffs = append(diffs, d)
-		if (from == "block" || from == "stop") && to != "block" && to != "stop" {
-			lostBlocks = append(lostBlocks, d)
-		}
+		diffs = append(diffs, fmt.Sprintf("exit %s %s in %s, %s in %s", code, exitEffectText(from), p.from.Agent, exitEffectText(to), p.to.Agent))
 	}
+	lostBlocks = lostExitBlocks(p.from, p.to, em)
 	if len(lostBlocks) > 0 && p.sourceGuard(base.Event) {
 		it := base
 		it.Guard, it.Level, it.What = true, Weakened, "exit codes that block"
@@ -1155,6 +1153,59 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 	base.Reason = strings.Join(diffs, "; ")
 	base.Fix = "run without --no-wrap unless the command already speaks " + p.to.Agent + "'s protocol"
 	p.add(base)
+}
+
+// lostExitBlocks names the exit codes at which the source's agent blocks
+// (or stops) with a reason on stderr and the target's agent, running the
+// same command unwrapped, does not: both read by wrap's reader
+// (translate.ReadOutput), so each family's own exit rules count (Gemini's
+// 2 and up, Copilot's every non-zero exit on preToolUse, Droid's exit 3),
+// not only the exit codes the table lists (output.exits).
+func lostExitBlocks(from, to *mappings.Dialect, em mappings.EventMapping) []string {
+	codes := map[int]bool{1: true, 2: true, 3: true}
+	for _, exits := range []map[string]string{em.From.Output.Exits, em.To.Output.Exits} {
+		for k := range exits {
+			if n, err := strconv.Atoi(k); err == nil {
+				codes[n] = true
+			}
+		}
+	}
+	for _, n := range from.Reading.BlockingExits {
+		codes[n] = true
+	}
+	// One code no row names, for "2 and up" (Gemini CLI).
+	codes[slices.Max(slices.Collect(maps.Keys(codes)))+1] = true
+	var lost []string
+	for _, n := range slices.Sorted(maps.Keys(codes)) {
+		withReason := exitBlockLost(from, to, em, translate.Output{Stderr: []byte("reason"), ExitCode: n})
+		silent := exitBlockLost(from, to, em, translate.Output{ExitCode: n})
+		switch {
+		case withReason != "" && silent != "":
+			lost = append(lost, fmt.Sprintf("exit %d %s in %s, not in %s", n, withReason, from.Agent, to.Agent))
+		case withReason != "":
+			lost = append(lost, fmt.Sprintf("exit %d with a reason on stderr %s in %s, not in %s", n, withReason, from.Agent, to.Agent))
+		case silent != "":
+			lost = append(lost, fmt.Sprintf("exit %d with nothing on stderr %s in %s, not in %s", n, silent, from.Agent, to.Agent))
+		}
+	}
+	return lost
+}
+
+// exitBlockLost is what out does in from's agent on em.From ("blocks",
+// "stops the agent") where em.To's agent, reading the same out, neither
+// blocks nor stops; "" otherwise.
+func exitBlockLost(from, to *mappings.Dialect, em mappings.EventMapping, out translate.Output) string {
+	fv, _, ferr := translate.ReadOutput(from, em.From.Name, out)
+	tv, _, terr := translate.ReadOutput(to, em.To.Name, out)
+	switch {
+	case ferr != nil || terr != nil || fv.Ignored != "" || tv.Block || tv.Stop:
+		return ""
+	case fv.Stop:
+		return "stops the agent"
+	case fv.Block:
+		return "blocks"
+	}
+	return ""
 }
 
 // mergeKeys is the set of keys of a and b.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -353,11 +352,14 @@ func TestReportLinesCannotBeForged(t *testing.T) {
 
 // TestGuardExitThatBlocksIsNamedUnwrapped: a command copied as it is
 // (--no-wrap) keeps its exit codes, which the target reads by its own
-// rules: a guard whose agent stops or blocks on an exit code of its own
-// (Factory Droid's exit 3 on PreToolUse) lets the action go ahead on a
-// target that reads that code as a non-blocking error. migrate names it,
-// for every pair and event of the table; on the old code the report said
-// only "the hook receives Claude Code tool names and arguments".
+// rules: a guard whose agent stops or blocks on an exit code (Factory
+// Droid's exit 3 on PreToolUse, Claude's exit 2 on UserPromptSubmit,
+// Gemini's exit 3, Copilot's exit 1 on preToolUse) lets the action go ahead
+// on a target that does not. migrate names it, for every pair and event of
+// the table, as wrap's reader reads both sides; on 244ac78 migrate looked
+// only at the exit codes the table lists (output.exits) and missed 39
+// pairs (Claude's UserPromptSubmit to Copilot's userPromptSubmitted, where
+// exit 2 reads stdout; Gemini's exit 3 to Claude, a non-blocking error).
 func TestGuardExitThatBlocksIsNamedUnwrapped(t *testing.T) {
 	tbl := mappings.Default()
 	checked := 0
@@ -367,11 +369,17 @@ func TestGuardExitThatBlocksIsNamedUnwrapped(t *testing.T) {
 			if err != nil || em.To == nil || !e.Output.BlocksOnFailure() {
 				continue
 			}
+			// What each agent does with the same exit, read by wrap's
+			// reader: each family's own exit rules, not only the exit
+			// codes the table lists.
 			lost := false
-			for code, effect := range e.Output.Exits {
-				n, _ := strconv.Atoi(code)
-				to := em.To.Output.ExitEffect(n)
-				lost = lost || (effect == "block" || effect == "stop") && to != "block" && to != "stop"
+			for _, n := range []int{1, 2, 3, 4, 126, 127} {
+				for _, stderr := range []string{"", "reason"} {
+					out := translate.Output{Stderr: []byte(stderr), ExitCode: n}
+					fv, _, _ := translate.ReadOutput(from, e.Name, out)
+					tv, _, _ := translate.ReadOutput(to, em.To.Name, out)
+					lost = lost || (fv.Block || fv.Stop) && fv.Ignored == "" && !tv.Block && !tv.Stop
+				}
 			}
 			if !lost {
 				continue

@@ -100,6 +100,9 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		default:
 			fs.add(mappings.None, fmt.Sprintf("permissionDecision %q", pd), "invalid in Copilot CLI; ignored")
 		}
+		if !v.Block && !v.Ask {
+			v.Ignored = copilotIgnoredDeny(o)
+		}
 		if ev.Output.RewriteInput {
 			copilotModifiedArgs(&v, o, fs)
 		}
@@ -173,6 +176,19 @@ func readCopilot(ev *mappings.Event, out Output, fs *findings) Verdict {
 		}
 	}
 	return v
+}
+
+// copilotIgnoredDeny names a deny written on preToolUse in a form Copilot
+// CLI does not read there (live, 1.0.102: only a top-level
+// permissionDecision denies), or "".
+func copilotIgnoredDeny(o fields) string {
+	switch {
+	case o.object("hookSpecificOutput").str("permissionDecision") == "deny":
+		return `hookSpecificOutput.permissionDecision "deny" is ignored by Copilot CLI, which reads a top-level permissionDecision`
+	case o.str("decision") == "deny" || o.str("decision") == "block":
+		return fmt.Sprintf(`decision %q is ignored by Copilot CLI on preToolUse, which reads a top-level permissionDecision`, o.str("decision"))
+	}
+	return ""
 }
 
 // copilotNeedsReason reports whether Copilot CLI ignores a decision "block"
@@ -448,3 +464,44 @@ func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
 	}
 	return mappings.JoinObject(keys, vals), nil
 }
+
+// copilotFamily is Copilot CLI's protocol.
+type copilotFamily struct{}
+
+func (copilotFamily) read(_ *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	return readCopilot(ev, out, fs)
+}
+
+// exitBlocks: every non-zero exit denies a tool call; elsewhere no exit
+// blocks by itself (exit 2 reads stdout).
+func (copilotFamily) exitBlocks(_ *mappings.Dialect, ev *mappings.Event, exit int) bool {
+	return exit != 0 && ev.Output.Ask
+}
+
+// readWhole: Copilot CLI reads stdout and the exit code only, never stderr:
+// with stdout whole the reading is exact, at every exit and on every event.
+func (copilotFamily) readWhole(_ *mappings.Dialect, ev *mappings.Event, out Output, _ bool, why string, fs *findings) (Verdict, bool) {
+	if out.Stdout == nil {
+		return Verdict{}, false
+	}
+	fs.add(mappings.None, "stderr", "%s; Copilot CLI does not read it", why)
+	return readCopilot(ev, Output{Stdout: out.Stdout, ExitCode: out.ExitCode, Signaled: out.Signaled, FailReason: out.FailReason}, fs), true
+}
+
+func (copilotFamily) render(_ *Translator, _ ResultContext, ev *mappings.Event, r rendered, fs *findings) Output {
+	copilotRenderFindings(ev, r, fs)
+	return Output{Stdout: r.copilot(ev)}
+}
+
+func (copilotFamily) failure(host *mappings.Dialect, ev *mappings.Event, r rendered, reason string) Output {
+	if ev == nil {
+		// Its payload names no event and hookx could not tell which it
+		// is: a permissionDecision deny blocks a tool call and is ignored
+		// by every other event.
+		r.block, r.reason = true, reason
+		ev, _ = host.EventFor("tool.before")
+	}
+	return Output{Stdout: r.copilot(ev)}
+}
+
+func (copilotFamily) carriesModel() bool { return false }
