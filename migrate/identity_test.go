@@ -128,6 +128,15 @@ func TestOldIDsAreAttributedOnlyWhenProven(t *testing.T) {
 		if !strings.Contains(reportText(res), "kept 2 entries of Claude Code's project settings") {
 			t.Errorf("the kept entries are not reported:\n%s", reportText(res))
 		}
+		// The oldest ids name no source at all.
+		oldest := bytes.ReplaceAll(first.After, []byte("@claude:project"), nil)
+		res = planPair(t, "gemini", "codex", sourceGuards["gemini"], oldest, true)
+		if len(res.Removed) != 0 || !bytes.Contains(res.After, []byte("./claude-guard.sh")) {
+			t.Errorf("the gemini run removed %v, the oldest hookx's claude entries:\n%s", res.Removed, res.After)
+		}
+		if !strings.Contains(reportText(res), "kept 2 entries of Claude Code, written by an older hookx") {
+			t.Errorf("the kept entries are not reported:\n%s", reportText(res))
+		}
 	})
 	t.Run("this agent's, its hook still there", func(t *testing.T) {
 		res := planPair(t, "claude", "codex", sourceGuards["claude"], old, false)

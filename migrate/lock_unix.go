@@ -29,6 +29,12 @@ func lockDir(dir, real string) (unlock func(), err error) {
 		if err == nil {
 			break
 		}
+		if errors.Is(err, syscall.ENOLCK) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.EINVAL) {
+			// A file system without flock (some network mounts): the
+			// checks of the target's content remain.
+			f.Close()
+			return func() {}, nil
+		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", dir, err)
@@ -41,7 +47,7 @@ func lockDir(dir, real string) (unlock func(), err error) {
 		}
 		if time.Now().After(end) {
 			f.Close()
-			return nil, fmt.Errorf("another hookx has been writing into %s for %v (it holds the lock on the directory); nothing written", dir, lockWait)
+			return nil, fmt.Errorf("another process (another hookx migrate) has held the lock on %s for %v; nothing written", dir, lockWait)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
