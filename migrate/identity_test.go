@@ -228,3 +228,24 @@ func TestRemovingOrWeakeningAGuardIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// When the first of two guards of an event is deleted, the one removed and
+// named is that guard, and the other keeps its entry (found by its hash at
+// its new position), not the deleted one's slot.
+func TestRemovedGuardIsTheDeletedOne(t *testing.T) {
+	two := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./a.sh"}]},{"matcher":"Write","hooks":[{"type":"command","command":"./b.sh"}]}]}}`
+	first := planPair(t, "claude", "codex", two, nil, false)
+	res := planPair(t, "claude", "codex", `{"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"./b.sh"}]}]}}`, first.After, false)
+	var named []string
+	for _, it := range res.Items {
+		if it.GuardLost() {
+			named = append(named, it.What+" "+it.Command)
+		}
+	}
+	if len(named) != 1 || !strings.Contains(named[0], "./a.sh") {
+		t.Errorf("named %q, want the removal of ./a.sh's entry alone\n%s", named, reportText(res))
+	}
+	if bytes.Contains(res.After, []byte("./a.sh")) || !bytes.Contains(res.After, []byte("./b.sh")) {
+		t.Errorf("target:\n%s", res.After)
+	}
+}
