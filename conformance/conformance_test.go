@@ -105,6 +105,12 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		if problems := migrate(t, sb, host, bin, args, &setup, itself); problems != nil {
 			return runResult{problems: problems, evidence: setup.String()}
 		}
+		for _, a := range sc.alsoFrom {
+			more := []string{"migrate", "--from", string(a), "--to", string(host), "--dir", sb.Project}
+			if problems := migrate(t, sb, host, bin, more, &setup, itself); problems != nil {
+				return runResult{problems: problems, evidence: setup.String()}
+			}
+		}
 		if b, err := os.ReadFile(sb.Path(settingsFile(host))); err != nil && itself {
 			fmt.Fprintf(&setup, "(no %s written: %s runs the hooks of %s itself)\n", settingsFile(host), host, settingsFile(sc.dialect))
 		} else if !strings.Contains(string(b), "hookx wrap ") {

@@ -51,7 +51,15 @@ func codexScenarios() []*scenario {
 		emit(`{"decision":"block","reason":"GUARD-XU-BLOCK: rm -rf build is forbidden","suppressOutput":true}`), "GUARD-XU-BLOCK")
 	unwrapped.check = notBlocked("GUARD-XU-BLOCK")
 
+	// A second source migrated into the same .codex/hooks.json keeps the
+	// first one's guard (issue 24: the Gemini run removed the Claude
+	// guard's entry, both ids being @project, and rm -rf build ran).
+	twoSources := guard("codex/claude-guard-kept-after-gemini-migrate", driver.Claude, codex, exit2("GUARD-CX-TWO"), "GUARD-CX-TWO")
+	twoSources.files[".gemini/settings.json"] = `{"hooks": {"SessionStart": [{"hooks": [{"name": "hello", "type": "command", "command": "true"}]}]}}` + "\n"
+	twoSources.alsoFrom = []driver.Agent{driver.Gemini}
+
 	return []*scenario{
+		twoSources,
 		guard("codex/claude-exit2-to-codex", driver.Claude, codex, exit2("GUARD-CX-EXIT2"), "GUARD-CX-EXIT2"),
 		guard("codex/claude-deny-to-codex", driver.Claude, codex,
 			emit(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"GUARD-CX-DENY: rm -rf build is forbidden"}}`), "GUARD-CX-DENY"),

@@ -67,6 +67,11 @@ type scenario struct {
 	// needsHookx puts hookx on the agent's PATH in the native run too: the
 	// scenario's own configuration calls hookx wrap by hand.
 	needsHookx bool
+	// alsoFrom are further source dialects whose settings the scenario's
+	// files hold: after hookx migrate from dialect, the hookx path also
+	// migrates from each of these into the same host, which must keep the
+	// first source's entries (issue 24).
+	alsoFrom []driver.Agent
 	// projectName names the project directory (default "project").
 	projectName string
 	// maxMain caps main-model requests (default 20); past it the run is

@@ -213,9 +213,10 @@ func (e *editor) replaceElem(ptr string, v any) error {
 
 // ownedEntry is a hookx-owned group found in the target.
 type ownedEntry struct {
-	idx int
-	id  string
-	std []byte
+	idx    int
+	id     string
+	std    []byte
+	origin entryOrigin
 }
 
 // ownedID returns the id of a target group hookx owns: a group with exactly
@@ -257,11 +258,30 @@ func (p *planner) ownedID(g *hujson.Value) (id string, looksOwned bool) {
 	return "", IsOwnedID(id)
 }
 
-// slot is an id without its hash: the same source position, in the same
-// source.
-func slot(id string) string {
-	b := baseID(id)
-	return b[:strings.LastIndexByte(b, ':')+1] + "@" + idOrigin(id)
+// idParts splits an owned id's base into its event, ordinal and hash.
+func idParts(id string) (event, n, hash string) {
+	parts := strings.Split(strings.TrimPrefix(baseID(id), OwnedPrefix), ":")
+	if len(parts) != 3 {
+		return "", "", ""
+	}
+	return parts[0], parts[1], parts[2]
+}
+
+// sameHandler reports whether two ids are of the same source handler: the
+// same event and hash (the hash is of the handler itself), at any
+// position.
+func sameHandler(a, b string) bool {
+	ea, _, ha := idParts(a)
+	eb, _, hb := idParts(b)
+	return ea == eb && ha == hb
+}
+
+// sameSlot reports whether two ids are of the same position of the same
+// source event.
+func sameSlot(a, b string) bool {
+	ea, na, _ := idParts(a)
+	eb, nb, _ := idParts(b)
+	return ea == eb && na == nb
 }
 
 func compact(b []byte) []byte {
@@ -304,7 +324,9 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		for j := range arr.Elements {
 			id, looks := p.ownedID(&arr.Elements[j])
 			if id != "" {
-				existing[name] = append(existing[name], ownedEntry{idx: j, id: id, std: minimal(&arr.Elements[j])})
+				std := minimal(&arr.Elements[j])
+				v, _ := p.readGroupView(std)
+				existing[name] = append(existing[name], ownedEntry{idx: j, id: id, std: std, origin: p.originOf(id, v.command)})
 				continue
 			}
 			allOwned[name] = false
@@ -333,33 +355,38 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		ex := existing[ev]
 		pair := map[int]int{} // entry index -> existing index in ex
 		used := make([]bool, len(ex))
-		match := func(same func(a, b string) bool) {
+		match := func(same func(ex ownedEntry, id string) bool) {
 			for _, i := range want[ev] {
 				if _, done := pair[i]; done {
 					continue
 				}
 				for k := range ex {
-					if !used[k] && same(ex[k].id, entries[i].ID) {
+					if !used[k] && same(ex[k], entries[i].ID) {
 						pair[i], used[k] = k, true
 						break
 					}
 				}
 			}
 		}
-		match(func(a, b string) bool { return a == b })
-		// An id written before origins existed: the same handler.
-		match(func(a, b string) bool { return idOrigin(a) == "" && baseID(a) == baseID(b) })
-		match(func(a, b string) bool { return slot(a) == slot(b) })
+		// The same entry; then the same source handler (its hash) from a
+		// source the entry may have come from (an older hookx's id, which
+		// names no dialect, or no source at all: the hash proves it), at
+		// the same position or another; then the same position of the same
+		// source, whose hook changed.
+		match(func(x ownedEntry, id string) bool { return x.id == id })
+		match(func(x ownedEntry, id string) bool { return baseID(x.id) == baseID(id) && x.origin.mayBe(idOrigin(id)) })
+		match(func(x ownedEntry, id string) bool { return sameHandler(x.id, id) && x.origin.mayBe(idOrigin(id)) })
+		match(func(x ownedEntry, id string) bool { return sameSlot(x.id, id) && x.origin.key() == idOrigin(id) })
 
 		arrPtr := hooksPtr + "/" + escapePtr(ev)
 		for _, i := range want[ev] {
 			k, ok := pair[i]
-			if ok && baseID(ex[k].id) == baseID(entries[i].ID) {
+			if ok && sameHandler(ex[k].id, entries[i].ID) {
 				// The same source handler as last time: what differs was
 				// changed by hand.
 				p.keepHandEdits(ex[k].std, &entries[i])
 			} else if ok {
-				p.noteDroppedFailClosed(ex[k].std, &entries[i])
+				p.sourceChanged(ex[k].std, &entries[i])
 			}
 			switch {
 			case !ok:
@@ -374,26 +401,17 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 				}
 			}
 		}
-		for k := len(ex) - 1; k >= 0; k-- {
-			if used[k] {
-				continue
+		var stale []int
+		for k := range ex {
+			switch {
+			case used[k]:
+			case p.staleOwned(ev, ex[k]):
+				stale = append(stale, k)
+			default:
+				allOwned[ev] = false
 			}
-			origin := idOrigin(ex[k].id)
-			if !p.read[origin] {
-				shown := strings.TrimPrefix(origin, "plugin:")
-				if origin == "" {
-					shown = "a source it cannot name (an id written by an older hookx)"
-				}
-				if !p.opts.Prune {
-					allOwned[ev] = false
-					p.add(Item{Level: Warning, Event: ev, What: "kept " + ex[k].id,
-						Reason: "it came from " + shown + ", which this run did not read",
-						Fix:    "migrate that source again to update it (for a plugin, with --plugin), or run with --prune to remove it"})
-					continue
-				}
-				p.add(Item{Level: Weakened, Guard: p.targetGuard(ev), Event: ev, What: "removed " + ex[k].id,
-					Reason: "--prune: it came from " + shown + ", which this run did not read; the hook no longer runs"})
-			}
+		}
+		for _, k := range slices.Backward(stale) {
 			removed = append(removed, ex[k].id)
 			if err := e.removeElem(arrPtr, ex[k].idx); err != nil {
 				return nil, nil, err
@@ -422,6 +440,7 @@ func (p *planner) apply(d *doc, entries []Entry) ([]byte, []string, error) {
 		}
 	}
 	slices.Reverse(removed)
+	p.keptReport()
 	return e.root.Pack(), removed, nil
 }
 
@@ -460,25 +479,6 @@ func (e *editor) removeElem(ptr string, idx int) error {
 	arr.AfterExtra = append(trimRightSpace(kept), arr.AfterExtra...)
 	e.closeOnOwnLine(ptr)
 	return nil
-}
-
-// noteDroppedFailClosed reports an update, made because the source hook
-// changed, that takes --fail-closed off a guard.
-func (p *planner) noteDroppedFailClosed(prev []byte, en *Entry) {
-	old, ok := p.readGroupView(prev)
-	if !ok {
-		return
-	}
-	has := func(cmd string) bool {
-		w, ok := parseWrap(cmd)
-		return ok && slices.ContainsFunc(w.flags, func(f wrapFlag) bool { return f.name == "--fail-closed" })
-	}
-	if has(old.command) && !has(en.Command) {
-		p.add(Item{Level: Warning, Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command,
-			What:   "drops --fail-closed",
-			Reason: "the source hook changed and no longer fails closed (onFailure \"block\"): the guard now fails open when it errors or times out",
-			Fix:    "put onFailure \"block\" back in the source hook if the guard must fail closed"})
-	}
 }
 
 // keepHandEdits compares the target's entry (prev, compact JSON) with the

@@ -195,6 +195,12 @@ type planner struct {
 	seenEv   map[string]bool
 	seenBlk  map[string]bool // source and target event pairs whose block was reported
 	read     map[string]bool // the origins of the sources read
+	// readPaths are the paths read for each origin; off, the setting
+	// that switches an origin's hooks off; kept, the entries of other
+	// agents' sources left alone (identity.go).
+	readPaths map[string][]string
+	off       map[string]string
+	kept      []keptGroup
 }
 
 func (p *planner) add(it Item) { p.items = append(p.items, it) }
@@ -364,8 +370,8 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 		if err != nil {
 			return nil, err
 		}
-		origin := sourceOrigin(s)
-		p.read[origin] = true
+		origin := sourceOrigin(p.from.Name, s)
+		p.sourceRead(origin, s.Path, "")
 		if p.from.Settings.StrictJSON && CommentAt(&d.root) >= 0 {
 			p.add(Item{Level: Warning, Source: s.Path, What: "comments in the source file",
 				Reason: fmt.Sprintf("%s's settings are strict JSON, so %s itself rejects this file; hookx read it anyway", p.from.Agent, p.from.Agent),
@@ -386,6 +392,7 @@ func (p *planner) readSources(sources []Source, res *Result) ([]srcHandler, erro
 			}
 		}
 		if key, off := hooksSwitchedOff(p.from, &d.root); key != "" {
+			p.sourceRead(origin, s.Path, key+" is "+off)
 			// Migrating hooks that never ran would switch them on.
 			p.add(Item{Level: NotCarried, Source: s.Path, What: "every hook in this file",
 				Reason: fmt.Sprintf("%s is %s: %s runs none of these hooks, and migrating them would switch them on", key, off, p.from.Agent),

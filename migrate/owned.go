@@ -2,17 +2,23 @@ package migrate
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// An owned id is hookx:<Event>:<n>:<hash8>@<origin>: the origin names the
-// source the entry came from (project, local, user, or plugin:<dir> for a
-// plugin or extension), so that a run removes only entries of sources it
-// read. Ids written before origins existed have no @<origin>.
+// An owned id is hookx:<Event>:<n>:<hash8>@<dialect>:<scope>: the origin
+// names the source the entry came from, its dialect and its scope (project,
+// local, user, or plugin:<dir> for a plugin or extension), so that a run
+// removes only entries of sources it read: a run from Gemini's settings
+// never takes the entries of Claude's for its own stale ones. The hash is
+// of the source handler (event, matcher, the handler's JSON). Ids written
+// by older hookx versions have only the scope (@project), or no origin at
+// all; see entryOrigin for how those are attributed.
 var ownedID = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^hookx:[A-Za-z]+:[0-9]+:[0-9a-f]{8}(@[A-Za-z0-9._~/%:+-]+)?$`)
 })
@@ -52,8 +58,9 @@ func escapeOrigin(s string) string {
 	return b.String()
 }
 
-// sourceOrigin is how the ids of entries made from s name it.
-func sourceOrigin(s Source) string {
+// sourceOrigin is how the ids of entries made from s, a source of the
+// dialect from, name it: <dialect>:<scope>.
+func sourceOrigin(from string, s Source) string {
 	o := s.Origin
 	switch {
 	case s.Scope == "plugin" && o != "":
@@ -66,7 +73,60 @@ func sourceOrigin(s Source) string {
 	default:
 		o = s.Scope
 	}
-	return escapeOrigin(o)
+	return escapeOrigin(from + ":" + o)
+}
+
+// entryOrigin is what an owned entry of the target tells of its source:
+// the dialect and the scope, each "" where it does not tell. An id of this
+// hookx names both. An id of an older hookx names the scope only
+// (@project), or nothing; its dialect is then the one its command's
+// hookx wrap --from names, if any (a --no-wrap entry's command names none).
+type entryOrigin struct {
+	dialect, scope string // as in the id (escapeOrigin's alphabet)
+	legacy         bool   // written by an older hookx
+}
+
+// key is the origin as this hookx writes it, "" unless both parts are known.
+func (o entryOrigin) key() string {
+	if o.dialect == "" || o.scope == "" {
+		return ""
+	}
+	return o.dialect + ":" + o.scope
+}
+
+// mayBe reports whether the entry may have come from origin key (a
+// dialect:scope this run read): nothing it tells contradicts it.
+func (o entryOrigin) mayBe(key string) bool {
+	d, s, _ := strings.Cut(key, ":")
+	return (o.dialect == "" || o.dialect == d) && (o.scope == "" || o.scope == s)
+}
+
+// originOf reads the origin of an owned entry with this id and command.
+func (p *planner) originOf(id, command string) entryOrigin {
+	o := idOrigin(id)
+	if d, scope, ok := strings.Cut(o, ":"); ok {
+		if _, err := p.tbl.Dialect(d); err == nil {
+			return entryOrigin{dialect: d, scope: scope}
+		}
+	}
+	eo := entryOrigin{scope: o, legacy: true}
+	if w, ok := parseWrap(command); ok {
+		if d, ok := w.value("--from"); ok {
+			if _, err := p.tbl.Dialect(d); err == nil {
+				eo.dialect = d
+			}
+		}
+	}
+	return eo
+}
+
+// unescapeOrigin undoes escapeOrigin (for messages); text that is not
+// escapeOrigin's is returned as it is.
+func unescapeOrigin(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
 }
 
 // exactOwned reports whether a handler with this id (its name, or its
@@ -87,12 +147,37 @@ type wrapFlag struct {
 	name       string // "--timeout", "--fail-closed"
 	text       string // as written, values included
 	start, end int
+	words      []*syntax.Word // the option's word and its value words
 }
 
 // wrapCmd is a parsed `<hookx> wrap [flags] -- <command>`.
 type wrapCmd struct {
 	flags []wrapFlag
 	sep   int // byte offset of the "--" that ends the flags
+}
+
+// value is the value of the wrap option name (--from claude,
+// --from=claude, --match 'Read|LS'), its shell quoting undone; ok is false
+// when the command has no such option or its value is no plain literal.
+func (w *wrapCmd) value(name string) (string, bool) {
+	for _, f := range w.flags {
+		if f.name != name {
+			continue
+		}
+		s, err := expand.Literal(nil, f.words[0])
+		if err != nil {
+			return "", false
+		}
+		if _, v, ok := strings.Cut(s, "="); ok {
+			return v, true
+		}
+		if len(f.words) < 2 {
+			return "", false
+		}
+		v, err := expand.Literal(nil, f.words[1])
+		return v, err == nil
+	}
+	return "", false
 }
 
 // parseWrap parses cmd as hookx's command form: one simple command whose
@@ -126,10 +211,11 @@ func parseWrap(cmd string) (*wrapCmd, bool) {
 			name, _, _ := strings.Cut(lit, "=")
 			from = from || name == "--from"
 			host = host || name == "--host"
-			w.flags = append(w.flags, wrapFlag{name: name, text: cmd[start:end], start: start, end: end})
+			w.flags = append(w.flags, wrapFlag{name: name, text: cmd[start:end], start: start, end: end, words: []*syntax.Word{a}})
 		} else if n := len(w.flags); n > 0 {
 			prev := &w.flags[n-1]
 			prev.end = end
+			prev.words = append(prev.words, a)
 			prev.text = cmd[prev.start:end]
 		} else {
 			return nil, false

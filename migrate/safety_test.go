@@ -146,7 +146,7 @@ func TestEntriesOfSourcesNotReadAreKept(t *testing.T) {
 	project := Source{Path: ".claude/settings.json", Scope: "project", Data: []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./s.sh"}]}]}}`)}
 	plugin := Source{Path: "p/hooks/hooks.json", Scope: "plugin", Origin: "/abs/p", Data: []byte(guardSrc)}
 	first := planSources(t, Options{}, []Source{project, plugin}, nil)
-	if !bytes.Contains(first.After, []byte("@plugin:/abs/p")) || !bytes.Contains(first.After, []byte("@project")) {
+	if !bytes.Contains(first.After, []byte("@claude:plugin:/abs/p")) || !bytes.Contains(first.After, []byte("@claude:project")) {
 		t.Fatalf("the ids do not name their sources:\n%s", first.After)
 	}
 	again := planSources(t, Options{}, []Source{project}, first.After)
@@ -282,13 +282,16 @@ func TestNewManifest(t *testing.T) {
 func TestOldIDWithoutSourceIsUpdatedInPlace(t *testing.T) {
 	src := []Source{{Path: "s.json", Scope: "project", Data: []byte(guardSrc)}}
 	first := planSources(t, Options{}, src, nil)
-	old := bytes.ReplaceAll(first.After, []byte("@project"), nil)
-	res := planSources(t, Options{}, src, old)
-	if len(res.Removed) != 0 || len(res.Entries) != 1 || res.Entries[0].Change != "update" {
-		t.Fatalf("removed %v, entries %+v; want one update in place", res.Removed, res.Entries)
-	}
-	if !bytes.Equal(res.After, first.After) {
-		t.Errorf("got\n%s\nwant\n%s", res.After, first.After)
+	// Without a source (the oldest ids), and with the scope only.
+	for _, was := range []string{"", "@project"} {
+		old := bytes.ReplaceAll(first.After, []byte("@claude:project"), []byte(was))
+		res := planSources(t, Options{}, src, old)
+		if len(res.Removed) != 0 || len(res.Entries) != 1 || res.Entries[0].Change != "update" {
+			t.Fatalf("%q: removed %v, entries %+v; want one update in place", was, res.Removed, res.Entries)
+		}
+		if !bytes.Equal(res.After, first.After) {
+			t.Errorf("%q: got\n%s\nwant\n%s", was, res.After, first.After)
+		}
 	}
 }
 
@@ -314,7 +317,7 @@ func TestPluginOriginIsEscapedInIDs(t *testing.T) {
 	sources := []Source{{Path: "p/hooks/hooks.json", Scope: "plugin", Origin: "/my plugins/guard #1", Data: []byte(src)}}
 	opts := Options{From: "gemini", To: "claude"}
 	first := planSources(t, opts, sources, nil)
-	if !bytes.Contains(first.After, []byte("@plugin:/my%20plugins/guard%20%231")) {
+	if !bytes.Contains(first.After, []byte("@gemini:plugin:/my%20plugins/guard%20%231")) {
 		t.Fatalf("origin not escaped:\n%s", first.After)
 	}
 	again := planSources(t, opts, sources, first.After)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/hookx-dev/hookx/internal/safefile"
 )
@@ -23,29 +24,70 @@ var ErrReadOnly = errors.New("the file is read-only")
 // plan was made from.
 var ErrChanged = errors.New("the file changed while hookx was planning")
 
+// WriteSeams are moments inside WriteFile at which a test can act: edit
+// the target, or start another writer, exactly then, rather than hope a
+// race happens. hookx itself leaves them nil.
+var WriteSeams struct {
+	// BeforeCheck runs with the lock held, the new content ready beside
+	// the target, right before the last check that the target is unchanged.
+	BeforeCheck func(real string)
+	// BeforeRename runs with the lock held, after that check, right
+	// before the rename.
+	BeforeRename func(real string)
+	// LockBusy runs when another writer holds the target's lock, before
+	// WriteFile waits for it.
+	LockBusy func(real string)
+}
+
+// lockWait is how long WriteFile waits for another hookx writing into the
+// same directory.
+var lockWait = 30 * time.Second
+
 // WriteFile replaces the file at path with data atomically, provided it
 // still holds before (nil: it does not exist), the content the plan was
-// made from; otherwise it writes nothing and returns ErrChanged. Symlinks
-// are resolved first (dotfile managers link settings files); the data goes
-// to a temporary file beside the real target, which gets the old file's
-// mode and is renamed over it. The previous content, if any, is first kept
-// in path+BackupSuffix; an earlier backup with other content is kept under
-// the next free numbered name (path+BackupSuffix+".1", ".2", …), so no run
-// destroys the only copy of earlier content. Missing parent directories are
-// created. A target without owner write permission is refused with
-// ErrReadOnly.
+// made from; otherwise it writes nothing and returns ErrChanged, naming
+// the file. Symlinks are resolved first (dotfile managers link settings
+// files).
+//
+// Compare-and-swap: WriteFile takes an exclusive lock on the target's
+// directory (flock, where the platform has it), so that two hookx
+// processes never interleave; with it held, it checks the target, writes
+// the data to a temporary file beside it with the old file's mode, checks
+// the target again, keeps the previous content in path+BackupSuffix (an
+// earlier backup with other content goes to the next free numbered name,
+// path+BackupSuffix+".1", …, so no run destroys the only copy of earlier
+// content), checks once more and renames the temporary file over the
+// target. An editor that saves in the moment between that last check and
+// the rename is the one write no such check can see.
+//
+// Missing parent directories are created. A target without owner write
+// permission is refused with ErrReadOnly.
 func WriteFile(path string, before, data []byte) error {
 	real, err := resolveLinks(path)
 	if err != nil {
 		return err
 	}
-	mode := fs.FileMode(0o644)
-	old, err := safefile.ReadRegular(real, MaxFileSize)
-	switch {
-	case err == nil:
-		if before == nil || !bytes.Equal(old, before) {
-			return fmt.Errorf("%s: %w", path, ErrChanged)
+	dir := filepath.Dir(real)
+	if before == nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
 		}
+	}
+	unlock, err := lockDir(dir, real)
+	if errors.Is(err, fs.ErrNotExist) && before != nil {
+		return fmt.Errorf("%s: %w (it was deleted)", path, ErrChanged)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer unlock()
+
+	mode := fs.FileMode(0o644)
+	old, err := current(real, path, before)
+	if err != nil {
+		return err
+	}
+	if old != nil {
 		fi, err := os.Stat(real)
 		if err != nil {
 			return err
@@ -54,33 +96,52 @@ func WriteFile(path string, before, data []byte) error {
 		if mode&0o200 == 0 {
 			return fmt.Errorf("%s: %w (mode %v); make it writable to migrate into it", path, ErrReadOnly, mode)
 		}
-		if err := backup(real, old, mode); err != nil {
-			return fmt.Errorf("backing up %s: %w", path, err)
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		if before != nil {
-			return fmt.Errorf("%s: %w (it was deleted)", path, ErrChanged)
-		}
-		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
-			return err
-		}
-	default:
+	}
+	unchanged := func() error {
+		_, err := current(real, path, before)
 		return err
 	}
-	// Compare-and-swap: the target must still hold what was planned from
-	// right before the rename.
 	return writeAtomic(real, data, mode, func() error {
-		now, err := safefile.ReadRegular(real, MaxFileSize)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && before == nil:
-			return nil
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
+		if f := WriteSeams.BeforeCheck; f != nil {
+			f(real)
+		}
+		if err := unchanged(); err != nil {
 			return err
-		case err != nil || before == nil || !bytes.Equal(now, before):
-			return fmt.Errorf("%s: %w", path, ErrChanged)
+		}
+		if old != nil {
+			if err := backup(real, old, mode); err != nil {
+				return fmt.Errorf("backing up %s: %w", path, err)
+			}
+			if err := unchanged(); err != nil {
+				return err
+			}
+		}
+		if f := WriteSeams.BeforeRename; f != nil {
+			f(real)
 		}
 		return nil
 	})
+}
+
+// current reads the target and returns its content (nil: it does not
+// exist) if it is still before, else an error wrapping ErrChanged that
+// names path.
+func current(real, path string, before []byte) ([]byte, error) {
+	now, err := safefile.ReadRegular(real, MaxFileSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if before != nil {
+			return nil, fmt.Errorf("%s: %w (it was deleted)", path, ErrChanged)
+		}
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case before == nil:
+		return nil, fmt.Errorf("%s: %w (it was created)", path, ErrChanged)
+	case !bytes.Equal(now, before):
+		return nil, fmt.Errorf("%s: %w", path, ErrChanged)
+	}
+	return now, nil
 }
 
 // backup keeps old in real+BackupSuffix, moving an earlier backup with

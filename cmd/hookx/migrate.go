@@ -235,9 +235,11 @@ plugin file too), is refused unless --allow-outside
 names its real path; the report names the real path written. The target is
 written only if it still holds what the plan was made from (else migrate
 plans again, and gives up with exit 3, writing nothing). Each entry hookx
-owns records its source (@project, @local, @user, @plugin:<dir>); a run
-removes only entries of sources it read and keeps the others with a warning
-(--prune removes them, reported as weakened). Options added by hand to a
+owns records its source's agent and scope (@claude:project, @claude:local,
+@gemini:user, @claude:plugin:<dir>); a run removes only stale entries of
+sources it read: other agents' entries are kept, those of its agent's
+sources it did not read are kept with a warning (--prune removes them). A
+removed or weakened entry that can block is named, as weakened. Options added by hand to a
 hookx wrap command are kept; other hand-made changes that a run would undo
 are reported as weakened. --strict refuses not-carried and weakened items.
 

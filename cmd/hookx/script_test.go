@@ -11,14 +11,17 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookx-dev/hookx/internal/confine"
+	"github.com/hookx-dev/hookx/migrate"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -34,7 +37,39 @@ func TestMain(m *testing.M) {
 		"hookx":    func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"fakehook": fakehook,
 		"probe":    probe,
+		// hookx held right before its rename, and hookx that lets it go
+		// when it finds the lock taken (or, where there is none, when it
+		// is done): two migrate processes at the moment they collide.
+		"hookx-held":   hookxHeld,
+		"hookx-waiter": hookxWaiter,
 	})
+}
+
+// hookxHeld runs hookx with its first write held right before the rename
+// (migrate.WriteSeams): it creates $SEAM/held and waits for $SEAM/go.
+func hookxHeld() {
+	dir := os.Getenv("SEAM")
+	var once sync.Once
+	migrate.WriteSeams.BeforeRename = func(string) {
+		once.Do(func() {
+			os.WriteFile(filepath.Join(dir, "held"), nil, 0o644)
+			poll(30*time.Second, func() bool {
+				_, err := os.Stat(filepath.Join(dir, "go"))
+				return err == nil
+			})
+		})
+	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// hookxWaiter runs hookx and creates $SEAM/go when its write finds the
+// lock taken, or when it is done.
+func hookxWaiter() {
+	release := func() { os.WriteFile(filepath.Join(os.Getenv("SEAM"), "go"), nil, 0o644) }
+	migrate.WriteSeams.LockBusy = func(string) { release() }
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	release()
+	os.Exit(code)
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script, one behaviour
