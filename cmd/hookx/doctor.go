@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,10 +52,11 @@ func newDoctorCmd(s streams, runF func(*doctorOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doctor [DIR] [--user] [--probe [--probe-unconfined]] [--format text|json|sarif] [--ignore ID] [--max-warnings N]",
 		Short: "Find the hooks that will never fire, fail open, or be rejected",
-		Long: `doctor reads every hook settings file hookx knows (.claude/settings.json,
-.claude/settings.local.json, .gemini/settings.json; with --user also the ones
-in your home directory), each with the rules of the agent that loads it, and
-reports each problem in the style of go vet:
+		Long: `doctor reads every hook settings file of the agents hookx knows:
+
+` + settingsFiles() + `
+and with --user also theirs in your home directory, each with the rules of
+the agent that loads it, and reports each problem in the style of go vet:
 
   file:line:col: severity RULE: what; why; fix
 
@@ -116,7 +118,7 @@ Exit codes:
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.dir, "dir", ".", "the project `directory` (or give it as the argument)")
-	f.BoolVar(&opts.user, "user", false, "also check the user settings (~/.claude, ~/.gemini)")
+	f.BoolVar(&opts.user, "user", false, "also check each agent's user settings, in your home directory")
 	f.BoolVar(&opts.probe, "probe", false, "run each pre-tool hook against canned calls in a temporary copy of the project")
 	f.BoolVar(&opts.probeUnconfined, "probe-unconfined", false, "with --probe: run the hooks even where hookx cannot confine them (they run with your rights)")
 	f.BoolVar(&opts.json, "json", false, "the same as --format json")
@@ -244,4 +246,20 @@ func silencedSummary(silenced []doctor.Finding) string {
 		}
 	}
 	return fmt.Sprintf(", %d silenced (%s)", len(silenced), strings.Join(parts, ", "))
+}
+
+// settingsFiles lists each agent's project settings files, from the table,
+// one indented line per agent, for help texts.
+func settingsFiles() string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, d := range mappings.Default().Dialects {
+		files := []string{cmp.Or(d.Settings.ProjectGlob, d.Settings.Project)}
+		if d.Settings.Local != "" {
+			files = append(files, d.Settings.Local)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", d.Agent, strings.Join(files, ", "))
+	}
+	tw.Flush()
+	return b.String()
 }

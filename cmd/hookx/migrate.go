@@ -213,12 +213,12 @@ settings the project has, and never overwrites one. --check prints nothing
 when every target is up to date, else one line per target that is stale,
 missing or has an entry hookx owns edited by hand, and exits 1.
 
---from claude (or --from-claude) reads .claude/settings.json and
-.claude/settings.local.json (merged as Claude Code merges them) and edits
-.gemini/settings.json; --from gemini (--from-gemini) reads
-.gemini/settings.json and edits .claude/settings.json. With --user, the files
-under your home directory are used instead; user hooks never go into a
-project file.
+--from reads the source agent's project settings (several files merged as
+that agent merges them) and --to edits the target's:
+
+` + settingsFiles() + `
+With --user, the files under your home directory are used instead; user
+hooks never go into a project file.
 
 --plugin DIR also reads the hooks/hooks.json of a Claude Code plugin (or,
 with --from gemini, of a Gemini CLI extension). With --out DIR, only the
