@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -64,6 +65,11 @@ func Restrict(p Policy) error {
 	// No landlock.ConnectTCP or BindTCP rule: every TCP port is refused.
 	if err := config.Restrict(rules...); err != nil {
 		return fmt.Errorf("confine: landlock: %w", err)
+	}
+	if v, err := llsys.LandlockGetABIVersion(); err != nil || v < unixABI {
+		if err := noUnixSockets(); err != nil {
+			return fmt.Errorf("confine: seccomp: %w", err)
+		}
 	}
 	return nil
 }
@@ -192,3 +198,36 @@ var (
 	nsOnce sync.Once
 	nsOK   bool
 )
+
+// unixABI is the first Landlock ABI that restricts connecting to (and
+// sending to) a Unix socket by path: WithResolveUnix on the Write
+// directories then leaves only the sockets inside them.
+const unixABI = 9
+
+// noUnixSockets is for kernels whose Landlock cannot restrict Unix sockets
+// by path (ABI below 9): there a confined hook could ask any service of the
+// user's that listens on one (a D-Bus session bus, whose systemd runs any
+// command outside the probe; an ssh-agent; docker.sock) to act for it,
+// through the network namespace and Landlock alike. A seccomp filter
+// refuses (EPERM) what reaches such a socket: a new AF_UNIX socket, a
+// datagram socketpair (sendto can address any path from it), and io_uring,
+// which would open and connect sockets past the filter. A stream
+// socketpair, which child processes' pipes use (libuv), stays allowed.
+func noUnixSockets() error {
+	unixArg := seccomp.Condition{Argument: 0, Operation: seccomp.Equal, Value: syscall.AF_UNIX}
+	return seccomp.LoadFilter(seccomp.Filter{
+		NoNewPrivs: true,
+		Flag:       seccomp.FilterFlagTSync,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls: []seccomp.SyscallGroup{{
+				Action: seccomp.ActionErrno,
+				Names:  []string{"io_uring_setup"},
+				NamesWithCondtions: []seccomp.NameWithConditions{
+					{Name: "socket", Conditions: seccomp.ArgumentConditions{unixArg}},
+					{Name: "socketpair", Conditions: seccomp.ArgumentConditions{unixArg, {Argument: 1, Operation: seccomp.BitsSet, Value: syscall.SOCK_DGRAM}}},
+				},
+			}},
+		},
+	})
+}
