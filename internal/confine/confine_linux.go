@@ -66,10 +66,9 @@ func Restrict(p Policy) error {
 	if err := config.Restrict(rules...); err != nil {
 		return fmt.Errorf("confine: landlock: %w", err)
 	}
-	if v, err := llsys.LandlockGetABIVersion(); err != nil || v < unixABI {
-		if err := noUnixSockets(); err != nil {
-			return fmt.Errorf("confine: seccomp: %w", err)
-		}
+	v, err := llsys.LandlockGetABIVersion()
+	if err := noSockets(err != nil || v < unixABI); err != nil {
+		return fmt.Errorf("confine: seccomp: %w", err)
 	}
 	return nil
 }
@@ -204,29 +203,38 @@ var (
 // directories then leaves only the sockets inside them.
 const unixABI = 9
 
-// noUnixSockets is for kernels whose Landlock cannot restrict Unix sockets
-// by path (ABI below 9): there a confined hook could ask any service of the
-// user's that listens on one (a D-Bus session bus, whose systemd runs any
-// command outside the probe; an ssh-agent; docker.sock) to act for it,
-// through the network namespace and Landlock alike. A seccomp filter
-// refuses (EPERM) what reaches such a socket: a new AF_UNIX socket, a
-// datagram socketpair (sendto can address any path from it), and io_uring,
-// which would open and connect sockets past the filter. A stream
-// socketpair, which child processes' pipes use (libuv), stays allowed.
-func noUnixSockets() error {
-	unixArg := seccomp.Condition{Argument: 0, Operation: seccomp.Equal, Value: syscall.AF_UNIX}
+// noSockets closes what Landlock leaves open. Landlock restricts TCP only
+// (UDP from ABI 10, never ICMP or raw sockets), and the empty network
+// namespace exists only where the kernel allows a user namespace (not for
+// unprivileged users under Ubuntu's AppArmor default): a seccomp filter
+// refuses (EPERM) every new socket but a Unix one, and io_uring, which
+// would open and connect sockets past the filter. Below unixABI, Landlock
+// cannot restrict Unix sockets by path either, and a confined hook could
+// ask any service of the user's that listens on one (a D-Bus session bus,
+// whose systemd runs any command outside the probe; an ssh-agent;
+// docker.sock) to act for it: there the filter refuses new Unix sockets
+// too, and datagram socketpairs (sendto can address any path from one). A
+// stream socketpair, which child processes' pipes use (libuv), stays
+// allowed.
+func noSockets(unixToo bool) error {
+	unix := func(op seccomp.Operation) seccomp.Condition {
+		return seccomp.Condition{Argument: 0, Operation: op, Value: syscall.AF_UNIX}
+	}
+	rules := []seccomp.NameWithConditions{{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.NotEqual)}}}
+	if unixToo {
+		rules = append(rules,
+			seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.Equal)}},
+			seccomp.NameWithConditions{Name: "socketpair", Conditions: seccomp.ArgumentConditions{unix(seccomp.Equal), {Argument: 1, Operation: seccomp.BitsSet, Value: syscall.SOCK_DGRAM}}})
+	}
 	return seccomp.LoadFilter(seccomp.Filter{
 		NoNewPrivs: true,
 		Flag:       seccomp.FilterFlagTSync,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{{
-				Action: seccomp.ActionErrno,
-				Names:  []string{"io_uring_setup"},
-				NamesWithCondtions: []seccomp.NameWithConditions{
-					{Name: "socket", Conditions: seccomp.ArgumentConditions{unixArg}},
-					{Name: "socketpair", Conditions: seccomp.ArgumentConditions{unixArg, {Argument: 1, Operation: seccomp.BitsSet, Value: syscall.SOCK_DGRAM}}},
-				},
+				Action:             seccomp.ActionErrno,
+				Names:              []string{"io_uring_setup"},
+				NamesWithCondtions: rules,
 			}},
 		},
 	})

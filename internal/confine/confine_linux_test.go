@@ -1,0 +1,80 @@
+package confine
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary be the helper (probe-exec) and the hostile
+// programs it runs.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 {
+		switch os.Args[1] {
+		case HelperName:
+			fmt.Fprintln(os.Stderr, Main(os.Args[2:]))
+			os.Exit(3)
+		case "hostile-send":
+			// Send a datagram to every address given; say what failed.
+			for _, a := range os.Args[3:] {
+				c, err := net.Dial(os.Args[2], a)
+				if err == nil {
+					_, err = c.Write([]byte("sent from the probe"))
+					c.Close()
+				}
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+				}
+			}
+			os.Exit(0)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// TestNoNetworkWithoutNamespaces runs the helper as doctor does where the
+// kernel allows no user namespace (so no empty network namespace: Ubuntu's
+// AppArmor default for unprivileged users): the confined command still
+// sends nothing, by UDP (which Landlock restricts only from ABI 10) or
+// ICMP.
+func TestNoNetworkWithoutNamespaces(t *testing.T) {
+	if err := Available(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	got := make(chan string, 1)
+	go func() {
+		b := make([]byte, 100)
+		if n, _, err := udp.ReadFrom(b); err == nil {
+			got <- string(b[:n])
+		}
+	}()
+	for _, network := range []string{"udp", "ip4:icmp"} {
+		addr := udp.LocalAddr().String()
+		if network != "udp" {
+			addr = "127.0.0.1"
+		}
+		cmd := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{t.TempDir()}}, self, "hostile-send", network, addr)...)...)
+		out, err := cmd.CombinedOutput()
+		t.Logf("%s: %v %s", network, err, out)
+	}
+	select {
+	case s := <-got:
+		t.Errorf("a datagram left the confined command: %q", s)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
