@@ -11,10 +11,14 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
 )
 
 // minABI is the first Landlock ABI with network rules (TCP bind and
@@ -68,6 +72,9 @@ func Restrict(p Policy) error {
 	}
 	v, err := llsys.LandlockGetABIVersion()
 	if err := noSockets(err != nil || v < unixABI); err != nil {
+		return fmt.Errorf("confine: seccomp: %w", err)
+	}
+	if err := nativeOnly(); err != nil {
 		return fmt.Errorf("confine: seccomp: %w", err)
 	}
 	return nil
@@ -238,4 +245,34 @@ func noSockets(unixToo bool) error {
 			}},
 		},
 	})
+}
+
+// nativeOnly refuses (EPERM) every system call made through another ABI
+// than the process's own: go-seccomp-bpf's filter lets those through
+// untested, and on x86-64 a program (32-bit, or one that executes int
+// 0x80) would reach socket(2) and connect(2) by their i386 numbers past
+// noSockets.
+func nativeOnly() error {
+	native, err := arch.GetInfo("")
+	if err != nil {
+		return err
+	}
+	raw, err := bpf.Assemble([]bpf.Instruction{
+		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(native.ID), SkipTrue: 1},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
+	})
+	if err != nil {
+		return err
+	}
+	filter := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	if _, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog))); e != 0 {
+		return e
+	}
+	return nil
 }

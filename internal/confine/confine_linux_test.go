@@ -2,9 +2,12 @@ package confine
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -75,6 +78,67 @@ func TestNoNetworkWithoutNamespaces(t *testing.T) {
 	select {
 	case s := <-got:
 		t.Errorf("a datagram left the confined command: %q", s)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestNoSystemCallsOfAnotherABI: on x86-64 a confined program that makes
+// its system calls through the i386 ABI (int 0x80, or a 32-bit binary)
+// does not reach socket(2) and connect(2) past the seccomp filter.
+func TestNoSystemCallsOfAnotherABI(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the i386 ABI is an x86-64 matter")
+	}
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc to build the int 0x80 program")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "int80")
+	if out, err := exec.Command(cc, "-O1", "-static", "-no-pie", "-o", prog, filepath.Join("testdata", "int80.c")).CombinedOutput(); err != nil {
+		t.Skipf("cannot build the int 0x80 program: %v\n%s", err, out)
+	}
+	sock := filepath.Join(t.TempDir(), "service.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	// Unconfined, the program reaches the socket (the kernel runs i386
+	// system calls); confined, it must not.
+	if out, err := exec.Command(prog, sock).CombinedOutput(); err != nil {
+		t.Skipf("the kernel runs no i386 system calls here: %v %s", err, out)
+	}
+	<-got
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{dir}}, prog, sock)...)...).CombinedOutput()
+	t.Logf("confined: %v %s", err, out)
+	select {
+	case s := <-got:
+		t.Errorf("the confined program reached the socket: %q", s)
 	case <-time.After(300 * time.Millisecond):
 	}
 }
