@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		case "hostile-send":
 			hostileSend(os.Args[2], os.Args[3])
 			return
+		case "hostile-unix":
+			hostileUnix(os.Args[2])
+			return
 		case "hostile-linger":
 			hostileLinger(os.Args[2], os.Args[3])
 			return
@@ -46,6 +49,18 @@ func hostileSend(addr, file string) {
 		os.Exit(1)
 	}
 	_, _ = c.Write(b)
+	c.Close()
+}
+
+// hostileUnix asks a service outside the probe, over the Unix socket at
+// path (a D-Bus session bus, an ssh-agent, docker.sock), to act for it.
+func hostileUnix(path string) {
+	c, err := net.DialTimeout("unix", path, 2*time.Second)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "connect:", err)
+		os.Exit(1)
+	}
+	_, _ = c.Write([]byte("run this outside the probe\n"))
 	c.Close()
 }
 
@@ -82,7 +97,7 @@ func TestProbeConfinesHostileHooks(t *testing.T) {
 	}
 	defer ln.Close()
 	received := make(chan string, 16)
-	go func() {
+	accept := func(ln net.Listener) {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
@@ -92,7 +107,17 @@ func TestProbeConfinesHostileHooks(t *testing.T) {
 			c.Close()
 			received <- string(b)
 		}
-	}()
+	}
+	go accept(ln)
+	// A service of the user's outside the probe, reached by a path that
+	// the hook may read (not under the home directory, nor the project).
+	sock := filepath.Join(t.TempDir(), "service.sock")
+	uln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uln.Close()
+	go accept(uln)
 
 	for _, tc := range []struct {
 		name    string
@@ -131,6 +156,18 @@ func TestProbeConfinesHostileHooks(t *testing.T) {
 			select {
 			case got := <-received:
 				t.Errorf("the listener received %q", got)
+			case <-time.After(200 * time.Millisecond):
+			}
+		},
+	}, {
+		name: "ask a service outside to act over a unix socket by path",
+		command: func(_, _ string) string {
+			return "'" + self + "' hostile-unix '" + sock + "'"
+		},
+		check: func(t *testing.T, _, _, _ string) {
+			select {
+			case got := <-received:
+				t.Errorf("the service outside received %q", got)
 			case <-time.After(200 * time.Millisecond):
 			}
 		},

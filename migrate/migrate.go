@@ -296,9 +296,53 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s would not load: %w", target.Path, err)
 	}
+	p.switchedOff(check, res.Entries)
 	p.notices(len(res.Entries) > 0)
 	res.Items = p.guardFixes(p.items)
 	return res, nil
+}
+
+// switchedOff names each entry that the target file itself keeps its agent
+// from running: a switch that turns every hook of the file off
+// (hooksConfig.enabled false), or the entry's name (or, without names, its
+// command) in the file's list of disabled hooks. The entry is written and
+// up to date, yet its agent never runs it: a guard there is lost, and no
+// run, --check included, may say the target is in step without saying so.
+func (p *planner) switchedOff(d *doc, entries []Entry) {
+	if len(entries) == 0 {
+		return
+	}
+	key, off := hooksSwitchedOff(p.to, &d.root)
+	disabled := map[string]bool{}
+	list := strings.ReplaceAll(strings.TrimPrefix(p.to.Settings.DisabledList, "/"), "/", ".")
+	if dv := d.root.Find(p.to.Settings.DisabledList); dv != nil && p.to.Settings.DisabledList != "" {
+		var names []string
+		if json.Unmarshal(standardJSON(dv), &names) == nil {
+			for _, n := range names {
+				disabled[n] = true
+			}
+		}
+	}
+	for _, e := range entries {
+		name := e.Command
+		if p.to.Settings.Shape.NameField != "" {
+			name = e.ID
+		}
+		it := Item{Level: NotCarried, Guard: p.targetGuard(e.Event), Source: e.Source, Event: e.Event, Matcher: deref(e.Matcher), Command: e.Command}
+		switch {
+		case key != "":
+			it.What = fmt.Sprintf("entry %s (%s): switched off in the target", e.ID, e.Event)
+			it.Reason = fmt.Sprintf("the target sets %s to %s: %s runs none of its hooks, this one included", key, off, p.to.Agent)
+			it.Fix = switchFix(p.to, key) + " in the target"
+		case disabled[name]:
+			it.What = fmt.Sprintf("entry %s (%s): switched off in the target", e.ID, e.Event)
+			it.Reason = fmt.Sprintf("the target's %s names it: %s never runs it", list, p.to.Agent)
+			it.Fix = "remove it from " + list + " in the target"
+		default:
+			continue
+		}
+		p.add(it)
+	}
 }
 
 // guardFixes gives every guard that is not carried or is weakened a fix

@@ -7,6 +7,10 @@
 // Policy.Write, may read everything except Policy.Hide (the real home
 // directory, the real project), may neither connect nor bind a TCP socket,
 // nor signal or reach (abstract unix sockets) a process outside its domain.
+// A seccomp filter refuses every new socket but a Unix one (UDP, ICMP and
+// raw sockets, which Landlock does not restrict before ABI 10 or at all),
+// and below Landlock ABI 9, which restricts Unix sockets by path, Unix
+// ones too (a D-Bus session bus or an ssh-agent would act for the hook).
 // Where the kernel allows unprivileged user namespaces, the process also
 // gets an empty network namespace and its own PID namespace, so every
 // process it starts dies with it. Landlock applies to the calling process

@@ -11,9 +11,14 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
 )
 
 // minABI is the first Landlock ABI with network rules (TCP bind and
@@ -64,6 +69,13 @@ func Restrict(p Policy) error {
 	// No landlock.ConnectTCP or BindTCP rule: every TCP port is refused.
 	if err := config.Restrict(rules...); err != nil {
 		return fmt.Errorf("confine: landlock: %w", err)
+	}
+	v, err := llsys.LandlockGetABIVersion()
+	if err := noSockets(err != nil || v < unixABI); err != nil {
+		return fmt.Errorf("confine: seccomp: %w", err)
+	}
+	if err := nativeOnly(); err != nil {
+		return fmt.Errorf("confine: seccomp: %w", err)
 	}
 	return nil
 }
@@ -192,3 +204,75 @@ var (
 	nsOnce sync.Once
 	nsOK   bool
 )
+
+// unixABI is the first Landlock ABI that restricts connecting to (and
+// sending to) a Unix socket by path: WithResolveUnix on the Write
+// directories then leaves only the sockets inside them.
+const unixABI = 9
+
+// noSockets closes what Landlock leaves open. Landlock restricts TCP only
+// (UDP from ABI 10, never ICMP or raw sockets), and the empty network
+// namespace exists only where the kernel allows a user namespace (not for
+// unprivileged users under Ubuntu's AppArmor default): a seccomp filter
+// refuses (EPERM) every new socket but a Unix one, and io_uring, which
+// would open and connect sockets past the filter. Below unixABI, Landlock
+// cannot restrict Unix sockets by path either, and a confined hook could
+// ask any service of the user's that listens on one (a D-Bus session bus,
+// whose systemd runs any command outside the probe; an ssh-agent;
+// docker.sock) to act for it: there the filter refuses new Unix sockets
+// too, and datagram socketpairs (sendto can address any path from one). A
+// stream socketpair, which child processes' pipes use (libuv), stays
+// allowed.
+func noSockets(unixToo bool) error {
+	unix := func(op seccomp.Operation) seccomp.Condition {
+		return seccomp.Condition{Argument: 0, Operation: op, Value: syscall.AF_UNIX}
+	}
+	rules := []seccomp.NameWithConditions{{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.NotEqual)}}}
+	if unixToo {
+		rules = append(rules,
+			seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.Equal)}},
+			seccomp.NameWithConditions{Name: "socketpair", Conditions: seccomp.ArgumentConditions{unix(seccomp.Equal), {Argument: 1, Operation: seccomp.BitsSet, Value: syscall.SOCK_DGRAM}}})
+	}
+	return seccomp.LoadFilter(seccomp.Filter{
+		NoNewPrivs: true,
+		Flag:       seccomp.FilterFlagTSync,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls: []seccomp.SyscallGroup{{
+				Action:             seccomp.ActionErrno,
+				Names:              []string{"io_uring_setup"},
+				NamesWithCondtions: rules,
+			}},
+		},
+	})
+}
+
+// nativeOnly refuses (EPERM) every system call made through another ABI
+// than the process's own: go-seccomp-bpf's filter lets those through
+// untested, and on x86-64 a program (32-bit, or one that executes int
+// 0x80) would reach socket(2) and connect(2) by their i386 numbers past
+// noSockets.
+func nativeOnly() error {
+	native, err := arch.GetInfo("")
+	if err != nil {
+		return err
+	}
+	raw, err := bpf.Assemble([]bpf.Instruction{
+		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(native.ID), SkipTrue: 1},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
+	})
+	if err != nil {
+		return err
+	}
+	filter := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	if _, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog))); e != 0 {
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package confine
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary be the helper (probe-exec) and the hostile
+// programs it runs.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 {
+		switch os.Args[1] {
+		case HelperName:
+			fmt.Fprintln(os.Stderr, Main(os.Args[2:]))
+			os.Exit(3)
+		case "hostile-send":
+			// Send a datagram to every address given; say what failed.
+			for _, a := range os.Args[3:] {
+				c, err := net.Dial(os.Args[2], a)
+				if err == nil {
+					_, err = c.Write([]byte("sent from the probe"))
+					c.Close()
+				}
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+				}
+			}
+			os.Exit(0)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// TestNoNetworkWithoutNamespaces runs the helper as doctor does where the
+// kernel allows no user namespace (so no empty network namespace: Ubuntu's
+// AppArmor default for unprivileged users): the confined command still
+// sends nothing, by UDP (which Landlock restricts only from ABI 10) or
+// ICMP.
+func TestNoNetworkWithoutNamespaces(t *testing.T) {
+	if err := Available(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	got := make(chan string, 1)
+	go func() {
+		b := make([]byte, 100)
+		if n, _, err := udp.ReadFrom(b); err == nil {
+			got <- string(b[:n])
+		}
+	}()
+	for _, network := range []string{"udp", "ip4:icmp"} {
+		addr := udp.LocalAddr().String()
+		if network != "udp" {
+			addr = "127.0.0.1"
+		}
+		cmd := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{t.TempDir()}}, self, "hostile-send", network, addr)...)...)
+		out, err := cmd.CombinedOutput()
+		t.Logf("%s: %v %s", network, err, out)
+	}
+	select {
+	case s := <-got:
+		t.Errorf("a datagram left the confined command: %q", s)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestNoSystemCallsOfAnotherABI: on x86-64 a confined program that makes
+// its system calls through the i386 ABI (int 0x80, or a 32-bit binary)
+// does not reach socket(2) and connect(2) past the seccomp filter.
+func TestNoSystemCallsOfAnotherABI(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the i386 ABI is an x86-64 matter")
+	}
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc to build the int 0x80 program")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "int80")
+	if out, err := exec.Command(cc, "-O1", "-static", "-no-pie", "-o", prog, filepath.Join("testdata", "int80.c")).CombinedOutput(); err != nil {
+		t.Skipf("cannot build the int 0x80 program: %v\n%s", err, out)
+	}
+	sock := filepath.Join(t.TempDir(), "service.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	// Unconfined, the program reaches the socket (the kernel runs i386
+	// system calls); confined, it must not.
+	if out, err := exec.Command(prog, sock).CombinedOutput(); err != nil {
+		t.Skipf("the kernel runs no i386 system calls here: %v %s", err, out)
+	}
+	<-got
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{dir}}, prog, sock)...)...).CombinedOutput()
+	t.Logf("confined: %v %s", err, out)
+	select {
+	case s := <-got:
+		t.Errorf("the confined program reached the socket: %q", s)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
