@@ -93,60 +93,85 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 			next[sc.dialect]++
 			others = others[i%len(others) : i%len(others)+1]
 		}
+		from := tbl.MustDialect(string(sc.dialect))
 		for _, to := range others {
-			runs++
-			pairs[string(sc.dialect)+"-to-"+to.Name] = true
-			t.Run(sc.name+"/to-"+to.Name, func(t *testing.T) {
-				root := t.TempDir()
-				home := filepath.Join(root, "home")
-				sb := &driver.Sandbox{Root: root, Home: home, Project: filepath.Join(home, cmpOr(sc.projectName, "project"))}
-				if err := os.MkdirAll(sb.Project, 0o755); err != nil {
-					t.Fatal(err)
+			for _, noWrap := range []bool{false, true} {
+				if noWrap && (from.Protocol != to.Protocol || sc.needsHookx) {
+					// --no-wrap is for hooks that already speak the target's
+					// protocol: held on the pairs of one protocol family. Not
+					// on a project whose own commands call hookx wrap: doctor
+					// takes the copy for an entry migrated from the dialect
+					// that wrap's --from names, and plans it with wrap (left:
+					// see the report).
+					continue
 				}
-				if err := sc.writeProject(sb); err != nil {
-					t.Fatal(err)
+				runs++
+				pairs[string(sc.dialect)+"-to-"+to.Name] = true
+				name := sc.name + "/to-" + to.Name
+				if noWrap {
+					name += "/no-wrap"
 				}
-				trust(t, home, sb.Project)
-				check := func() []doctor.Finding {
-					fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: sb.Project, Home: home, Getenv: getenv})
-					if err != nil {
+				t.Run(name, func(t *testing.T) {
+					root := t.TempDir()
+					home := filepath.Join(root, "home")
+					sb := &driver.Sandbox{Root: root, Home: home, Project: filepath.Join(home, cmpOr(sc.projectName, "project"))}
+					if err := os.MkdirAll(sb.Project, 0o755); err != nil {
 						t.Fatal(err)
 					}
-					return fs
-				}
-				before := map[string]bool{}
-				for _, f := range check() {
-					before[f.File] = true
-					before[f.Problem] = true
-				}
-				cmd := exec.Command(bin, "migrate", "--from", string(sc.dialect), "--to", to.Name, "--dir", sb.Project, "--hookx-path", "hookx", "--json")
-				cmd.Env = append(os.Environ(), "HOME="+home)
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				err := cmd.Run()
-				var rep struct {
-					Items []hxmigrate.Item `json:"items"`
-				}
-				if jerr := json.Unmarshal(out.Bytes(), &rep); err != nil || jerr != nil {
-					t.Fatalf("hookx migrate --from %s --to %s: %v %v\n%s%s", sc.dialect, to.Name, err, jerr, out.String(), errb.String())
-				}
-				var bad []string
-				for _, f := range check() {
-					if f.Severity == doctor.Note || before[f.File] || before[f.Problem] {
-						continue
+					if err := sc.writeProject(sb); err != nil {
+						t.Fatal(err)
 					}
-					if f.Severity == doctor.Warning && slices.ContainsFunc(migratedWarnings, func(w migratedWarning) bool {
-						return w.doctor.MatchString(f.Problem) && slices.ContainsFunc(rep.Items, w.migrate)
-					}) {
-						continue
+					trust(t, home, sb.Project)
+					check := func() []doctor.Finding {
+						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: sb.Project, Home: home, Getenv: getenv})
+						if err != nil {
+							t.Fatal(err)
+						}
+						return fs
 					}
-					bad = append(bad, strings.Replace(f.String(), sb.Project+string(filepath.Separator), "", 1))
-				}
-				if len(bad) > 0 {
-					b, _ := os.ReadFile(sb.Path(settingsFile(sc.dialect)))
-					t.Errorf("doctor disagrees with what hookx migrate --from %s --to %s wrote:\n%s\n\nthe native settings:\n%s", sc.dialect, to.Name, strings.Join(bad, "\n"), b)
-				}
-			})
+					before := map[string]bool{}
+					for _, f := range check() {
+						before[f.File] = true
+						before[f.Problem] = true
+						if noWrap && f.Severity != doctor.Note {
+							// --no-wrap rewrites the command, and doctor's words for
+							// the source's own problem with it.
+							t.Skipf("the native project has its own problem, which --no-wrap carries in other words: %s", f.String())
+						}
+					}
+					args := []string{"migrate", "--from", string(sc.dialect), "--to", to.Name, "--dir", sb.Project, "--hookx-path", "hookx", "--json"}
+					if noWrap {
+						args = append(args, "--no-wrap")
+					}
+					cmd := exec.Command(bin, args...)
+					cmd.Env = append(os.Environ(), "HOME="+home)
+					var out, errb bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &out, &errb
+					err := cmd.Run()
+					var rep struct {
+						Items []hxmigrate.Item `json:"items"`
+					}
+					if jerr := json.Unmarshal(out.Bytes(), &rep); err != nil || jerr != nil {
+						t.Fatalf("hookx migrate --from %s --to %s: %v %v\n%s%s", sc.dialect, to.Name, err, jerr, out.String(), errb.String())
+					}
+					var bad []string
+					for _, f := range check() {
+						if f.Severity == doctor.Note || before[f.File] || before[f.Problem] {
+							continue
+						}
+						if f.Severity == doctor.Warning && slices.ContainsFunc(migratedWarnings, func(w migratedWarning) bool {
+							return w.doctor.MatchString(f.Problem) && slices.ContainsFunc(rep.Items, w.migrate)
+						}) {
+							continue
+						}
+						bad = append(bad, strings.Replace(f.String(), sb.Project+string(filepath.Separator), "", 1))
+					}
+					if len(bad) > 0 {
+						b, _ := os.ReadFile(sb.Path(settingsFile(sc.dialect)))
+						t.Errorf("doctor disagrees with what hookx migrate %s wrote:\n%s\n\nthe native settings:\n%s", strings.Join(args[1:], " "), strings.Join(bad, "\n"), b)
+					}
+				})
+			}
 		}
 	}
 	t.Logf("%d migrations (%d ordered pairs of dialects) of %d scenario projects judged in %s (-short samples: %v)",
