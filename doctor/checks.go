@@ -47,18 +47,46 @@ func (c *checker) checkForeignReaders(f *file) {
 		if _, err := os.Stat(filepath.Join(c.opts.Dir, filepath.Dir(filepath.FromSlash(other.Settings.ProjectGlob)))); err != nil {
 			continue
 		}
+		// One finding for the file, naming each hook: the same paragraph
+		// once per hook buried the rest of the report.
+		var runs, copied []string
+		first := -1
 		for _, h := range f.hooks {
 			if !slices.Contains(r.Events, h.event) {
 				continue
 			}
-			fix := "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy of a guard that blocks as " + f.d.Agent + " would"
-			why := fmt.Sprintf("%s runs this hook too, its own way: %s", other.Agent, r.Differs)
-			if lost, ok := r.Loses[h.event]; ok {
-				fix = "hookx migrate --from " + f.d.Name + " --to " + other.Name + " writes a copy that delivers it as " + f.d.Agent + " would (the hook then runs twice)"
-				why = fmt.Sprintf("%s runs this hook too, but there %s", other.Agent, lost)
+			if first < 0 {
+				first = h.off
 			}
-			c.add(h, h.off, ruleAlsoRunBy, why, fix)
+			line, _ := f.lineCol(h.off)
+			runs = append(runs, fmt.Sprintf("%s line %d", h.event, line))
+			if _, loses := r.Loses[h.event]; (loses || slices.Contains(r.Guards, h.event)) && !slices.Contains(copied, h.event) {
+				copied = append(copied, h.event)
+			}
 		}
+		if first < 0 {
+			continue
+		}
+		what := "1 hook"
+		if len(runs) > 1 {
+			what = fmt.Sprintf("%d hooks", len(runs))
+		}
+		why := fmt.Sprintf("%s runs the %s of this file too (%s), its own way: %s", other.Agent, what, strings.Join(runs, ", "), r.Differs)
+		var lost []string
+		for _, ev := range copied {
+			if l, ok := r.Loses[ev]; ok {
+				lost = append(lost, fmt.Sprintf("on %s, %s", ev, l))
+			}
+		}
+		if len(lost) > 0 {
+			why += "; " + strings.Join(lost, "; ")
+		}
+		fix := ""
+		if len(copied) > 0 {
+			fix = fmt.Sprintf("hookx migrate --from %s --to %s writes a copy of those on %s that acts as %s would; they then run twice: %s",
+				f.d.Name, other.Name, strings.Join(copied, ", "), f.d.Agent, r.Twice)
+		}
+		c.addFile(f, first, ruleAlsoRunBy, why, fix)
 	}
 }
 

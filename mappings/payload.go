@@ -27,6 +27,10 @@ type ForeignSettings struct {
 	// Differs says how the agent's own reading differs from the dialect's
 	// agent's, for the report.
 	Differs string `json:"differs"`
+	// Twice is what the user can do about the hooks that then run twice
+	// (those on Guards and Loses): the fix migrate and doctor recommend,
+	// once per file.
+	Twice string `json:"twice"`
 }
 
 // ReadsNatively returns what the dialect reads itself of the settings of

@@ -1851,6 +1851,7 @@ func dialectCopilot() *Dialect {
 				"SessionStart":       "its context (plain stdout or additionalContext) never reaches the model",
 			},
 			Differs: "a top-level decision \"block\" is ignored, exit 2 blocks without its stderr reason, every other non-zero exit blocks a tool call (Claude Code goes ahead), Read, Write and Edit input comes with Copilot CLI's argument names (path, old_str, new_str, file_text; not file_path), an MCP matcher (mcp__server__tool) never matches, context (plain stdout or additionalContext) never reaches the model, PostToolUse gets tool_result for tool_response, SessionStart's source is \"new\" and SessionEnd's reason \"complete\"",
+			Twice:   "keep both runs (a deny from either blocks, and hookx's copy is what acts as Claude Code would) and make each of these hooks safe to run twice: a check or a formatter is; a side effect that must happen once (a line appended to a log, a notification) is not: make it idempotent. Copilot CLI 1.0.102 cannot be told to skip its own run of one file: disabledHooks takes content hashes that no command shows, and disableAllHooks also turns off hookx's copies",
 		},
 		},
 		Payload: PayloadShape{Fields: map[string]string{"agentName": "agent_name",

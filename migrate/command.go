@@ -146,8 +146,18 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		edits, missing := rewriteEdits(cmd, f, p.envRules(), p.isSourceVar)
 		lit, left := protectEdits(cmd, f, hostSubstituted(p.to))
 		cmd = applyEdits(cmd, append(edits, lit...))
-		for _, v := range slices.Compact(missing) {
-			note(NotCarried, "$"+v, fmt.Sprintf("%s gives hooks no counterpart of %s; the command will see it unset", p.to.Agent, v))
+		if missing = slices.Compact(missing); len(missing) > 0 {
+			// Written, the hook would run with the variable unset: a path
+			// built on it points nowhere (exit 127, and a guard fails
+			// open). Not writing it is what the report can say.
+			for _, v := range missing {
+				fix := "migrate without --no-wrap: hookx wrap gives the hook " + v + " as " + p.from.Agent + " does"
+				if p.wrapLacks(v) != "" {
+					fix = "keep this hook in " + p.from.Agent + " only, or write the " + p.to.Agent + " entry by hand"
+				}
+				lost("$"+v+": the hook is not written", fmt.Sprintf("%s gives hooks no counterpart of %s; the command would see it unset", p.to.Agent, v), fix)
+			}
+			return "", nil, nil, false
 		}
 		for _, r := range left {
 			note(Approximate, r+" in a quoted here-doc or comment", p.to.Agent+" replaces "+r+" in the command text before the shell runs, even there; the text changes")

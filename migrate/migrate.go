@@ -201,6 +201,11 @@ type planner struct {
 	readPaths map[string][]string
 	off       map[string]string
 	kept      []keptGroup
+	// twice and already are the hooks the target agent also runs itself
+	// from their source file (Copilot CLI runs .claude/settings.json):
+	// those copied all the same (they run twice) and those not written.
+	// Each list is reported once (nativeRunItems), not once per hook.
+	twice, already []srcHandler
 }
 
 func (p *planner) add(it Item) { p.items = append(p.items, it) }
@@ -250,6 +255,7 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	for _, sh := range handlers {
 		res.Entries = append(res.Entries, p.translate(sh)...)
 	}
+	p.nativeRunItems()
 
 	res.Before = target.Data
 	base := target.Data
@@ -678,6 +684,64 @@ func (p *planner) nativeRun(sh srcHandler) *mappings.ForeignSettings {
 	return r
 }
 
+// nativeRunItems reports, once each, the hooks the target agent also runs
+// itself (planner.twice, planner.already): one warning naming every hook
+// that runs twice, what the agent's own run does differently and what to
+// do about it, and one note naming every hook not written. Said once per
+// hook, the same paragraph repeated for every hook of the file.
+func (p *planner) nativeRunItems() {
+	if len(p.twice) > 0 {
+		native := p.nativeRun(p.twice[0])
+		var lost []string
+		seen := map[string]bool{}
+		for _, sh := range p.twice {
+			if l, ok := native.Loses[sh.event]; ok && !seen[sh.event] {
+				seen[sh.event] = true
+				lost = append(lost, fmt.Sprintf("on %s, %s", sh.event, l))
+			}
+		}
+		reason := fmt.Sprintf("%s also runs the hooks of %s itself, reading them its own way: %s",
+			p.to.Agent, nativeFiles(p.twice), native.Differs)
+		if len(lost) > 0 {
+			reason += "; " + strings.Join(lost, "; ")
+		}
+		reason += fmt.Sprintf(". The copies written here act as %s would", p.from.Agent)
+		p.add(Item{Level: Warning, Source: nativeFiles(p.twice),
+			What:   fmt.Sprintf("runs twice in %s: %s", p.to.Agent, nativeHooks(p.twice)),
+			Reason: reason, Fix: native.Twice})
+	}
+	if len(p.already) > 0 {
+		native := p.nativeRun(p.already[0])
+		p.add(Item{Level: Note, Source: nativeFiles(p.already),
+			What: fmt.Sprintf("not written: %s already runs %s", p.to.Agent, nativeHooks(p.already)),
+			Reason: fmt.Sprintf("%s runs the hooks of %s itself; a copy would run them twice. Its own reading differs: %s",
+				p.to.Agent, nativeFiles(p.already), native.Differs)})
+	}
+}
+
+// nativeFiles names the source files of hs, in order, once each.
+func nativeFiles(hs []srcHandler) string {
+	var files []string
+	for _, sh := range hs {
+		if f := filepath.ToSlash(sh.file); !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	return strings.Join(files, " and ")
+}
+
+// nativeHooks lists hs as "N hooks (Event file:line, …)".
+func nativeHooks(hs []srcHandler) string {
+	var each []string
+	for _, sh := range hs {
+		each = append(each, sh.event+" "+filepath.ToSlash(sh.where))
+	}
+	if len(hs) == 1 {
+		return "1 hook (" + each[0] + ")"
+	}
+	return fmt.Sprintf("%d hooks (%s)", len(hs), strings.Join(each, ", "))
+}
+
 // withMarker appends the owned id to a Claude command as a shell comment.
 func withMarker(cmd, id string) string {
 	if strings.Contains(cmd, "\n") {
@@ -710,22 +774,11 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		return lost("the "+sh.event+" hook", em.Note, "no "+p.to.Agent+" event fires at this point; keep this hook in "+p.from.Agent+" only")
 	}
 	if native := p.nativeRun(sh); native != nil {
-		loss, loses := native.Loses[sh.event]
-		switch {
-		case slices.Contains(native.Guards, sh.event):
-			note(Warning, "runs twice in "+p.to.Agent,
-				fmt.Sprintf("%s also runs this guard itself from %s, reading it its own way: %s. The copy written here blocks as %s would; a deny from either blocks",
-					p.to.Agent, filepath.ToSlash(sh.file), native.Differs, p.from.Agent))
-		case loses:
-			note(Warning, "runs twice in "+p.to.Agent,
-				fmt.Sprintf("%s also runs this hook itself from %s, but there %s. The copy written here delivers it as %s would; the hook runs twice (once with %s's own payload: %s)",
-					p.to.Agent, filepath.ToSlash(sh.file), loss, p.from.Agent, p.to.Agent, native.Differs))
-		default:
-			note(Note, "not written: "+p.to.Agent+" already runs it",
-				fmt.Sprintf("%s runs the hooks of %s itself; a copy would run it twice. Its own reading differs: %s",
-					p.to.Agent, filepath.ToSlash(sh.file), native.Differs))
+		if _, loses := native.Loses[sh.event]; !loses && !slices.Contains(native.Guards, sh.event) {
+			p.already = append(p.already, sh)
 			return nil
 		}
+		p.twice = append(p.twice, sh)
 	}
 	if em.Mark != mappings.Exact && em.Note != "" && !p.seenEv[sh.event] {
 		p.seenEv[sh.event] = true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
@@ -53,7 +54,7 @@ func TestHostOwnRunOfForeignSettingsCopiesWhatItWouldLose(t *testing.T) {
 						t.Errorf("the report does not say what %s's own run loses (%q):\n%s", to.Agent, r.Loses[ev], report)
 					case !copied && len(res.Entries) != 0:
 						t.Errorf("%d entries written: %s runs it itself, a copy would run it twice\n%s", len(res.Entries), to.Agent, report)
-					case !copied && !strings.Contains(report, "not written: "+to.Agent+" already runs it"):
+					case !copied && !strings.Contains(report, "not written: "+to.Agent+" already runs 1 hook"):
 						t.Errorf("the report does not say %s already runs it:\n%s", to.Agent, report)
 					}
 				})
@@ -62,5 +63,47 @@ func TestHostOwnRunOfForeignSettingsCopiesWhatItWouldLose(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no readsSettings event in the table: nothing was checked")
+	}
+}
+
+// Copilot CLI runs every hook of .claude/settings.json itself: migrate says
+// so once, naming each hook that runs twice, with the table's recommended
+// fix (readsSettings twice), not once per hook. On 244ac78 the same
+// paragraph came once per hook (8 times for the demo), with no fix.
+func TestHostOwnRunReportedOnceWithItsFix(t *testing.T) {
+	tbl := mappings.Default()
+	to := tbl.MustDialect("copilot")
+	r := to.ReadsNatively("claude", ".claude/settings.json")
+	if r == nil || r.Twice == "" {
+		t.Fatal("the table's copilot readsSettings of claude has no twice (the fix for hooks that run twice)")
+	}
+	src := `{"hooks":{
+  "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./a.sh"}]},{"matcher":"Edit","hooks":[{"type":"command","command":"./b.sh"}]}],
+  "PostToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"./c.sh"}]}],
+  "Stop":[{"hooks":[{"type":"command","command":"./d.sh"},{"type":"command","command":"./e.sh"}]}]}}`
+	res, err := Plan(Options{From: "claude", To: "copilot", Wrap: true, Hookx: "hookx"},
+		[]Source{{Path: ".claude/settings.json", Scope: "project", Data: []byte(src)}}, Source{Path: to.Settings.Project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		Level       Level
+		Source      string
+		What        string
+		HasFix      bool
+		NamesDiffer bool
+	}
+	var items []got
+	for _, it := range res.Items {
+		if strings.Contains(it.What, "twice") || strings.Contains(it.What, "already runs") {
+			items = append(items, got{it.Level, it.Source, it.What, it.Fix == r.Twice, strings.Contains(it.Reason, r.Differs)})
+		}
+	}
+	want := []got{
+		{Warning, ".claude/settings.json", "runs twice in Copilot CLI: 3 hooks (PreToolUse .claude/settings.json:2, PreToolUse .claude/settings.json:2, PostToolUse .claude/settings.json:3)", true, true},
+		{Note, ".claude/settings.json", "not written: Copilot CLI already runs 2 hooks (Stop .claude/settings.json:4, Stop .claude/settings.json:4)", false, true},
+	}
+	if diff := cmp.Diff(want, items); diff != "" {
+		t.Errorf("the items about Copilot's own run (-want +got):\n%s\n%s", diff, reportText(res))
 	}
 }

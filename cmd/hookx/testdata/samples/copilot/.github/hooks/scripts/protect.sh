@@ -1,0 +1,6 @@
+#!/bin/sh
+input=$(cat)
+case "$input" in
+*'.env"'*) printf '%s\n' '{"permissionDecision":"deny","permissionDecisionReason":"refusing to write a .env file"}' ;;
+esac
+exit 0

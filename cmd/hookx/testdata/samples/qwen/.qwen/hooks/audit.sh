@@ -1,0 +1,4 @@
+#!/bin/sh
+mkdir -p "$QWEN_PROJECT_DIR/.qwen/audit"
+cat >> "$QWEN_PROJECT_DIR/.qwen/audit/$1.jsonl"
+exit 0

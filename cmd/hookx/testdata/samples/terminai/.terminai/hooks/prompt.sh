@@ -1,0 +1,4 @@
+#!/bin/sh
+cat >/dev/null
+branch=$(git -C "$TERMINAI_PROJECT_DIR" branch --show-current 2>/dev/null)
+printf '{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"current branch: %s"}}\n' "$branch"
