@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -9,12 +11,35 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version overrides the module version at build time:
-// go build -ldflags "-X main.version=v1.2.3".
-var version = ""
+// releaseVersion is the top version of CHANGELOG.md (TestReleaseVersionIsChangelogs
+// holds them equal); a build without a stamped or module version says
+// releaseVersion+"-dev".
+const releaseVersion = "0.1.0"
+
+// version, commit and built are stamped by the release build, whatever the
+// VCS settings (-buildvcs=false leaves no revision in the build info):
+// go build -ldflags "-X main.version=0.1.0 -X main.commit=abc1234 -X main.built=2026-11-28T05:00:00Z".
+var version, commit, built = "", "", ""
+
+// versionInfo is `hookx version --json`.
+type versionInfo struct {
+	Version  string         `json:"version"`
+	Commit   string         `json:"commit,omitempty"`
+	Built    string         `json:"built,omitempty"`
+	Go       string         `json:"go"`
+	Platform string         `json:"platform"`
+	Agents   []versionAgent `json:"agents"`
+}
+
+type versionAgent struct {
+	Dialect string `json:"dialect"`
+	Agent   string `json:"agent"`
+	Version string `json:"version"`
+}
 
 func newVersionCmd(s streams) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print hookx's version and the agent versions its table targets",
 		Long: `version prints hookx's module version and the VCS revision it was built
@@ -23,6 +48,20 @@ release each dialect of the mapping table was checked against.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			bi, _ := debug.ReadBuildInfo()
+			if asJSON {
+				v := version
+				if v == "" {
+					v = strings.SplitN(versionString("", bi), " ", 2)[0]
+				}
+				info := versionInfo{Version: v, Commit: commit, Built: built,
+					Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, Agents: []versionAgent{}}
+				for _, d := range mappings.Default().Dialects {
+					info.Agents = append(info.Agents, versionAgent{d.Name, d.Agent, d.Version})
+				}
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(info)
+			}
 			fmt.Fprintf(s.Out, "hookx %s\n", versionString(version, bi))
 			for _, d := range mappings.Default().Dialects {
 				fmt.Fprintf(s.Out, "  %s: %s %s\n", d.Name, d.Agent, d.Version)
@@ -30,6 +69,8 @@ release each dialect of the mapping table was checked against.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print version, commit, Go version, platform and agent versions as JSON")
+	return cmd
 }
 
 // versionString describes the build: the module version (or override, or
@@ -41,7 +82,14 @@ func versionString(override string, bi *debug.BuildInfo) string {
 		v = bi.Main.Version
 	}
 	if v == "" {
-		v = "devel"
+		v = releaseVersion + "-dev"
+	}
+	if commit != "" {
+		extra := []string{"commit " + commit}
+		if built != "" {
+			extra = append(extra, "built "+built)
+		}
+		return v + " (" + strings.Join(extra, ", ") + ")"
 	}
 	if bi == nil {
 		return v
