@@ -1,0 +1,241 @@
+//go:build unix
+
+package conformance
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// errorSite is a place in doctor's code that reports an error finding:
+// the file and the text of its problem (its string literals, joined).
+type errorSite struct{ file, text string }
+
+// doctorErrorSites reads doctor's source for every finding of error
+// severity: c.add/c.addFile(…, Error, problem, …), Finding{Severity:
+// Error, Problem: …}, and the probe's `return problem, Error, fix`.
+func doctorErrorSites(t *testing.T) []errorSite {
+	t.Helper()
+	files, err := filepath.Glob("../doctor/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("doctor's source: %v", err)
+	}
+	isError := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "Error" }
+	literals := func(e ast.Expr) string {
+		var parts []string
+		ast.Inspect(e, func(n ast.Node) bool {
+			if l, ok := n.(*ast.BasicLit); ok && l.Kind == token.STRING {
+				s, _ := strconv.Unquote(l.Value)
+				parts = append(parts, s)
+			}
+			return true
+		})
+		return strings.Join(parts, "…")
+	}
+	var sites []errorSite
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Base(name)
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				for i, a := range n.Args {
+					if isError(a) && i+1 < len(n.Args) {
+						sites = append(sites, errorSite{base, literals(n.Args[i+1])})
+					}
+				}
+			case *ast.CompositeLit:
+				var problem ast.Expr
+				sev := false
+				for _, e := range n.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						switch k, _ := kv.Key.(*ast.Ident); {
+						case k == nil:
+						case k.Name == "Severity" && isError(kv.Value):
+							sev = true
+						case k.Name == "Problem":
+							problem = kv.Value
+						}
+					}
+				}
+				if sev && problem != nil {
+					sites = append(sites, errorSite{base, literals(problem)})
+				}
+			case *ast.ReturnStmt:
+				for i, r := range n.Results {
+					if isError(r) && i > 0 {
+						sites = append(sites, errorSite{base, literals(n.Results[0])})
+					}
+				}
+			}
+			return true
+		})
+	}
+	return sites
+}
+
+// doctorClass is one class of doctor's error findings: what it claims,
+// and how the conformance suite proves it in the real agents.
+type doctorClass struct {
+	// name is the class (doctor has no rule ids yet); match is text of
+	// the problem at its site in doctor's code (doctorErrorSites).
+	name, match string
+	verdict     verdict
+	// noProof, when set, is why no live scenario proves the class; without
+	// it, liveProofs must hold a scenario of the class.
+	noProof string
+}
+
+const notBuilt = "not built yet"
+
+// doctorErrorClasses are every error class doctor reports. A new error in
+// doctor's code fails TestDoctorClassesHaveLiveProofs until it is listed
+// here with a live proof or the reason it has none.
+var doctorErrorClasses = []doctorClass{
+	{"event-other-agent", "is a %s event; %s drops event names", neverFires, ""},
+	{"event-unknown", "unknown event %q", neverFires, ""},
+	{"matcher-exact-list", "compares %s matchers as exact strings", neverFires, "exact-value matchers are on non-tool events (SessionStart, Notification…), which the batches do not fire; " + notBuilt},
+	{"matcher-not-a-value", "%q is not a %s %s of %s; the hook never fires", neverFires, "a non-tool event's matcher; " + notBuilt},
+	{"matcher-value-matches-none", "%q matches no %s %s of %s; the hook never fires", neverFires, "a non-tool event's matcher; " + notBuilt},
+	{"matcher-bad-regex", "so %s never fires the hook", neverFires, ""},
+	{"matcher-mcp-other-agent", "MCP naming", neverFires, "needs an MCP server in the agent's run; the suite configures none"},
+	{"matcher-other-agent-tool", "tool name; %s calls its tools differently", neverFires, ""},
+	{"matcher-no-such-tool", "the hook never fires (matching is case-sensitive)", neverFires, ""},
+	{"handler-no-type", "the handler has no \"type\"", rejectsFile, ""},
+	{"handler-unknown-type", "handler type; it discards the handler", rejectsFile, ""},
+	{"handler-no-command", "a command hook without a command", neverFires, notBuilt},
+	{"timeout-not-whole", "is not a whole number of", rejectsFile, ""},
+	{"timeout-milliseconds", "is milliseconds in %s", failsOpen, ""},
+	{"if-on-non-tool-event", "evaluates \"if\" only on tool events", neverFires, "a non-tool event; " + notBuilt},
+	{"shell-syntax", "is not valid shell", blocksAll, ""},
+	{"not-on-path", "is not on the PATH the agent passes to hooks; %s…: not found", failsOpen, ""},
+	{"interpreter-script-missing", "%s's script %s does not exist", failsOpen, ""},
+	{"command-missing", "%s does not exist; %s…: not found", failsOpen, ""},
+	{"command-is-directory", "is a directory", failsOpen, ""},
+	{"command-not-executable", "is not executable", failsOpen, ""},
+	{"interpreter-missing", "interpreter %s is not installed", failsOpen, ""},
+	{"idiom-decision-deny", "answers {\"decision\":\"deny\"}", failsOpen, ""},
+	{"idiom-stdout-deny-nonzero", "answers a deny on stdout and exits non-zero", failsOpen, "only TerminaI reads stdout at exit 0 alone (reading.streams byExit), and TerminaI has no live agent in the suite"},
+	{"idiom-permissionDecision", "answers permissionDecision \"deny\"", failsOpen, ""},
+	{"hookx-not-at", "hookx is not at %s", failsOpen, "a migrated project moved to a machine without hookx at that path; " + notBuilt},
+	{"hookx-not-on-path", "hookx is not on the PATH", failsOpen, notBuilt},
+	{"probe-timed-out", "timed out after %s", failsOpen, ""},
+	{"probe-ignored-idiom", "ignored idiom: ", failsOpen, ""},
+	{"probe-failed-open", "failed open: %s", failsOpen, notBuilt},
+	{"file-empty", "the file is empty", rejectsFile, ""},
+	{"file-does-not-parse", "the file does not parse", rejectsFile, ""},
+	{"trailing-comma", "trailing comma", rejectsFile, ""},
+	{"comment-in-strict-json", "comment in a strict JSON file", rejectsFile, ""},
+	{"top-level-not-object", "the top level is not an object", rejectsFile, ""},
+	{"root-key", "accepts only %s at the root of this file", rejectsFile, ""},
+	{"hooks-not-object", "is not an object of event names", rejectsFile, notBuilt},
+	{"event-under-wrapper", "is no event: %s reads the events at the root", neverFires, ""},
+	{"event-not-array", "is not an array of matcher groups", neverFires, notBuilt},
+	{"group-not-object", "a matcher group of … is not an object", neverFires, notBuilt},
+	{"matcher-not-string", "the matcher is not a string", neverFires, notBuilt},
+	{"group-flat-shape", "flat matcher+command shape", neverFires, notBuilt},
+	{"group-no-hooks", "the group has no \"hooks\" array", neverFires, notBuilt},
+	{"group-hooks-not-array", "\"hooks\" in the group is not an array", neverFires, notBuilt},
+	{"handler-not-object", "a handler is not an object", neverFires, notBuilt},
+	{"duplicate-key", "is written again at line", neverFires, notBuilt},
+	{"hooks-switched-off", "%s is %s; %s runs none of its settings hooks (%d found)", rejectsFile, ""},
+	{"hook-disabled-by-list", "this hook is switched off by", neverFires, notBuilt},
+	{"gemini-untrusted-env", "the environment marks the folder untrusted", rejectsFile, "the suite's Gemini runs set GEMINI_CLI_TRUST_WORKSPACE=true; " + notBuilt},
+	{"trust-file-unreadable", "cannot read %s (%v) and refuses to start", rejectsFile, notBuilt},
+	{"folder-do-not-trust", "marked DO_NOT_TRUST", rejectsFile, notBuilt},
+	{"project-not-trusted", "marks the project %s = %q", rejectsFile, notBuilt},
+	{"hooks-switched-off-every-guard", "%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", rejectsFile, notBuilt},
+}
+
+// liveProofs are the live scenarios of each class: the batches' hooks and
+// file classes, and the single-guard doctor cases.
+func liveProofs() map[string][]string {
+	proofs := map[string][]string{}
+	for _, b := range liveBatches() {
+		for _, h := range b.hooks {
+			if h.name != liveControl {
+				proofs[h.class] = append(proofs[h.class], fmt.Sprintf("batch/%s/%s", b.agent, b.name))
+			}
+		}
+		for _, f := range b.files {
+			proofs[f.class] = append(proofs[f.class], fmt.Sprintf("batch/%s/%s/%s", b.agent, b.name, f.class))
+		}
+	}
+	for _, dc := range doctorCases() {
+		for _, c := range dc.classes {
+			proofs[c] = append(proofs[c], dc.name)
+		}
+	}
+	for c, ps := range proofs {
+		proofs[c] = slices.Compact(ps)
+	}
+	return proofs
+}
+
+// TestDoctorClassesHaveLiveProofs holds doctorErrorClasses against
+// doctor's code and the live scenarios: every error doctor can report is
+// in exactly one class, every class has a live proof or says why not (and
+// not both), and every live scenario's class is listed.
+func TestDoctorClassesHaveLiveProofs(t *testing.T) {
+	sites := doctorErrorSites(t)
+	used := map[string]bool{}
+	for _, s := range sites {
+		// The longest match wins: "… (%d found)" and "… (%d found), so
+		// every guard fails open" are two classes.
+		var in []string
+		longest := 0
+		for _, c := range doctorErrorClasses {
+			switch {
+			case !strings.Contains(s.text, c.match) || len(c.match) < longest:
+			case len(c.match) > longest:
+				in, longest = []string{c.name}, len(c.match)
+			default:
+				in = append(in, c.name)
+			}
+		}
+		for _, c := range in {
+			used[c] = true
+		}
+		if len(in) != 1 {
+			t.Errorf("%s: error %q is in %d classes %q; list it in doctorErrorClasses (one class, with its live proof or the reason it has none)", s.file, s.text, len(in), in)
+		}
+	}
+	proofs := liveProofs()
+	names := map[string]bool{}
+	for _, c := range doctorErrorClasses {
+		names[c.name] = true
+		switch {
+		case !used[c.name]:
+			t.Errorf("class %s: no error of doctor's code contains %q", c.name, c.match)
+		case len(proofs[c.name]) == 0 && c.noProof == "":
+			t.Errorf("class %s: no live scenario proves it; add one (doctor_live_test.go) or say why there is none", c.name)
+		case len(proofs[c.name]) > 0 && c.noProof != "":
+			t.Errorf("class %s: proven live by %q, but marked %q", c.name, proofs[c.name], c.noProof)
+		}
+	}
+	for c := range proofs {
+		if !names[c] {
+			t.Errorf("live scenarios prove class %q, which doctorErrorClasses does not list", c)
+		}
+	}
+}
+
+func TestPrintDoctorErrorSites(t *testing.T) {
+	for _, s := range doctorErrorSites(t) {
+		t.Logf("%s: %q", s.file, s.text)
+	}
+}
