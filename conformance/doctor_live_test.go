@@ -5,11 +5,14 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -588,9 +591,20 @@ func liveBatches() []liveBatch {
 func liveExit(class string) int {
 	return map[string]int{
 		"command-missing": 127, "command-not-executable": 126, "command-is-directory": 126,
-		"interpreter-missing": 127, "interpreter-script-missing": 127, "not-on-path": 127, "shell-syntax": 2,
+		"interpreter-missing": 127, "interpreter-script-missing": shMissingExit(), "not-on-path": 127, "shell-syntax": 2,
 	}[class]
 }
+
+// shMissingExit is how this machine's sh exits for a script that does not
+// exist: 2 for dash, 127 for bash.
+var shMissingExit = sync.OnceValue(func() int {
+	err := exec.Command("sh", "/nonexistent/hookx-live.sh").Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return 127
+})
 
 // TestLiveBatchesAsDoctorSeesThem holds the batch projects against doctor
 // itself, without agents (static checks, no probe): each broken hook gets
