@@ -116,7 +116,7 @@ var doctorErrorClasses = []doctorClass{
 	{"matcher-other-agent-tool", "tool name; %s calls its tools differently", neverFires, ""},
 	{"matcher-no-such-tool", "the hook never fires (matching is case-sensitive)", neverFires, ""},
 	{"handler-no-type", "the handler has no \"type\"", rejectsFile, ""},
-	{"handler-unknown-type", "handler type; it discards the handler", rejectsFile, ""},
+	{"handler-unknown-type", "handler type; %s", rejectsFile, ""},
 	{"handler-no-command", "a command hook without a command", neverFires, notBuilt},
 	{"timeout-not-whole", "is not a whole number of", rejectsFile, ""},
 	{"timeout-milliseconds", "is milliseconds in %s", failsOpen, ""},
@@ -167,8 +167,12 @@ func liveProofs() map[string][]string {
 	proofs := map[string][]string{}
 	for _, b := range liveBatches() {
 		for _, h := range b.hooks {
-			if h.name != liveControl {
-				proofs[h.class] = append(proofs[h.class], fmt.Sprintf("batch/%s/%s", b.agent, b.name))
+			switch {
+			case h.name == liveControl:
+			case h.verdict == blocksAll:
+				proofs[h.class] = append(proofs[h.class], fmt.Sprintf("batch/%s/%s/blocks-all/%s", b.agent, b.name, h.class))
+			default:
+				proofs[h.class] = append(proofs[h.class], fmt.Sprintf("batch/%s/%s/broken", b.agent, b.name))
 			}
 		}
 		for _, f := range b.files {
