@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -91,10 +92,11 @@ func doctorErrorSites(t *testing.T) []errorSite {
 // doctorClass is one class of doctor's error findings: what it claims,
 // and how the conformance suite proves it in the real agents.
 type doctorClass struct {
-	// name is the class (doctor has no rule ids yet); match is text of
-	// the problem at its site in doctor's code (doctorErrorSites).
-	name, match string
-	verdict     verdict
+	// name is the class; rule its id in i25-rules' registry (doctor/rules.go
+	// there, not merged here yet); match is text of the problem at its site
+	// in doctor's code (doctorErrorSites).
+	name, rule, match string
+	verdict           verdict
 	// noProof, when set, is why no live scenario proves the class; without
 	// it, liveProofs must hold a scenario of the class.
 	noProof string
@@ -106,59 +108,59 @@ const notBuilt = "not built yet"
 // doctor's code fails TestDoctorClassesHaveLiveProofs until it is listed
 // here with a live proof or the reason it has none.
 var doctorErrorClasses = []doctorClass{
-	{"event-other-agent", "is a %s event; %s drops event names", neverFires, ""},
-	{"event-unknown", "unknown event %q", neverFires, ""},
-	{"matcher-exact-list", "compares %s matchers as exact strings", neverFires, "exact-value matchers are on non-tool events (SessionStart, Notification…), which the batches do not fire; " + notBuilt},
-	{"matcher-not-a-value", "%q is not a %s %s of %s; the hook never fires", neverFires, "a non-tool event's matcher; " + notBuilt},
-	{"matcher-value-matches-none", "%q matches no %s %s of %s; the hook never fires", neverFires, "a non-tool event's matcher; " + notBuilt},
-	{"matcher-bad-regex", "so %s never fires the hook", neverFires, ""},
-	{"matcher-mcp-other-agent", "MCP naming", neverFires, "needs an MCP server in the agent's run; the suite configures none"},
-	{"matcher-other-agent-tool", "tool name; %s calls its tools differently", neverFires, ""},
-	{"matcher-no-such-tool", "the hook never fires (matching is case-sensitive)", neverFires, ""},
-	{"handler-no-type", "the handler has no \"type\"", rejectsFile, ""},
-	{"handler-unknown-type", "handler type; %s", rejectsFile, ""},
-	{"handler-no-command", "a command hook without a command", neverFires, notBuilt},
-	{"timeout-not-whole", "is not a whole number of", rejectsFile, ""},
-	{"timeout-milliseconds", "is milliseconds in %s", failsOpen, ""},
-	{"if-on-non-tool-event", "evaluates \"if\" only on tool events", neverFires, "a non-tool event; " + notBuilt},
-	{"shell-syntax", "is not valid shell", blocksAll, ""},
-	{"not-on-path", "is not on the PATH the agent passes to hooks; %s…: not found", failsOpen, ""},
-	{"interpreter-script-missing", "%s's script %s does not exist", failsOpen, ""},
-	{"command-missing", "%s does not exist; %s…: not found", failsOpen, ""},
-	{"command-is-directory", "is a directory", failsOpen, ""},
-	{"command-not-executable", "is not executable", failsOpen, ""},
-	{"interpreter-missing", "interpreter %s is not installed", failsOpen, ""},
-	{"idiom-decision-deny", "answers {\"decision\":\"deny\"}", failsOpen, ""},
-	{"idiom-stdout-deny-nonzero", "answers a deny on stdout and exits non-zero", failsOpen, "only TerminaI reads stdout at exit 0 alone (reading.streams byExit), and TerminaI has no live agent in the suite"},
-	{"idiom-permissionDecision", "answers permissionDecision \"deny\"", failsOpen, ""},
-	{"hookx-not-at", "hookx is not at %s", failsOpen, "a migrated project moved to a machine without hookx at that path; " + notBuilt},
-	{"hookx-not-on-path", "hookx is not on the PATH", failsOpen, notBuilt},
-	{"probe-timed-out", "timed out after %s", failsOpen, ""},
-	{"probe-ignored-idiom", "ignored idiom: ", failsOpen, ""},
-	{"probe-failed-open", "failed open: %s", failsOpen, notBuilt},
-	{"file-empty", "the file is empty", rejectsFile, ""},
-	{"file-does-not-parse", "the file does not parse", rejectsFile, ""},
-	{"trailing-comma", "trailing comma", rejectsFile, ""},
-	{"comment-in-strict-json", "comment in a strict JSON file", rejectsFile, ""},
-	{"top-level-not-object", "the top level is not an object", rejectsFile, ""},
-	{"root-key", "accepts only %s at the root of this file", rejectsFile, ""},
-	{"hooks-not-object", "is not an object of event names", rejectsFile, notBuilt},
-	{"event-under-wrapper", "is no event: %s reads the events at the root", neverFires, ""},
-	{"event-not-array", "is not an array of matcher groups", neverFires, notBuilt},
-	{"group-not-object", "a matcher group of … is not an object", neverFires, notBuilt},
-	{"matcher-not-string", "the matcher is not a string", neverFires, notBuilt},
-	{"group-flat-shape", "flat matcher+command shape", neverFires, notBuilt},
-	{"group-no-hooks", "the group has no \"hooks\" array", neverFires, notBuilt},
-	{"group-hooks-not-array", "\"hooks\" in the group is not an array", neverFires, notBuilt},
-	{"handler-not-object", "a handler is not an object", neverFires, notBuilt},
-	{"duplicate-key", "is written again at line", neverFires, notBuilt},
-	{"hooks-switched-off", "%s is %s; %s runs none of its settings hooks (%d found)", rejectsFile, ""},
-	{"hook-disabled-by-list", "this hook is switched off by", neverFires, notBuilt},
-	{"gemini-untrusted-env", "the environment marks the folder untrusted", rejectsFile, "the suite's Gemini runs set GEMINI_CLI_TRUST_WORKSPACE=true; " + notBuilt},
-	{"trust-file-unreadable", "cannot read %s (%v) and refuses to start", rejectsFile, notBuilt},
-	{"folder-do-not-trust", "marked DO_NOT_TRUST", rejectsFile, notBuilt},
-	{"project-not-trusted", "marks the project %s = %q", rejectsFile, notBuilt},
-	{"hooks-switched-off-every-guard", "%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", rejectsFile, notBuilt},
+	{"event-other-agent", "HX204", "is a %s event; %s drops event names", neverFires, ""},
+	{"event-unknown", "HX205", "unknown event %q", neverFires, ""},
+	{"matcher-exact-list", "HX216", "compares %s matchers as exact strings", neverFires, "exact-value matchers are on non-tool events (SessionStart, Notification…), which the batches do not fire; " + notBuilt},
+	{"matcher-not-a-value", "HX217", "%q is not a %s %s of %s; the hook never fires", neverFires, "a non-tool event's matcher; " + notBuilt},
+	{"matcher-value-matches-none", "HX217", "%q matches no %s %s of %s; the hook never fires", neverFires, "a non-tool event's matcher; " + notBuilt},
+	{"matcher-bad-regex", "HX218", "so %s never fires the hook", neverFires, ""},
+	{"matcher-mcp-other-agent", "HX219", "MCP naming", neverFires, "needs an MCP server in the agent's run; the suite configures none"},
+	{"matcher-other-agent-tool", "HX220", "tool name; %s calls its tools differently", neverFires, ""},
+	{"matcher-no-such-tool", "HX221", "the hook never fires (matching is case-sensitive)", neverFires, ""},
+	{"handler-no-type", "HX212", "the handler has no \"type\"", rejectsFile, ""},
+	{"handler-unknown-type", "HX213", "handler type; %s", rejectsFile, ""},
+	{"handler-no-command", "HX214", "a command hook without a command", neverFires, notBuilt},
+	{"timeout-not-whole", "HX108", "is not a whole number of", rejectsFile, ""},
+	{"timeout-milliseconds", "HX311", "is milliseconds in %s", failsOpen, ""},
+	{"if-on-non-tool-event", "HX222", "evaluates \"if\" only on tool events", neverFires, "a non-tool event; " + notBuilt},
+	{"shell-syntax", "HX301", "is not valid shell", blocksAll, ""},
+	{"not-on-path", "HX302", "is not on the PATH the agent passes to hooks; %s…: not found", failsOpen, ""},
+	{"interpreter-script-missing", "HX303", "%s's script %s does not exist", failsOpen, ""},
+	{"command-missing", "HX304", "%s does not exist; %s…: not found", failsOpen, ""},
+	{"command-is-directory", "HX305", "is a directory", failsOpen, ""},
+	{"command-not-executable", "HX306", "is not executable", failsOpen, ""},
+	{"interpreter-missing", "HX307", "interpreter %s is not installed", failsOpen, ""},
+	{"idiom-decision-deny", "HX312", "answers {\"decision\":\"deny\"}", failsOpen, ""},
+	{"idiom-stdout-deny-nonzero", "HX313", "answers a deny on stdout and exits non-zero", failsOpen, "only TerminaI reads stdout at exit 0 alone (reading.streams byExit), and TerminaI has no live agent in the suite"},
+	{"idiom-permissionDecision", "HX314", "answers permissionDecision \"deny\"", failsOpen, ""},
+	{"hookx-not-at", "HX308", "hookx is not at %s", failsOpen, "a migrated project moved to a machine without hookx at that path; " + notBuilt},
+	{"hookx-not-on-path", "HX308", "hookx is not on the PATH", failsOpen, notBuilt},
+	{"probe-timed-out", "HX315", "timed out after %s", failsOpen, ""},
+	{"probe-ignored-idiom", "HX316", "ignored idiom: ", failsOpen, ""},
+	{"probe-failed-open", "HX317", "failed open: %s", failsOpen, notBuilt},
+	{"file-empty", "HX101", "the file is empty", rejectsFile, ""},
+	{"file-does-not-parse", "HX102", "the file does not parse", rejectsFile, ""},
+	{"trailing-comma", "HX104", "trailing comma", rejectsFile, ""},
+	{"comment-in-strict-json", "HX105", "comment in a strict JSON file", rejectsFile, ""},
+	{"top-level-not-object", "HX106", "the top level is not an object", rejectsFile, ""},
+	{"root-key", "HX107", "accepts only %s at the root of this file", rejectsFile, ""},
+	{"hooks-not-object", "HX201", "is not an object of event names", rejectsFile, notBuilt},
+	{"event-under-wrapper", "HX202", "is no event: %s reads the events at the root", neverFires, ""},
+	{"event-not-array", "HX203", "is not an array of matcher groups", neverFires, notBuilt},
+	{"group-not-object", "HX206", "a matcher group of … is not an object", neverFires, notBuilt},
+	{"matcher-not-string", "HX207", "the matcher is not a string", neverFires, notBuilt},
+	{"group-flat-shape", "HX208", "flat matcher+command shape", neverFires, notBuilt},
+	{"group-no-hooks", "HX209", "the group has no \"hooks\" array", neverFires, notBuilt},
+	{"group-hooks-not-array", "HX210", "\"hooks\" in the group is not an array", neverFires, notBuilt},
+	{"handler-not-object", "HX211", "a handler is not an object", neverFires, notBuilt},
+	{"duplicate-key", "HX215", "is written again at line", neverFires, notBuilt},
+	{"hooks-switched-off", "HX224", "%s is %s; %s runs none of its settings hooks (%d found)", rejectsFile, ""},
+	{"hook-disabled-by-list", "HX223", "this hook is switched off by", neverFires, notBuilt},
+	{"gemini-untrusted-env", "HX226", "the environment marks the folder untrusted", rejectsFile, "the suite's Gemini runs set GEMINI_CLI_TRUST_WORKSPACE=true; " + notBuilt},
+	{"trust-file-unreadable", "HX227", "cannot read %s (%v) and refuses to start", rejectsFile, notBuilt},
+	{"folder-do-not-trust", "HX228", "marked DO_NOT_TRUST", rejectsFile, notBuilt},
+	{"project-not-trusted", "HX229", "marks the project %s = %q", rejectsFile, notBuilt},
+	{"hooks-switched-off-every-guard", "HX225", "%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", rejectsFile, notBuilt},
 }
 
 // liveProofs are the live scenarios of each class: the batches' hooks and
@@ -238,8 +240,49 @@ func TestDoctorClassesHaveLiveProofs(t *testing.T) {
 	}
 }
 
-func TestPrintDoctorErrorSites(t *testing.T) {
-	for _, s := range doctorErrorSites(t) {
-		t.Logf("%s: %q", s.file, s.text)
+// doctorProofTable is the README's table of doctor's error classes and
+// the live scenarios that prove them.
+func doctorProofTable() string {
+	proofs := liveProofs()
+	var b strings.Builder
+	b.WriteString("| rule | class | kind | proven live in (`TestDoctorVerdictsHoldInRealAgents/…`) |\n|---|---|---|---|\n")
+	for _, c := range doctorErrorClasses {
+		proof := "no live proof: " + c.noProof
+		if ps := proofs[c.name]; len(ps) > 0 {
+			proof = "`" + strings.Join(ps, "`, `") + "`"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", c.rule, c.name, c.verdict, proof)
 	}
+	return b.String()
+}
+
+const (
+	proofsBegin = "<!-- BEGIN doctor proofs: HOOKX_DOCTOR_PROOFS=README.md go test ./conformance -run TestDoctorProofTableIsFresh -->\n"
+	proofsEnd   = "<!-- END doctor proofs -->\n"
+)
+
+// TestDoctorProofTableIsFresh holds the table in README.md (this
+// directory's) to doctorErrorClasses and the live scenarios;
+// HOOKX_DOCTOR_PROOFS=README.md rewrites it.
+func TestDoctorProofTableIsFresh(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, proofsBegin), strings.Index(s, proofsEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no section %q … %q", proofsBegin, proofsEnd)
+	}
+	fresh := s[:i+len(proofsBegin)] + doctorProofTable() + s[j:]
+	if fresh == s {
+		return
+	}
+	if os.Getenv("HOOKX_DOCTOR_PROOFS") == "README.md" {
+		if err := os.WriteFile("README.md", []byte(fresh), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's table of doctor's proofs is stale; regenerate it with:\n  HOOKX_DOCTOR_PROOFS=README.md go test ./conformance -run TestDoctorProofTableIsFresh")
 }
