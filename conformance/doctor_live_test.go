@@ -334,8 +334,10 @@ func testLiveBatch(t *testing.T, b liveBatch) {
 					want = "the hook never runs and its command runs"
 				}
 			case failsOpen:
-				if !fired || !ran {
-					want = "the hook runs and its command runs anyway"
+				// A hook that cannot run (its script missing, not executable…)
+				// fails open without its script ever starting.
+				if runs := liveExit(h.class) == 0; fired != runs || !ran {
+					want = fmt.Sprintf("the hook's script runs: %v, and its command runs anyway", runs)
 				}
 			}
 			if want != "" {

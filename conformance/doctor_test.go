@@ -39,11 +39,8 @@ const fired = "mkdir -p \"$HOME/hooklog\"\n: > \"$HOME/hooklog/fired.$$.json\"\n
 
 func doctorCases() []doctorCase {
 	return []doctorCase{
-		// Never fires: a matcher with the other agent's tool name.
-		{name: "never-fires/claude-gemini-tool-name", classes: []string{"matcher-other-agent-tool"}, dialect: driver.Claude, matcher: "run_shell_command",
-			body: "echo 'DOCTOR: forbidden' >&2; exit 2", want: []string{"run_shell_command is a Gemini CLI tool name"}},
-		{name: "never-fires/gemini-claude-tool-name", classes: []string{"matcher-other-agent-tool"}, dialect: driver.Gemini, matcher: "Bash",
-			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"Bash is a Claude Code tool name"}},
+		// Never fires: a matcher with the other agent's tool name, and every
+		// other "never fires" class, is in the batches (doctor_live_test.go).
 		// Fails open: a deny in the other agent's idiom.
 		{name: "fails-open/claude-decision-deny", classes: []string{"idiom-decision-deny", "probe-ignored-idiom"}, dialect: driver.Claude, matcher: "Bash",
 			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"the guard fails open", "probe destructive shell command (Bash): ignored idiom"}, fires: true},
