@@ -18,10 +18,14 @@ import (
 )
 
 // interpreterExit is the exit status an interpreter gives when the script
-// it is asked to run does not exist.
+// it is asked to run does not exist. dash (Debian's and Ubuntu's sh) and
+// BusyBox's ash exit 2 ("sh: 0: cannot open x: No such file"), bash and zsh
+// 127; "sh" is read through the link it is on the agent's PATH
+// (interpreterOf). Exit 2 blocks in most agents: a guard whose script moved
+// blocks every call there (live: batch/droid/blocks-all/interpreter-script-missing).
 var interpreterExit = sync.OnceValue(func() map[string]int {
 	return map[string]int{
-		"sh": 127, "bash": 127, "dash": 127, "zsh": 127,
+		"sh": 127, "bash": 127, "dash": 2, "ash": 2, "busybox": 2, "zsh": 127,
 		"python": 2, "python3": 2, "perl": 2,
 		"node": 1, "ruby": 1, "deno": 1, "bun": 1,
 	}
@@ -309,6 +313,9 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 		if !isInterp {
 			return ""
 		}
+		if real, ok := interpreterExit()[c.interpreterOf(prog)]; ok {
+			code = real
+		}
 		for _, a := range args[1:] {
 			if strings.HasPrefix(a.s, "-") {
 				if a.s == "-c" || a.s == "-e" || a.s == "-m" {
@@ -595,4 +602,18 @@ func (c *checker) staticIdioms(h *hook, script string) {
 func agentBlocks(d *mappings.Dialect, event, stdout string) bool {
 	v, _, err := translate.ReadOutput(d, event, translate.Output{Stdout: []byte(stdout)})
 	return err == nil && v.Block && v.Ignored == ""
+}
+
+// interpreterOf is the name of the program prog is on the agent's PATH,
+// through its symbolic links (/bin/sh -> dash); "" when not found.
+func (c *checker) interpreterOf(prog string) string {
+	p, err := c.opts.lookPath(prog)
+	if err != nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return filepath.Base(real)
 }
