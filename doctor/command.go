@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -475,6 +476,35 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 	})
 	prefixes := c.envPrefixes()
 	seen := map[string]bool{}
+	report := func(name string) {
+		if seen[name] || assigned[name] || h.env[name] != "" || sets(d, name) || c.opts.getenv(name) != "" {
+			return
+		}
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			return
+		}
+		seen[name] = true
+		foreignVar, unsetVar := ruleForeignVar, ruleUnsetVar
+		if h.ev != nil && h.ev.Output.Guard {
+			foreignVar, unsetVar = ruleGuardForeignVar, ruleGuardUnsetVar
+		}
+		for _, o := range c.tbl.Dialects {
+			if o == d || !sets(o, name) {
+				continue
+			}
+			fix := "use " + d.Agent + "'s own variable"
+			if r := sameRole(o, d, name); r != "" {
+				fix = fmt.Sprintf("write ${%s}", r)
+			} else if name == o.Env.SessionID {
+				// TerminaI sets no session variable (terminai.md:23).
+				fix = fmt.Sprintf("%s sets no session variable: read session_id from the JSON on stdin (jq -r .session_id)", d.Agent)
+			}
+			c.add(h, h.cmdOff, foreignVar, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
+			return
+		}
+		fix := "read the value from the JSON on stdin (e.g. jq -r .tool_input.command)"
+		c.add(h, h.cmdOff, unsetVar, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
+	}
 	var inDbl []*syntax.DblQuoted
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if q, ok := n.(*syntax.DblQuoted); ok {
@@ -495,36 +525,60 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 				}
 			}
 		}
-		if seen[name] || assigned[name] || h.env[name] != "" || sets(d, name) || c.opts.getenv(name) != "" {
+		report(name)
+		return true
+	})
+	// A shell the command runs (sh -c '…', eval '…', a quoted here-doc
+	// fed to sh) or printenv reads the variable where the parse above sees
+	// only text.
+	syntax.Walk(f, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
 			return true
 		}
-		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
 			return true
 		}
-		seen[name] = true
-		foreignVar, unsetVar := ruleForeignVar, ruleUnsetVar
-		if h.ev != nil && h.ev.Output.Guard {
-			foreignVar, unsetVar = ruleGuardForeignVar, ruleGuardUnsetVar
-		}
-		for _, o := range c.tbl.Dialects {
-			if o == d || !sets(o, name) {
-				continue
+		prog := path.Base(call.Args[0].Lit())
+		switch {
+		case prog == "printenv":
+			for _, a := range call.Args[1:] {
+				report(a.Lit())
 			}
-			fix := "use " + d.Agent + "'s own variable"
-			if r := sameRole(o, d, name); r != "" {
-				fix = fmt.Sprintf("write ${%s}", r)
-			} else if name == o.Env.SessionID {
-				// TerminaI sets no session variable (terminai.md:23).
-				fix = fmt.Sprintf("%s sets no session variable: read session_id from the JSON on stdin (jq -r .session_id)", d.Agent)
+		case runsShellText[prog]:
+			var texts []string
+			for _, a := range call.Args[1:] {
+				for _, part := range a.Parts {
+					if sq, ok := part.(*syntax.SglQuoted); ok {
+						texts = append(texts, sq.Value)
+					}
+				}
 			}
-			c.add(h, h.cmdOff, foreignVar, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
-			return true
+			for _, r := range st.Redirs {
+				if r.Hdoc != nil {
+					for _, part := range r.Hdoc.Parts {
+						if l, ok := part.(*syntax.Lit); ok {
+							texts = append(texts, l.Value)
+						}
+					}
+				}
+			}
+			for _, t := range texts {
+				for _, m := range shellVarRE().FindAllStringSubmatch(t, -1) {
+					report(m[1])
+				}
+			}
 		}
-		fix := "read the value from the JSON on stdin (e.g. jq -r .tool_input.command)"
-		c.add(h, h.cmdOff, unsetVar, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
 		return true
 	})
 }
+
+// runsShellText are the commands that run a quoted argument or a here-doc
+// as shell text, where a variable the parse saw as text expands.
+var runsShellText = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "eval": true}
+
+var shellVarRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`) })
 
 // sameRole returns d's variable for the role name has in o.
 func sameRole(o, d *mappings.Dialect, name string) string {
