@@ -18,6 +18,7 @@ import (
 // and what the real agent must show for that verdict to be true.
 type doctorCase struct {
 	name    string
+	classes []string // the doctor error classes it proves (doctorErrorClasses)
 	dialect driver.Agent
 	matcher string
 	body    string // the guard script's body, run on any `rm -rf`
@@ -38,20 +39,17 @@ const fired = "mkdir -p \"$HOME/hooklog\"\n: > \"$HOME/hooklog/fired.$$.json\"\n
 
 func doctorCases() []doctorCase {
 	return []doctorCase{
-		// Never fires: a matcher with the other agent's tool name.
-		{name: "never-fires/claude-gemini-tool-name", dialect: driver.Claude, matcher: "run_shell_command",
-			body: "echo 'DOCTOR: forbidden' >&2; exit 2", want: []string{"run_shell_command is a Gemini CLI tool name"}},
-		{name: "never-fires/gemini-claude-tool-name", dialect: driver.Gemini, matcher: "Bash",
-			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"Bash is a Claude Code tool name"}},
+		// Never fires: a matcher with the other agent's tool name, and every
+		// other "never fires" class, is in the batches (doctor_live_test.go).
 		// Fails open: a deny in the other agent's idiom.
-		{name: "fails-open/claude-decision-deny", dialect: driver.Claude, matcher: "Bash",
+		{name: "fails-open/claude-decision-deny", classes: []string{"idiom-decision-deny", "probe-ignored-idiom"}, dialect: driver.Claude, matcher: "Bash",
 			body: emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"the guard fails open", "probe destructive shell command (Bash): ignored idiom"}, fires: true},
 		// A byte-order mark before it: JavaScript's trim drops it, so
 		// Claude Code reads the invalid decision "deny" and runs the tool
 		// (doctor's probe on 244ac78 called this guard "blocked").
-		{name: "fails-open/claude-decision-deny-bom", dialect: driver.Claude, matcher: "Bash",
+		{name: "fails-open/claude-decision-deny-bom", classes: []string{"probe-ignored-idiom"}, dialect: driver.Claude, matcher: "Bash",
 			body: emit("\ufeff" + `{"decision":"deny","reason":"DOCTOR: forbidden"}`), want: []string{"probe destructive shell command (Bash): ignored idiom"}, fires: true},
-		{name: "fails-open/gemini-permissionDecision-deny", dialect: driver.Gemini, matcher: "run_shell_command",
+		{name: "fails-open/gemini-permissionDecision-deny", classes: []string{"idiom-permissionDecision", "probe-ignored-idiom"}, dialect: driver.Gemini, matcher: "run_shell_command",
 			body: emit(`{"hookSpecificOutput":{"hookEventName":"BeforeTool","permissionDecision":"deny","permissionDecisionReason":"DOCTOR: forbidden"}}`),
 			want: []string{"the guard fails open", "probe destructive shell command (run_shell_command): ignored idiom"}, fires: true},
 		// Fails open: a Gemini timeout written in seconds is milliseconds.
@@ -63,7 +61,7 @@ func doctorCases() []doctorCase {
 		// timer (a `sleep 2` could lose the race), and well within 30 s, so
 		// an agent or probe that read 30 as seconds sees the deny and fails
 		// the case.
-		{name: "fails-open/gemini-timeout-in-seconds", dialect: driver.Gemini, matcher: "run_shell_command", timeout: 30,
+		{name: "fails-open/gemini-timeout-in-seconds", classes: []string{"timeout-milliseconds", "probe-timed-out"}, dialect: driver.Gemini, matcher: "run_shell_command", timeout: 30,
 			body: `end=$(($(date +%s) + 10)); while [ -e "$GEMINI_PROJECT_DIR/build/keep.txt" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; done` + "\n" +
 				emit(`{"decision":"deny","reason":"DOCTOR: forbidden"}`),
 			want: []string{"timeout 30 is milliseconds in Gemini CLI", "probe destructive shell command (run_shell_command): timed out after 30ms"}, fires: true},
@@ -144,6 +142,13 @@ func TestDoctorVerdictsHoldInRealAgents(t *testing.T) {
 				t.Errorf("%s on %s:\n- %s\n\n%s", dc.name, dc.dialect, strings.Join(problems, "\n- "), o.describe())
 			}
 			t.Logf("%s: doctor said %q; %s confirmed it (agent run %s)", dc.name, dc.want, dc.dialect, o.res.Duration.Round(time.Millisecond))
+		})
+	}
+	// The batches (doctor_live_test.go): every class, fixed and broken.
+	for _, b := range liveBatches() {
+		t.Run("batch/"+string(b.agent)+"/"+b.name, func(t *testing.T) {
+			t.Parallel()
+			testLiveBatch(t, b)
 		})
 	}
 }

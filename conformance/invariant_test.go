@@ -213,10 +213,3 @@ func trust(t *testing.T, home, project string) {
 		}
 	}
 }
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

@@ -427,8 +427,17 @@ func splitAlternatives(re string) []string {
 
 func (c *checker) checkHandler(h *hook) {
 	d := h.f.d
+	drops := func(what string) string {
+		if d.Settings.Shape.BadHandlerDropsFile {
+			return d.Agent + " rejects the whole file, so none of its hooks run"
+		}
+		return what
+	}
+	if h.typ == "" && d.Settings.Shape.TypeOptional {
+		h.typ = "command"
+	}
 	if h.typ == "" {
-		c.add(h, h.off, ruleHandlerNoType, "the handler has no \"type\"; "+d.Agent+" discards it", `add "type": "command"`)
+		c.add(h, h.off, ruleHandlerNoType, "the handler has no \"type\"; "+drops(d.Agent+" discards it"), `add "type": "command"`)
 		return
 	}
 	types, ok := handlerTypes()[d.Protocol]
@@ -436,7 +445,7 @@ func (c *checker) checkHandler(h *hook) {
 		types, ok = t, true
 	}
 	if ok && !slices.Contains(types, h.typ) {
-		c.add(h, h.off, ruleHandlerType, fmt.Sprintf("%s has no %q handler type; it discards the handler", d.Agent, h.typ), "use one of "+strings.Join(types, ", "))
+		c.add(h, h.off, ruleHandlerType, fmt.Sprintf("%s has no %q handler type; %s", d.Agent, h.typ, drops("it discards the handler")), "use one of "+strings.Join(types, ", "))
 		return
 	}
 	c.checkTimeout(h)

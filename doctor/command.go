@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,10 +19,14 @@ import (
 )
 
 // interpreterExit is the exit status an interpreter gives when the script
-// it is asked to run does not exist.
+// it is asked to run does not exist. dash (Debian's and Ubuntu's sh) and
+// BusyBox's ash exit 2 ("sh: 0: cannot open x: No such file"), bash and zsh
+// 127; "sh" is read through the link it is on the agent's PATH
+// (interpreterOf). Exit 2 blocks in most agents: a guard whose script moved
+// blocks every call there (live: batch/droid/blocks-all/interpreter-script-missing).
 var interpreterExit = sync.OnceValue(func() map[string]int {
 	return map[string]int{
-		"sh": 127, "bash": 127, "dash": 127, "zsh": 127,
+		"sh": 127, "bash": 127, "dash": 2, "ash": 2, "busybox": 2, "zsh": 127,
 		"python": 2, "python3": 2, "perl": 2,
 		"node": 1, "ruby": 1, "deno": 1, "bun": 1,
 	}
@@ -309,6 +314,9 @@ func (c *checker) checkProgram(h *hook, d *mappings.Dialect, args []word) string
 		if !isInterp {
 			return ""
 		}
+		if real, ok := interpreterExit()[c.interpreterOf(prog)]; ok {
+			code = real
+		}
 		for _, a := range args[1:] {
 			if strings.HasPrefix(a.s, "-") {
 				if a.s == "-c" || a.s == "-e" || a.s == "-m" {
@@ -468,6 +476,35 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 	})
 	prefixes := c.envPrefixes()
 	seen := map[string]bool{}
+	report := func(name string) {
+		if seen[name] || assigned[name] || h.env[name] != "" || sets(d, name) || c.opts.getenv(name) != "" {
+			return
+		}
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			return
+		}
+		seen[name] = true
+		foreignVar, unsetVar := ruleForeignVar, ruleUnsetVar
+		if h.ev != nil && h.ev.Output.Guard {
+			foreignVar, unsetVar = ruleGuardForeignVar, ruleGuardUnsetVar
+		}
+		for _, o := range c.tbl.Dialects {
+			if o == d || !sets(o, name) {
+				continue
+			}
+			fix := "use " + d.Agent + "'s own variable"
+			if r := sameRole(o, d, name); r != "" {
+				fix = fmt.Sprintf("write ${%s}", r)
+			} else if name == o.Env.SessionID {
+				// TerminaI sets no session variable (terminai.md:23).
+				fix = fmt.Sprintf("%s sets no session variable: read session_id from the JSON on stdin (jq -r .session_id)", d.Agent)
+			}
+			c.add(h, h.cmdOff, foreignVar, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
+			return
+		}
+		fix := "read the value from the JSON on stdin (e.g. jq -r .tool_input.command)"
+		c.add(h, h.cmdOff, unsetVar, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
+	}
 	var inDbl []*syntax.DblQuoted
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if q, ok := n.(*syntax.DblQuoted); ok {
@@ -488,36 +525,60 @@ func (c *checker) checkVars(h *hook, f *syntax.File) {
 				}
 			}
 		}
-		if seen[name] || assigned[name] || h.env[name] != "" || sets(d, name) || c.opts.getenv(name) != "" {
+		report(name)
+		return true
+	})
+	// A shell the command runs (sh -c '…', eval '…', a quoted here-doc
+	// fed to sh) or printenv reads the variable where the parse above sees
+	// only text.
+	syntax.Walk(f, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
 			return true
 		}
-		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
 			return true
 		}
-		seen[name] = true
-		foreignVar, unsetVar := ruleForeignVar, ruleUnsetVar
-		if h.ev != nil && h.ev.Output.Guard {
-			foreignVar, unsetVar = ruleGuardForeignVar, ruleGuardUnsetVar
-		}
-		for _, o := range c.tbl.Dialects {
-			if o == d || !sets(o, name) {
-				continue
+		prog := path.Base(call.Args[0].Lit())
+		switch {
+		case prog == "printenv":
+			for _, a := range call.Args[1:] {
+				report(a.Lit())
 			}
-			fix := "use " + d.Agent + "'s own variable"
-			if r := sameRole(o, d, name); r != "" {
-				fix = fmt.Sprintf("write ${%s}", r)
-			} else if name == o.Env.SessionID {
-				// TerminaI sets no session variable (terminai.md:23).
-				fix = fmt.Sprintf("%s sets no session variable: read session_id from the JSON on stdin (jq -r .session_id)", d.Agent)
+		case runsShellText[prog]:
+			var texts []string
+			for _, a := range call.Args[1:] {
+				for _, part := range a.Parts {
+					if sq, ok := part.(*syntax.SglQuoted); ok {
+						texts = append(texts, sq.Value)
+					}
+				}
 			}
-			c.add(h, h.cmdOff, foreignVar, fmt.Sprintf("$%s is set by %s, not by %s; it expands to nothing here", name, o.Agent, d.Agent), fix)
-			return true
+			for _, r := range st.Redirs {
+				if r.Hdoc != nil {
+					for _, part := range r.Hdoc.Parts {
+						if l, ok := part.(*syntax.Lit); ok {
+							texts = append(texts, l.Value)
+						}
+					}
+				}
+			}
+			for _, t := range texts {
+				for _, m := range shellVarRE().FindAllStringSubmatch(t, -1) {
+					report(m[1])
+				}
+			}
 		}
-		fix := "read the value from the JSON on stdin (e.g. jq -r .tool_input.command)"
-		c.add(h, h.cmdOff, unsetVar, fmt.Sprintf("$%s is never set by %s; it expands to nothing, so the hook sees an empty value", name, d.Agent), fix)
 		return true
 	})
 }
+
+// runsShellText are the commands that run a quoted argument or a here-doc
+// as shell text, where a variable the parse saw as text expands.
+var runsShellText = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "eval": true}
+
+var shellVarRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`) })
 
 // sameRole returns d's variable for the role name has in o.
 func sameRole(o, d *mappings.Dialect, name string) string {
@@ -595,4 +656,18 @@ func (c *checker) staticIdioms(h *hook, script string) {
 func agentBlocks(d *mappings.Dialect, event, stdout string) bool {
 	v, _, err := translate.ReadOutput(d, event, translate.Output{Stdout: []byte(stdout)})
 	return err == nil && v.Block && v.Ignored == ""
+}
+
+// interpreterOf is the name of the program prog is on the agent's PATH,
+// through its symbolic links (/bin/sh -> dash); "" when not found.
+func (c *checker) interpreterOf(prog string) string {
+	p, err := c.opts.lookPath(prog)
+	if err != nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return filepath.Base(real)
 }

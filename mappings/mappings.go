@@ -293,6 +293,12 @@ type Shape struct {
 	// HandlerTypes are the handler types the agent runs; it discards a
 	// handler of another (doctor). Unset: not known.
 	HandlerTypes []string `json:"handlerTypes"`
+	// BadHandlerDropsFile: a handler whose type the agent cannot read (none,
+	// or one it does not have) makes it reject the whole file, so that none
+	// of the file's hooks run; otherwise it discards that handler alone.
+	BadHandlerDropsFile bool `json:"badHandlerDropsFile"`
+	// TypeOptional: the agent runs a handler without a "type" as a command.
+	TypeOptional bool `json:"typeOptional"`
 	// Unread names handler fields people write that the agent does not
 	// read, with what happens instead (Codex: timeoutSec); doctor warns.
 	Unread map[string]string `json:"unread"`

@@ -146,6 +146,7 @@ func (p *planner) commandForm(sh srcHandler, cmd string, args, wrapEnv []string,
 		edits, missing := rewriteEdits(cmd, f, p.envRules(), p.isSourceVar)
 		lit, left := protectEdits(cmd, f, hostSubstituted(p.to))
 		cmd = applyEdits(cmd, append(edits, lit...))
+		missing = append(missing, p.unreadVars(cmd, missing)...)
 		if missing = slices.Compact(missing); len(missing) > 0 {
 			// Written, the hook would run with the variable unset: a path
 			// built on it points nowhere (exit 127, and a guard fails
@@ -348,4 +349,41 @@ func hookxInvariant(group []byte) []byte {
 		hm["command"] = cmd[:w.Pos().Offset()] + "hookx" + cmd[w.End().Offset():]
 	}
 	return compact(marshal(g))
+}
+
+// unreadVars are the source's variables (those the AST check above finds
+// missing or renames) that the command still names in text the parse does
+// not read as an expansion: inside single quotes handed to sh -c or eval,
+// in a quoted here-doc fed to a shell, as printenv's argument. The target
+// does not set them, so a path built on one points nowhere when the text
+// runs and a guard fails open (exit 127); not knowing, hookx does not
+// write the hook. have are the names already found.
+func (p *planner) unreadVars(cmd string, have []string) []string {
+	var out []string
+	for _, name := range identRE().FindAllString(cmd, -1) {
+		if slices.Contains(have, name) || slices.Contains(out, name) || p.targetSets(name) {
+			continue
+		}
+		if _, renamed := p.envRules()[name]; renamed || p.isSourceVar(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+var identRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })
+
+// targetSets reports whether the target's agent sets name for its hooks.
+func (p *planner) targetSets(name string) bool {
+	te := p.to.Env
+	if name == te.ProjectDir || name == te.SessionID || name == te.Cwd || slices.Contains(te.ProjectDirs, name) {
+		return true
+	}
+	if _, ok := te.Set[name]; ok {
+		return true
+	}
+	return slices.ContainsFunc(te.Known, func(k string) bool {
+		pre, star := strings.CutSuffix(k, "*")
+		return k == name || star && strings.HasPrefix(name, pre)
+	})
 }

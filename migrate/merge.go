@@ -493,7 +493,8 @@ func (p *planner) keepHandEdits(prev []byte, en *Entry) {
 		return
 	}
 	base := Item{Guard: p.targetGuard(en.Event), Source: en.Source, Event: en.Event, Matcher: deref(en.Matcher), Command: en.Command}
-	if cmd, kept := keepUserFlags(old.command, next.command); len(kept) > 0 {
+	cmd, kept, dropped := keepUserFlags(old.command, next.command)
+	if len(kept) > 0 {
 		group, err := p.setCommand(en.group, cmd)
 		if err != nil {
 			return
@@ -503,6 +504,13 @@ func (p *planner) keepHandEdits(prev []byte, en *Entry) {
 		it := base
 		it.Level, it.What = Note, "kept "+strings.Join(kept, ", ")
 		it.Reason = "added to this entry by hand; hookx keeps options it does not write itself"
+		p.add(it)
+	}
+	if len(dropped) > 0 {
+		it := base
+		it.Level, it.What = Note, "dropped "+strings.Join(dropped, ", ")
+		it.Reason = "added to this entry by hand (or by whoever edited this file); these options can keep the hook from running or from blocking, so hookx writes the entry its source gives"
+		it.Fix = "set what the hook needs in the source hook's own command (env NAME=VALUE …) and migrate again"
 		p.add(it)
 	}
 	if o, n := old.timeout, next.timeout; n > o {

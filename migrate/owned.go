@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -227,14 +228,23 @@ func parseWrap(cmd string) (*wrapCmd, bool) {
 	return w, true
 }
 
+// keptByHand are the wrap options a hand-edited entry keeps when the run
+// does not write them: none can make the hook block less. The others
+// (--env, --event, --host-event) can keep the hook from running or from
+// blocking (--event of another event: wrap never runs it; --env PATH=…: it
+// cannot start and fails open), so a target file carrying them would stay
+// "unchanged" while the guard no longer guards.
+var keptByHand = map[string]bool{"--fail-closed": true, "--trace": true, "--verbose": true, "-v": true, "--ask": true}
+
 // keepUserFlags returns next with the wrap options of prev that next lacks
 // (a --fail-closed the user added by hand, say) inserted before its "--",
-// and the names of those options.
-func keepUserFlags(prev, next string) (string, []string) {
+// and the names of those options; dropped names the options of prev that
+// next lacks and that are not kept (see keptByHand).
+func keepUserFlags(prev, next string) (cmd string, kept, dropped []string) {
 	pw, ok1 := parseWrap(prev)
 	nw, ok2 := parseWrap(next)
 	if !ok1 || !ok2 {
-		return next, nil
+		return next, nil, nil
 	}
 	// --match is the source matcher as of this run: a stale one must not
 	// survive a matcher that became match-all.
@@ -246,6 +256,12 @@ func keepUserFlags(prev, next string) (string, []string) {
 	var without strings.Builder // prev without the flags next lacks
 	last := 0
 	for _, f := range pw.flags {
+		if !have[f.name] && !keptByHand[f.name] {
+			if !slices.Contains(dropped, f.name) {
+				dropped = append(dropped, f.name)
+			}
+			continue
+		}
 		if !have[f.name] {
 			add = append(add, f.text)
 			names = append(names, f.name)
@@ -255,10 +271,10 @@ func keepUserFlags(prev, next string) (string, []string) {
 		}
 	}
 	if len(add) == 0 {
-		return next, nil
+		return next, nil, dropped
 	}
-	if without.WriteString(prev[last:]); without.String() == next {
-		return prev, names // only the user's flags differ: keep them where they are
+	if without.WriteString(prev[last:]); without.String() == next && len(dropped) == 0 {
+		return prev, names, nil // only the user's flags differ: keep them where they are
 	}
-	return next[:nw.sep] + strings.Join(add, " ") + " " + next[nw.sep:], names
+	return next[:nw.sep] + strings.Join(add, " ") + " " + next[nw.sep:], names, dropped
 }
