@@ -15,10 +15,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode"
 
+	"github.com/hookx-dev/hookx/internal/printable"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
@@ -66,32 +64,7 @@ func (f Finding) String() string {
 	if f.Fix != "" {
 		s += "; " + f.Fix
 	}
-	return printable(s)
-}
-
-// printable escapes the control and bidirectional-control characters of s
-// (\x1b, \n, \u202e), which a project's file can put in a command or a
-// matcher: printed raw, they would move the cursor, erase or recolour the
-// lines around (an error made to vanish on a terminal), or start a line
-// that looks like a finding of its own.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, unprintable) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unprintable(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func unprintable(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	return printable.String(s)
 }
 
 // Options configure Check.

@@ -3,9 +3,9 @@ package migrate
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/hookx-dev/hookx/internal/printable"
 )
 
 var levelTitles = []struct {
@@ -26,15 +26,15 @@ func FormatReport(r *Result, written, dry bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "hookx migrate: %s → %s\n", r.From, r.To)
 	for _, s := range r.Sources {
-		fmt.Fprintf(&b, "  read   %s (%s, %d handler%s)\n", printable(s.Path), s.Scope, s.Handlers, plural(s.Handlers))
+		fmt.Fprintf(&b, "  read   %s (%s, %d handler%s)\n", printable.String(s.Path), s.Scope, s.Handlers, plural(s.Handlers))
 	}
 	state := ""
 	if r.Created {
 		state = " (new file)"
 	}
-	fmt.Fprintf(&b, "  target %s%s\n", printable(r.Target), state)
+	fmt.Fprintf(&b, "  target %s%s\n", printable.String(r.Target), state)
 	if r.RealTarget != "" && r.RealTarget != r.Target {
-		fmt.Fprintf(&b, "         real path %s\n", printable(r.RealTarget))
+		fmt.Fprintf(&b, "         real path %s\n", printable.String(r.RealTarget))
 	}
 
 	how := "each runs through hookx wrap"
@@ -49,10 +49,10 @@ func FormatReport(r *Result, written, dry bool) string {
 		if e.Matcher != nil {
 			m = *e.Matcher
 		}
-		fmt.Fprintf(&b, "  %-9s %s %s  ← %s %s  [%s]\n", e.Change, e.Event, printable(m), e.SourceEvent, printable(e.Source), printable(e.ID))
+		fmt.Fprintf(&b, "  %-9s %s %s  ← %s %s  [%s]\n", e.Change, e.Event, printable.String(m), e.SourceEvent, printable.String(e.Source), printable.String(e.ID))
 	}
 	for _, id := range r.Removed {
-		fmt.Fprintf(&b, "  %-9s %s\n", "removed", printable(id))
+		fmt.Fprintf(&b, "  %-9s %s\n", "removed", printable.String(id))
 	}
 
 	for _, lt := range levelTitles {
@@ -86,9 +86,9 @@ func FormatReport(r *Result, written, dry bool) string {
 		if r.RealTarget != "" {
 			real = r.RealTarget
 		}
-		fmt.Fprintf(&b, " Wrote %s", printable(real))
+		fmt.Fprintf(&b, " Wrote %s", printable.String(real))
 		if !r.Created {
-			fmt.Fprintf(&b, " (previous version in %s%s)", printable(real), BackupSuffix)
+			fmt.Fprintf(&b, " (previous version in %s%s)", printable.String(real), BackupSuffix)
 		}
 		b.WriteString(".\n")
 	case dry:
@@ -117,43 +117,19 @@ func writeItem(b *strings.Builder, it Item) {
 		what = "guard: " + what
 	}
 	if len(head) > 0 {
-		fmt.Fprintf(b, "  %s: %s\n", printable(strings.Join(head, " ")), printable(what))
+		fmt.Fprintf(b, "  %s: %s\n", printable.String(strings.Join(head, " ")), printable.String(what))
 	} else {
-		fmt.Fprintf(b, "  %s\n", printable(what))
+		fmt.Fprintf(b, "  %s\n", printable.String(what))
 	}
 	if it.Command != "" {
-		fmt.Fprintf(b, "      command: %s\n", printable(it.Command))
+		fmt.Fprintf(b, "      command: %s\n", printable.String(it.Command))
 	}
 	if it.Reason != "" {
-		fmt.Fprintf(b, "      why: %s\n", printable(it.Reason))
+		fmt.Fprintf(b, "      why: %s\n", printable.String(it.Reason))
 	}
 	if it.Fix != "" {
-		fmt.Fprintf(b, "      fix: %s\n", printable(it.Fix))
+		fmt.Fprintf(b, "      fix: %s\n", printable.String(it.Fix))
 	}
-}
-
-// printable is s with every control character (a newline, an escape
-// sequence) and every bidirectional override escaped as in a Go string
-// literal: a command or path from someone's settings cannot add a line to
-// the report (a forged "fix:") or drive the terminal.
-func printable(s string) string {
-	if strings.IndexFunc(s, unprintable) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unprintable(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func unprintable(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
 }
 
 // FormatUpToDate is the report of a run that changes nothing: one line
@@ -161,9 +137,9 @@ func unprintable(r rune) bool {
 // full report (-v) would list; then, in full, every guard that is not
 // carried or is weakened (Item.GuardLost), which no run may leave unsaid.
 func FormatUpToDate(r *Result) string {
-	target := printable(r.Target)
+	target := printable.String(r.Target)
 	if abs, _ := filepath.Abs(r.Target); r.RealTarget != "" && r.RealTarget != abs {
-		target += " (real path " + printable(r.RealTarget) + ")"
+		target += " (real path " + printable.String(r.RealTarget) + ")"
 	}
 	line := fmt.Sprintf("hookx migrate: %s is up to date (%d entr%s)", target, len(r.Entries), pluralY(len(r.Entries)))
 	var parts []string
