@@ -29,26 +29,18 @@ func dialectList() string {
 // eventsOf completes an event flag with the events of the dialect named by
 // the command's dialectFlag (every dialect's events when it is not set yet).
 func eventsOf(dialectFlag string) cobra.CompletionFunc {
-	return func(c *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		name, _ := c.Flags().GetString(dialectFlag)
-		var out []string
-		for _, d := range mappings.Default().Dialects {
-			if name != "" && d.Name != name {
-				continue
-			}
-			for _, ev := range d.Events {
-				if strings.HasPrefix(ev.Name, prefix) {
-					out = append(out, ev.Name)
-				}
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
+	return namesOf(dialectFlag, (*mappings.Dialect).EventNames)
 }
 
 // toolsOf completes a tool flag with the tools of the dialect named by the
 // command's dialectFlag (every dialect's tools when it is not set yet).
 func toolsOf(dialectFlag string) cobra.CompletionFunc {
+	return namesOf(dialectFlag, (*mappings.Dialect).ToolNames)
+}
+
+// namesOf completes a flag with the names of the dialect named by the
+// command's dialectFlag, or of every dialect when it is not set yet.
+func namesOf(dialectFlag string, names func(*mappings.Dialect) []string) cobra.CompletionFunc {
 	return func(c *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		name, _ := c.Flags().GetString(dialectFlag)
 		var out []string
@@ -56,7 +48,7 @@ func toolsOf(dialectFlag string) cobra.CompletionFunc {
 			if name != "" && d.Name != name {
 				continue
 			}
-			for _, n := range d.ToolNames() {
+			for _, n := range names(d) {
 				if strings.HasPrefix(n, prefix) {
 					out = append(out, n)
 				}
