@@ -4,20 +4,35 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestReadmeExamplesRun runs every `hookx translate` and `hookx mappings`
-// line of the README's shell blocks from the repository root, as a reader
-// would paste it, and expects it to succeed and print something.
+// line of the shell blocks of README.md and docs/*.md from the repository
+// root, as a reader would paste it, and expects it to succeed and print
+// something.
 func TestReadmeExamplesRun(t *testing.T) {
 	t.Chdir("../..")
-	readme, err := os.ReadFile("README.md")
+	pages, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ran int
+	for _, page := range append([]string{"README.md"}, pages...) {
+		readme, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran += runExamples(t, readme)
+	}
+	if ran < 4 {
+		t.Errorf("found %d hookx translate/mappings examples in README.md and docs/; the scanner is broken", ran)
+	}
+}
+
+func runExamples(t *testing.T, readme []byte) (ran int) {
 	inShell := false
 	sc := bufio.NewScanner(bytes.NewReader(readme))
 	for sc.Scan() {
@@ -48,7 +63,5 @@ func TestReadmeExamplesRun(t *testing.T) {
 			}
 		})
 	}
-	if ran < 4 {
-		t.Errorf("found %d hookx translate/mappings examples in README.md; the scanner is broken", ran)
-	}
+	return ran
 }
