@@ -56,7 +56,40 @@ func TestHelpNamesEveryAgent(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd(streams{}, nil))
+	root := newRootCmd(streams{}, nil)
+	// cobra adds these two at Execute: walk them too.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	walk(root)
+}
+
+// TestDialectErrorsNameEveryAgent: each flag that takes a dialect, given
+// one the table lacks, answers with every dialect of the table.
+func TestDialectErrorsNameEveryAgent(t *testing.T) {
+	for _, args := range [][]string{
+		{"wrap", "--from", "nope", "--", "true"},
+		{"wrap", "--from", "claude", "--host", "nope", "--", "true"},
+		{"migrate", "--from", "nope", "--to", "gemini", "--dry-run"},
+		{"migrate", "--from", "claude", "--to", "nope", "--dry-run"},
+		{"migrate", "--to", "codex", "--dry-run"},
+		{"translate", "event", "--from", "nope", "--to", "claude"},
+		{"translate", "event", "--from", "claude", "--to", "nope"},
+		{"translate", "result", "--from", "nope", "--to", "claude", "--event", "PreToolUse"},
+		{"mappings", "--from", "nope"},
+		{"mappings", "--to", "nope"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run(args, strings.NewReader(""), &out, &errb); code != exitBadInput {
+				t.Fatalf("exit %d, want %d\nstderr: %s", code, exitBadInput, errb.String())
+			}
+			for _, name := range mappings.Default().DialectNames() {
+				if !regexp.MustCompile(`\b` + name + `\b`).MatchString(errb.String()) {
+					t.Errorf("the error does not name %s: %s", name, errb.String())
+				}
+			}
+		})
+	}
 }
 
 // TestHelpAgentListsFollowTheTable: where a help text lists the agents
