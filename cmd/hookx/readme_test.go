@@ -16,6 +16,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/spf13/pflag"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -364,4 +365,61 @@ func headingAnchors(page string) map[string]bool {
 		seen[a]++
 	}
 	return anchors
+}
+
+// TestDocsNameEveryFlag: each command's page in docs/ names each of its
+// flags, so that a flag added to a command is documented where a reader
+// of that command looks.
+func TestDocsNameEveryFlag(t *testing.T) {
+	t.Chdir("../..")
+	pages := map[string]string{
+		"hookx":                  "docs/cli.md",
+		"hookx wrap":             "docs/wrap.md",
+		"hookx migrate":          "docs/migrate.md",
+		"hookx doctor":           "docs/doctor.md",
+		"hookx translate event":  "docs/translate.md",
+		"hookx translate result": "docs/translate.md",
+		"hookx mappings":         "docs/translate.md",
+		"hookx version":          "docs/cli.md",
+	}
+	root := newRootCmd(streams{}, nil)
+	root.InitDefaultVersionFlag()
+	seen := 0
+	for path, page := range pages {
+		args := strings.Fields(path)[1:]
+		c, _, err := root.Find(args)
+		if err != nil || c.CommandPath() != path {
+			t.Errorf("%s: no such command (%v)", path, err)
+			continue
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		c.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden || f.Name == "help" {
+				return
+			}
+			seen++
+			named := regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `\b`).MatchString(text)
+			if !named && f.Shorthand != "" {
+				named = regexp.MustCompile("`-" + f.Shorthand + "`").MatchString(text)
+			}
+			if !named {
+				t.Errorf("%s: %s does not name --%s", path, page, f.Name)
+			}
+		})
+		if c == root {
+			c.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+				seen++
+				if !strings.Contains(text, "--"+f.Name) {
+					t.Errorf("%s: %s does not name --%s", path, page, f.Name)
+				}
+			})
+		}
+	}
+	if seen < 40 {
+		t.Errorf("checked %d flags; the walk is broken", seen)
+	}
 }
