@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
 )
@@ -76,6 +77,10 @@ func main() {
 
 // fresh returns the page at root/path with its block regenerated.
 func fresh(root string, b block) (old, updated []byte, err error) {
+	if !filepath.IsLocal(b.path) || strings.ContainsAny(b.path, " \n") {
+		// A dialect's name makes a page's path: never one outside the tree.
+		return nil, nil, fmt.Errorf("%q is not a page of the repository", b.path)
+	}
 	page, err := os.ReadFile(filepath.Join(root, b.path))
 	if err != nil {
 		return nil, nil, err
