@@ -153,6 +153,11 @@ type Dialect struct {
 	// stdout, reads its stderr as the output instead, JSON and all, at any
 	// exit but 2 (Qwen Code's hook runner: stdout || stderr).
 	StderrAsOutput bool `json:"stderrAsOutput"`
+	// OutputForm names the agent's own output form, which its family's
+	// reader is given in the family's terms first (translate's
+	// outputForms; "crush": Crush's decision, halt, context and
+	// updated_input beside Claude Code's hookSpecificOutput); "": none.
+	OutputForm string `json:"outputForm"`
 	// EmptyAnswer is what the agent is answered on stdout when there is
 	// nothing to say (an event the hook does not run on, a hook not waited
 	// for, a block past the hook's own agent's stop cap): a JSON object,
@@ -475,6 +480,11 @@ type Env struct {
 	// boolean or a number as a variable of that name, over any other
 	// (Droid: $tool_name, $session_id, $cwd...).
 	PayloadVars bool `json:"payloadVars"`
+	// FromPayload names variables the agent sets from its hook's payload,
+	// in the agent's own field names (name -> a field, or field.member
+	// inside an object), each only where the payload has it (Crush:
+	// CRUSH_TOOL_INPUT_COMMAND from tool_input.command).
+	FromPayload map[string]string `json:"fromPayload"`
 }
 
 // Command is what an agent does to a hook's command before a process runs
@@ -781,6 +791,11 @@ type Output struct {
 	// written as permissionDecision where the event has it, else as exit 2
 	// with the reason on stderr.
 	DecisionIgnored bool `json:"decisionIgnored"`
+	// StopByExit is set where the agent reads no continue:false and stops
+	// only on an exit code of its own (Exits, effect "stop"): a stop for
+	// such a host is written as that exit, with the reason on stderr
+	// (Crush's exit 49).
+	StopByExit bool `json:"stopByExit"`
 	// Discarded is set where the agent drops the hooks' result unread: no
 	// exit code, field or text of it has any effect (TerminaI's
 	// SessionStart). Context is then "none" and Block "none".
@@ -817,6 +832,18 @@ func (o Output) ExitEffect(exit int) string {
 		return ""
 	}
 	return o.Exits[strconv.Itoa(exit)]
+}
+
+// StopExit is the exit code to which the agent gives the effect "stop" on
+// this event (Exits), the smallest of them; 0 when none.
+func (o Output) StopExit() int {
+	best := 0
+	for code, effect := range o.Exits {
+		if n, err := strconv.Atoi(code); err == nil && effect == "stop" && (best == 0 || n < best) {
+			best = n
+		}
+	}
+	return best
 }
 
 // Accepts reports whether the agent accepts an output key on this event
@@ -1422,6 +1449,9 @@ func (s *Shape) fill(dialect string) error {
 	}
 	if len(s.HandlerKeys) > 0 {
 		for _, k := range []string{"type", s.CommandField, s.TimeoutField, s.NameField, s.LabelField, s.AsyncField} {
+			if k == "type" && s.TypeOptional {
+				continue // a handler without a type runs as a command (Crush has no type)
+			}
 			if k != "" && !slices.Contains(s.HandlerKeys, k) {
 				errs = append(errs, fmt.Errorf("%s: settings.shape: handlerKeys lack %q, a field the shape names", dialect, k))
 			}
