@@ -151,7 +151,7 @@ func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase)
 // use). A matcher hookx cannot evaluate as the agent does is assumed to
 // match: the probe then runs the guard.
 func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
-	if matchesAll(m) {
+	if matchesAll(d, m) {
 		return true
 	}
 	tm, err := d.ToolMatcher(*m)
