@@ -42,7 +42,7 @@ func init() {
 					"COPILOT_HOOK_DIR",
 				},
 			},
-			"crush": Command{Argv: []string{"/bin/sh",
+			"crush": Command{Argv: []string{"bash",
 				"-c",
 			},
 			},
@@ -121,7 +121,7 @@ func generatedShellOf(name string) (string, bool) {
 	case "copilot":
 		return "bash", true
 	case "crush":
-		return "sh", true
+		return "bash", true
 	case "droid":
 		return "sh", true
 	case "gemini":
@@ -2287,8 +2287,8 @@ func dialectCrush() *Dialect {
 		Agent:    "Crush",
 		Version:  "37f36e93",
 		Protocol: "claude",
-		Shell:    "sh",
-		Command: Command{Argv: []string{"/bin/sh",
+		Shell:    "bash",
+		Command: Command{Argv: []string{"bash",
 			"-c",
 		},
 		},
