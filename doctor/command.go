@@ -643,8 +643,8 @@ func (c *checker) staticIdioms(h *hook, script string) {
 	case !agentBlocks(d, h.event, `{"decision":"block","reason":"r"}`) && topDecisionBlock().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !exitNonZero().MatchString(text):
 		// Crush reads only allow or deny (hooks/input.go:202-211), Factory
 		// Droid no top-level decision on PreToolUse: the tool runs.
-		c.add(h, h.cmdOff, ruleDecisionBlock, fmt.Sprintf("%s answers {\"decision\":\"block\"}; %s reads no such decision on %s and runs the tool, so the guard fails open", where, d.Agent, h.event),
-			blockIdiomFix(d, h.event))
+		c.add(h, h.cmdOff, ruleDecisionBlock, fmt.Sprintf("%s answers {\"decision\":\"block\"}; %s reads no such decision on %s and runs the tool, so the guard fails open", where, d.Agent, h.ev.Name),
+			blockIdiomFix(d, h.ev.Name))
 	case d.Reading.ByExit() && (topDecisionDeny().MatchString(text) || topDecisionBlock().MatchString(text)) && exitNonZero().MatchString(text) && !writesStderr().MatchString(text):
 		c.add(h, h.cmdOff, ruleDenyNonZero, fmt.Sprintf("%s answers a deny on stdout and exits non-zero; %s reads stdout only at exit 0, so it ignores the deny and runs the tool: the guard fails open", where, d.Agent),
 			`exit 0 after printing {"decision":"deny","reason":"..."}, or print the reason on stderr and exit 2`)

@@ -153,6 +153,10 @@ type Dialect struct {
 	// stdout, reads its stderr as the output instead, JSON and all, at any
 	// exit but 2 (Qwen Code's hook runner: stdout || stderr).
 	StderrAsOutput bool `json:"stderrAsOutput"`
+	// FoldEvents is set where the agent reads an event name of its
+	// settings in any case, with or without underscores (Crush:
+	// pre_tool_use is PreToolUse, config/load.go:1399-1409).
+	FoldEvents bool `json:"foldEvents"`
 	// OutputForm names the agent's own output form, which its family's
 	// reader is given in the family's terms first (translate's
 	// outputForms; "crush": Crush's decision, halt, context and
@@ -1543,8 +1547,20 @@ func (t *Table) Dialect(name string) (*Dialect, error) {
 // Event returns the dialect's event of that name, or nil.
 func (d *Dialect) Event(name string) *Event {
 	d.ensureIndex()
-	return d.eventByName[name]
+	if e := d.eventByName[name]; e != nil || !d.FoldEvents {
+		return e
+	}
+	for _, e := range d.Events {
+		if foldEvent(e.Name) == foldEvent(name) {
+			return e
+		}
+	}
+	return nil
 }
+
+// foldEvent is an event name as an agent that folds them reads it: any
+// case, underscores dropped (Crush's normalizeHookEvent).
+func foldEvent(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
 
 // EventFor returns the dialect's event for a canonical event id: the event
 // mapped to it, or the event that also carries it. It returns nil when the

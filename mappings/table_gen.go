@@ -2618,6 +2618,7 @@ func dialectCrush() *Dialect {
 				"worktree":           "Crush has no worktree tool",
 			},
 		},
+		FoldEvents: true,
 		OutputForm: "crush",
 		Transcript: Transcript{Carries: "nothing: Crush tells its hooks of no transcript",
 			Lacks: "everything: a hook of another agent gets no transcript_path",

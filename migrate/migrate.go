@@ -1218,10 +1218,16 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 	var diffs []string
 	if p.from.Protocol != p.to.Protocol {
 		diffs = append(diffs, fmt.Sprintf("exit codes and JSON decisions are read by %s's rules, not %s's", p.to.Agent, p.from.Agent))
+	} else if p.from.OutputForm != p.to.OutputForm {
+		// One family, but one agent reads an answer form of its own
+		// (Crush: stdout at exit 0 only, decision allow or deny, halt; no
+		// block, no continue); its exit codes are named below.
+		diffs = append(diffs, fmt.Sprintf("%s and %s read a hook's JSON answer differently (when stdout is read, which top-level decisions count, how to stop)", p.to.Agent, p.from.Agent))
 	} else if p.from.Reading.ByExit() != p.to.Reading.ByExit() || !slices.Equal(p.from.Reading.BlockingExits, p.to.Reading.BlockingExits) {
 		// One family, read differently (TerminaI: the exit code first).
 		diffs = append(diffs, fmt.Sprintf("%s %s, where %s %s", p.to.Agent, p.to.Reading, p.from.Agent, p.from.Reading))
 	}
+
 	so, do := em.From.Output, em.To.Output
 	var lostBlocks []string
 	for _, code := range slices.Sorted(maps.Keys(mergeKeys(so.Exits, do.Exits))) {
