@@ -345,11 +345,16 @@ func (c *checker) namesOwnMCP(d *mappings.Dialect, alt string) bool {
 }
 
 // mcpNaming returns the dialect whose MCP prefix is the longest prefix of
-// name, or nil.
+// name, or nil. Of two with one prefix (Gemini CLI's and Crush's mcp_), an
+// agent run live comes before one verified from source only.
 func (c *checker) mcpNaming(name string) *mappings.Dialect {
 	var best *mappings.Dialect
 	for _, o := range c.tbl.Dialects {
-		if o.MCP.Prefix != "" && strings.HasPrefix(name, o.MCP.Prefix) && (best == nil || len(o.MCP.Prefix) > len(best.MCP.Prefix)) {
+		if o.MCP.Prefix == "" || !strings.HasPrefix(name, o.MCP.Prefix) {
+			continue
+		}
+		if best == nil || len(o.MCP.Prefix) > len(best.MCP.Prefix) ||
+			len(o.MCP.Prefix) == len(best.MCP.Prefix) && best.Verification != nil && o.Verification == nil {
 			best = o
 		}
 	}

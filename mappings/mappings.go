@@ -1558,6 +1558,21 @@ func (d *Dialect) Event(name string) *Event {
 	return nil
 }
 
+// ReadsAnswersLike reports whether d's agent reads a tool guard's answer as
+// o's does: one protocol family, one output form, and the same top-level
+// decision on the tool guard. Where not (a Crush guard's
+// {"decision":"deny"} on Claude Code, a Codex guard's {"decision":"block"}
+// on Factory Droid), a hook copied unwrapped answers in a form the other
+// ignores.
+func (d *Dialect) ReadsAnswersLike(o *Dialect) bool {
+	if d.Protocol != o.Protocol || d.OutputForm != o.OutputForm {
+		return false
+	}
+	a, _ := d.EventFor("tool.before")
+	b, _ := o.EventFor("tool.before")
+	return a == nil || b == nil || a.Output.DecisionIgnored == b.Output.DecisionIgnored
+}
+
 // foldEvent is an event name as an agent that folds them reads it: any
 // case, underscores dropped (Crush's normalizeHookEvent).
 func foldEvent(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }

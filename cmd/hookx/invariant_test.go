@@ -57,7 +57,7 @@ var sampleProjects = []struct {
 // migrateForms are the ways of running migrate that change what it writes.
 // --no-wrap copies the commands as they are, "for hooks that already speak
 // the target's protocol": the samples' hooks speak their own agent's, so
-// it is held on the pairs that read a guard's answer alike (readsAlike:
+// it is held on the pairs that read a guard's answer alike (ReadsAnswersLike:
 // Claude Code, Codex and Qwen; Gemini CLI and TerminaI). Across them doctor rightly
 // finds their answers ignored, which migrate reports only as "unwrapped
 // hook" (issue 25: left for migrate to read the script's answers as
@@ -68,21 +68,6 @@ var migrateForms = []struct {
 }{
 	{"wrap", false},
 	{"no-wrap", true},
-}
-
-// readsAlike reports whether two dialects read a guard's answer alike: one
-// protocol family, with the same output form and the same top-level
-// decision on the tool guard. Where
-// they differ (a Crush guard's {"decision":"deny"} on Claude Code, a Codex
-// guard's {"decision":"block"} on Factory Droid), --no-wrap copies a guard
-// whose answer the target ignores, which doctor rightly reports.
-func readsAlike(a, b *mappings.Dialect) bool {
-	if a.Protocol != b.Protocol || a.OutputForm != b.OutputForm {
-		return false
-	}
-	ea, _ := a.EventFor("tool.before")
-	eb, _ := b.EventFor("tool.before")
-	return ea == nil || eb == nil || ea.Output.DecisionIgnored == eb.Output.DecisionIgnored
 }
 
 // TestSamplesAreClean: a sample doctor flags is a bad sample (or a doctor
@@ -148,7 +133,7 @@ func TestWhatMigrateWritesDoctorPasses(t *testing.T) {
 					continue
 				}
 				for _, form := range migrateForms {
-					if form.noWrap && (!readsAlike(from, to) || sp.noScripts) {
+					if form.noWrap && (!from.ReadsAnswersLike(to) || sp.noScripts) {
 						continue
 					}
 					name := sp.name + "/" + from.Name + "-to-" + to.Name + "/" + form.name
