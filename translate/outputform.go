@@ -42,6 +42,9 @@ func crushForm(d *mappings.Dialect, ev *mappings.Event, o fields, fs *findings) 
 	got := map[string]json.RawMessage{}
 	for _, m := range []member{{"version", 'n'}, {"decision", 's'}, {"halt", 'b'}, {"reason", 's'}, {"context", 0}, {"updated_input", 0}} {
 		raw, ok := foldKey(o, m.key)
+		if m.key == "decision" || m.key == "halt" {
+			raw, ok = foldStrictest(o, m.key, raw, ok)
+		}
 		if !ok || string(raw) == "null" {
 			continue
 		}
@@ -132,7 +135,8 @@ func crushClaudeForm(d *mappings.Dialect, ev *mappings.Event, o fields, fs *find
 		}
 	}
 	out := map[string]any{"hookEventName": ev.Name}
-	pdRaw, _ := foldKey(hs, "permissionDecision")
+	pdRaw, ok := foldKey(hs, "permissionDecision")
+	pdRaw, _ = foldStrictest(hs, "permissionDecision", pdRaw, ok)
 	switch pd := strings.ToLower(fields{"v": pdRaw}.str("v")); pd {
 	case "":
 	case "allow", "deny":
@@ -204,6 +208,21 @@ func foldKey(o fields, key string) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
+}
+
+// foldStrictest is, where o has key in several cases, the one that denies
+// or halts if any does. encoding/json gives the field the last of them in
+// the text, which a parsed object no longer tells: a deny is never lost.
+func foldStrictest(o fields, key string, raw json.RawMessage, ok bool) (json.RawMessage, bool) {
+	for k, v := range o {
+		if !strings.EqualFold(k, key) {
+			continue
+		}
+		if s := strings.ToLower(fields{"v": v}.str("v")); isKind(v, 's') && s == "deny" || string(v) == "true" {
+			return v, true
+		}
+	}
+	return raw, ok
 }
 
 // isKind reports whether raw is a JSON value of kind: 's' a string,

@@ -817,7 +817,10 @@ func withFromPayload(env []string, hook *mappings.Dialect, payload []byte) []str
 		} else if v == "null" {
 			v = ""
 		}
-		env = append(env, name+"="+v)
+		// A NUL cannot be in an environment (exec fails, and the guard
+		// with it): dropped, so that all the rest of the text, what
+		// follows a NUL too, is there for the hook to judge.
+		env = append(env, name+"="+strings.ReplaceAll(v, "\x00", ""))
 	}
 	return env
 }
