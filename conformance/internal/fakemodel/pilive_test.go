@@ -38,7 +38,7 @@ esac
 `
 	for _, tc := range []struct {
 		name, command, want string
-		noHookx, untrusted bool
+		noHookx, untrusted  bool
 	}{
 		{name: "block", command: "rm -rf /tmp/nothing-here", want: "PIGUARD-REFUSED"},
 		{name: "allow", command: "echo HARMLESS-RAN", want: "HARMLESS-RAN"},
