@@ -38,6 +38,7 @@ array) echo '[]' ;;
 blockstring) echo '{"block":"yes"}' ;;
 crash) echo boom >&2; exit 3 ;;
 hang) sleep 30 ;;
+huge) head -c 3000000 /dev/zero | tr '\0' x ;;
 esac
 `
 
@@ -66,6 +67,7 @@ func TestPlugin(t *testing.T) {
 		{name: "odd block fails closed", mode: "blockstring", tool: "bash", command: "ls", wantReason: "failed closed: unreadable block"},
 		{name: "crash fails closed", mode: "crash", tool: "bash", command: "ls", wantReason: "exited 3: boom"},
 		{name: "hang fails closed", mode: "hang", tool: "bash", command: "ls", wantReason: "no answer in 500 ms"},
+		{name: "huge answer fails closed", mode: "huge", tool: "bash", command: "ls", wantReason: "answer too long"},
 		{name: "hookx missing fails closed", mode: "allow", tool: "bash", command: "ls", noHookx: true, wantReason: "cannot start hookx"},
 		{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantReason: "cannot read"},
 	} {
