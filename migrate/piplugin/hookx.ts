@@ -59,6 +59,10 @@ export default function (pi) {
   try {
     const data = JSON.parse(readFileSync(HOOKS_FILE, "utf8"));
     if (!Array.isArray(data.hooks)) throw new Error("no hooks array");
+    const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+    for (const h of data.hooks) {
+      if (!h || typeof h.event !== "string" || !strings(h.tools) || !strings(h.argv)) throw new Error(`a hook it cannot read: ${JSON.stringify(h)}`);
+    }
     hooks = data.hooks;
   } catch (e) {
     // A guard that cannot be read refuses every tool rather than none.
@@ -68,7 +72,7 @@ export default function (pi) {
   }
   pi.on("tool_call", async (event, ctx) => {
     for (const hook of hooks) {
-      if (hook.event !== "tool_call" || !(hook.tools || []).includes(event.toolName)) continue;
+      if (hook.event !== "tool_call" || !hook.tools.includes(event.toolName)) continue;
       const answer = await run(hook, {
         type: "tool_call", toolName: event.toolName, toolCallId: event.toolCallId, input: event.input,
         cwd: ctx.cwd, sessionId: ctx.sessionManager && ctx.sessionManager.getSessionId ? ctx.sessionManager.getSessionId() : "",

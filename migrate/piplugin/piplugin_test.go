@@ -54,6 +54,7 @@ func TestPlugin(t *testing.T) {
 	for _, tc := range []struct {
 		name, mode, tool, command string
 		noHookx, noHooksFile      bool
+		hooksFile                 string // written instead of the test's own
 		want                      out
 		wantReason                string // substring of the reason
 	}{
@@ -69,6 +70,8 @@ func TestPlugin(t *testing.T) {
 		{name: "hang fails closed", mode: "hang", tool: "bash", command: "ls", wantReason: "no answer in 500 ms"},
 		{name: "huge answer fails closed", mode: "huge", tool: "bash", command: "ls", wantReason: "answer too long"},
 		{name: "hookx missing fails closed", mode: "allow", tool: "bash", command: "ls", noHookx: true, wantReason: "cannot start hookx"},
+		{name: "tools as a string fails closed", mode: "allow", tool: "bash", command: "ls", hooksFile: `{"hooks":[{"event":"tool_call","tools":"xbashx","argv":["allow"]}]}`, wantReason: "a hook it cannot read"},
+		{name: "null hook fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{"hooks":[null]}`, wantReason: "a hook it cannot read"},
 		{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantReason: "cannot read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,7 +91,9 @@ func TestPlugin(t *testing.T) {
 			if !tc.noHookx {
 				write("bin/hookx", fakeHookx, 0o755)
 			}
-			if !tc.noHooksFile {
+			if tc.hooksFile != "" {
+				write("hookx.hooks.json", tc.hooksFile, 0o644)
+			} else if !tc.noHooksFile {
 				h, _ := json.Marshal(Hooks{Hookx: "9.9.9", Hooks: []Hook{{Event: "tool_call", Tools: []string{"bash", "edit"}, Argv: []string{tc.mode, "wrap", "--from", "claude", "--host", "pi", "--", "./g.sh"}, TimeoutMs: 500}}})
 				write("hookx.hooks.json", string(h), 0o644)
 			}
