@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/internal/findings"
 	"github.com/hookx-dev/hookx/mappings"
 	hxmigrate "github.com/hookx-dev/hookx/migrate"
 )
@@ -30,8 +31,8 @@ import (
 var migratedWarnings = []migratedWarning{
 	{
 		regexp.MustCompile(` guard at .* (is not carried to|is weaker on) `),
-		func(it hxmigrate.Item) bool {
-			return it.Guard && (it.Level == hxmigrate.NotCarried || it.Level == hxmigrate.Weakened)
+		func(f findings.Finding) bool {
+			return f.Guard && (f.RuleID == string(hxmigrate.NotCarried) || f.RuleID == string(hxmigrate.Weakened))
 		},
 		"doctor repeats migrate's plan: the guard migrate reports as not carried or weakened",
 	},
@@ -39,7 +40,7 @@ var migratedWarnings = []migratedWarning{
 
 type migratedWarning struct {
 	doctor  *regexp.Regexp
-	migrate func(hxmigrate.Item) bool // the report item that says it
+	migrate func(findings.Finding) bool // the finding of migrate --json that says it
 	why     string
 }
 
@@ -149,9 +150,7 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 					var out, errb bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &errb
 					err := cmd.Run()
-					var rep struct {
-						Items []hxmigrate.Item `json:"items"`
-					}
+					var rep findings.Document
 					if jerr := json.Unmarshal(out.Bytes(), &rep); err != nil || jerr != nil {
 						t.Fatalf("hookx migrate --from %s --to %s: %v %v\n%s%s", sc.dialect, to.Name, err, jerr, out.String(), errb.String())
 					}
@@ -161,7 +160,7 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 							continue
 						}
 						if f.Severity == doctor.Warning && slices.ContainsFunc(migratedWarnings, func(w migratedWarning) bool {
-							return w.doctor.MatchString(f.Problem) && slices.ContainsFunc(rep.Items, w.migrate)
+							return w.doctor.MatchString(f.Problem) && slices.ContainsFunc(rep.Findings, w.migrate)
 						}) {
 							continue
 						}
