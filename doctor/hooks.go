@@ -1,0 +1,37 @@
+package doctor
+
+// Hook is one command hook of a settings file, as its agent reads it: the
+// reader doctor checks with, for hookx test to run a project's hooks as
+// written.
+type Hook struct {
+	File    string // the settings file as doctor shows it (under Options.Dir)
+	Dialect string // the file's dialect (mappings name)
+	Event   string // the event key, in the file's dialect
+	Matcher *string
+	Command string
+	Timeout *float64 // as written, in the agent's unit
+	Env     map[string]string
+}
+
+// Hooks returns the command hooks of every settings file doctor reads
+// under opts, in file order. Files that do not parse have none.
+func Hooks(opts Options) []Hook {
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	if opts.Table == nil {
+		return nil
+	}
+	c := &checker{opts: opts, tbl: opts.Table}
+	var out []Hook
+	for _, f := range c.readFiles() {
+		c.checkFile(f)
+		for _, h := range f.hooks {
+			if h.typ != "command" || h.command == "" {
+				continue
+			}
+			out = append(out, Hook{File: f.shown, Dialect: f.d.Name, Event: h.event, Matcher: h.matcher, Command: h.command, Timeout: h.timeout, Env: h.env})
+		}
+	}
+	return out
+}
