@@ -92,7 +92,12 @@ func Parse(name string, data []byte, tbl *mappings.Table) (*File, error) {
 	if len(f.Cases) == 0 {
 		errs = append(errs, errors.New("no cases"))
 	}
+	seen := map[string]bool{}
 	for i, c := range f.Cases {
+		if seen[c.Name] {
+			errs = append(errs, fmt.Errorf("case %d: the name %q is taken by an earlier case", i+1, c.Name))
+		}
+		seen[c.Name] = true
 		at := fmt.Sprintf("case %d (%s)", i+1, c.Name)
 		bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(at+": "+format, a...)) }
 		if c.Name == "" {
@@ -103,7 +108,7 @@ func Parse(name string, data []byte, tbl *mappings.Table) (*File, error) {
 			bad("hook: a settings hook needs its event")
 		case h.Settings == "" && h.Command == "":
 			bad("hook: needs command (and dialect) or settings")
-		case h.Command != "" && h.Dialect == "":
+		case h.Command != "" && h.Settings == "" && h.Dialect == "":
 			bad("hook: command needs the dialect it was written for")
 		}
 		if c.Hook.Dialect != "" {

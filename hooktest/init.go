@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/hookx-dev/hookx/doctor"
 )
@@ -35,6 +36,7 @@ var guards = map[string][]Event{
 func Init(opts Options) ([]byte, error) {
 	hooks := doctor.Hooks(doctor.Options{Table: opts.Table, Dir: opts.Dir, Home: opts.Home})
 	var f File
+	names := map[string]bool{}
 	for _, h := range hooks {
 		d, err := opts.Table.Dialect(h.Dialect)
 		if err != nil {
@@ -50,7 +52,12 @@ func Init(opts Options) ([]byte, error) {
 		}
 		hk := Hook{Settings: filepath.ToSlash(rel), Event: h.Event, Matcher: h.Matcher, Command: h.Command}
 		for _, e := range guards[ev.Canonical] {
-			c := Case{Name: fmt.Sprintf("%s %s%s: %s", filepath.ToSlash(rel), h.Event, matcherText(h.Matcher), label(e)), Hook: hk, Event: e, Hosts: []string{d.Name}, Expect: Expect{Outcome: "allow"}}
+			name := fmt.Sprintf("%s %s: %s", h.Event, shortCommand(h.Command), label(e))
+			for i := 2; names[name]; i++ {
+				name = fmt.Sprintf("%s %s (%d): %s", h.Event, shortCommand(h.Command), i, label(e))
+			}
+			names[name] = true
+			c := Case{Name: name, Hook: hk, Event: e, Hosts: []string{d.Name}, Expect: Expect{Outcome: "allow"}}
 			cells, err := Run(&File{Cases: []Case{c}}, opts)
 			if err != nil {
 				return nil, err
@@ -76,14 +83,31 @@ func Init(opts Options) ([]byte, error) {
 	return append(append([]byte(head), b...), '\n'), nil
 }
 
+// shortCommand names a hook by its program's file name.
+func shortCommand(cmd string) string {
+	fs := strings.Fields(cmd)
+	if len(fs) == 0 {
+		return cmd
+	}
+	return strings.Trim(filepath.Base(strings.Trim(fs[0], `"'`)), `"'`)
+}
+
 func label(e Event) string {
+	s := fullLabel(e)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+func fullLabel(e Event) string {
 	switch e.Name {
 	case "shell":
 		return e.Command
 	case "write":
 		return "write " + e.Path
 	case "prompt":
-		return "prompt " + firstLine(e.Prompt)
+		return "prompt " + e.Prompt
 	}
 	return e.Name
 }

@@ -28,9 +28,9 @@ import (
 // TestMain lets the test binary run as hookx, and as the fake hook programs
 // the wrap scripts run, inside the scripts.
 func TestMain(m *testing.M) {
-	// doctor --probe re-executes os.Executable (this binary) as its
-	// confining helper.
-	if len(os.Args) > 1 && os.Args[1] == confine.HelperName {
+	// doctor --probe and hookx test re-execute os.Executable (this binary)
+	// as their confining helper, and hookx test as hookx wrap.
+	if len(os.Args) > 1 && (os.Args[1] == confine.HelperName || os.Args[1] == "wrap") {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){
