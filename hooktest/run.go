@@ -145,7 +145,7 @@ func settingsHook(hooks []doctor.Hook, dir string, want Hook) (Hook, error) {
 		for _, h := range got {
 			cmds = append(cmds, h.Command)
 		}
-		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name the matcher", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
+		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name one by its command", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
 	}
 	h := got[0]
 	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher}, nil
@@ -206,7 +206,7 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 	if err != nil {
 		return cell, err
 	}
-	judge(&cell, c.Expect, host.Event(hostEvent), v, out)
+	judge(&cell, c.Expect, host, hookD.Name, host.Event(hostEvent), v, out)
 	return cell, nil
 }
 
@@ -315,7 +315,7 @@ func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string
 
 // judge says what the host does with v and whether that is what the case
 // expects.
-func judge(cell *Cell, want Expect, ev *mappings.Event, v translate.Verdict, out translate.Output) {
+func judge(cell *Cell, want Expect, host *mappings.Dialect, hookDialect string, ev *mappings.Event, v translate.Verdict, out translate.Output) {
 	stopEvent := ev != nil && ev.Output.Block == "continue"
 	switch {
 	case v.Block && stopEvent:
@@ -336,6 +336,14 @@ func judge(cell *Cell, want Expect, ev *mappings.Event, v translate.Verdict, out
 	}
 	if v.Ignored != "" {
 		cell.Notes = append(cell.Notes, "ignored idiom: "+v.Ignored)
+	}
+	if hookx := host.Name != hookDialect; hookx {
+		// What wrap said about the translation (its findings, "hookx: ...").
+		for _, l := range strings.Split(string(out.Stderr), "\n") {
+			if n, ok := strings.CutPrefix(l, "hookx: "); ok {
+				cell.Notes = append(cell.Notes, "wrap: "+n)
+			}
+		}
 	}
 	if out.TimedOut {
 		cell.Notes = append(cell.Notes, out.FailReason)

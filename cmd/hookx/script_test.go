@@ -82,7 +82,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")
 			// The payloads captured from the real agents, the module's
 			// shared fixtures, as payloads/<dialect>-<version>/<name>.json.
-			return os.CopyFS(env.WorkDir+"/payloads", os.DirFS("../../testdata/payloads"))
+			if err := os.CopyFS(env.WorkDir+"/payloads", os.DirFS("../../testdata/payloads")); err != nil {
+				return err
+			}
+			// The demo project (hookx test --init runs on it).
+			return os.CopyFS(env.WorkDir+"/demo", os.DirFS("../../demo"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
