@@ -55,12 +55,16 @@ var (
 )
 
 // requireAgents installs the pinned agents once per test binary (once per
-// machine thanks to the cache) and returns their paths. It skips only on
+// machine thanks to the cache) and returns their paths. It skips only
+// under -short (go test -short ./..., the quick loop), on
 // HOOKX_CONFORMANCE=off, or when npm is missing outside CI.
 func requireAgents(t *testing.T) agents.Paths {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("CONFORMANCE SUITE SKIPPED: -short; the real agents were NOT run (go test ./... runs them)")
+	}
 	if os.Getenv("HOOKX_CONFORMANCE") == "off" {
-		t.Skip("CONFORMANCE SUITE SKIPPED: HOOKX_CONFORMANCE=off; the real Gemini CLI and Claude Code were NOT run")
+		t.Skip("CONFORMANCE SUITE SKIPPED: HOOKX_CONFORMANCE=off; the real agents were NOT run")
 	}
 	agentsOnce.Do(func() {
 		dir, err := agents.DefaultDir()

@@ -18,7 +18,7 @@ import (
 
 // The README block the suite writes its results table into.
 const (
-	resultsBegin = "<!-- BEGIN conformance results: HOOKX_CONFORMANCE_README=README.md go test ./conformance -->"
+	resultsBegin = "<!-- BEGIN conformance results: HOOKX_CONFORMANCE_README=docs/conformance.md go test ./conformance -->"
 	resultsEnd   = "<!-- END conformance results -->"
 )
 
@@ -151,7 +151,7 @@ func replaceBlock(doc []byte, table string) ([]byte, error) {
 // the agents the suite runs: after a change of the data, a stale table
 // fails here, without running any agent.
 func TestReadmeResultsNameTheTablesEvents(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/conformance.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestReadmeResultsNameTheTablesEvents(t *testing.T) {
 			case ev == nil && cell != "":
 				t.Errorf("results: %s has no %s event, the README says %q", a, canon, cell)
 			case ev != nil && !strings.HasPrefix(cell, "`"+ev.Name+"` "):
-				t.Errorf("results: %s's %s event is %s, the README says %q (regenerate: HOOKX_CONFORMANCE_README=README.md go test ./conformance)", a, canon, ev.Name, cell)
+				t.Errorf("results: %s's %s event is %s, the README says %q (regenerate: HOOKX_CONFORMANCE_README=docs/conformance.md go test ./conformance)", a, canon, ev.Name, cell)
 			}
 			seen := strings.HasSuffix(cell, "seen live")
 			if seen {

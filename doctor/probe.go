@@ -271,7 +271,7 @@ func classify(d *mappings.Dialect, event string, out translate.Output, probeCut 
 		return "not judged: " + err.Error(), ruleProbeNotRun, ""
 	}
 	if v.Ignored != "" {
-		return "ignored idiom: " + v.Ignored + "; it runs the tool", ruleProbeIdiom, "answer in " + d.Agent + "'s own idiom (README: How decisions are carried)"
+		return "ignored idiom: " + v.Ignored + "; it runs the tool", ruleProbeIdiom, "answer in " + d.Agent + "'s own idiom (docs/decisions.md)"
 	}
 	switch {
 	case v.Block:

@@ -63,7 +63,7 @@ func rulesTable() string {
 // helpUri of every SARIF rule points there) to the registry; with
 // HOOKX_UPDATE_README=1 it rewrites the section.
 func TestReadmeRulesTable(t *testing.T) {
-	const path = "../README.md"
+	const path = "../docs/doctor.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestReadmeRulesTable(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, readmeRulesBegin), strings.Index(s, readmeRulesEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no section between %q and %q", readmeRulesBegin, readmeRulesEnd)
+		t.Fatalf("docs/doctor.md has no section between %q and %q", readmeRulesBegin, readmeRulesEnd)
 	}
 	got, want := s[i+len(readmeRulesBegin):j], rulesTable()
 	if got == want {
@@ -83,5 +83,5 @@ func TestReadmeRulesTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's table of doctor rules is stale; run HOOKX_UPDATE_README=1 go test ./doctor -run TestReadmeRulesTable\n%s", cmp.Diff(want, got))
+	t.Errorf("docs/doctor.md's table of doctor rules is stale; run HOOKX_UPDATE_README=1 go test ./doctor -run TestReadmeRulesTable\n%s", cmp.Diff(want, got))
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// RulesURL is where the rules are documented (the README's table); each
+// RulesURL is where the rules are documented (docs/doctor.md's table); each
 // rule's SARIF helpUri points there.
-const RulesURL = "https://github.com/hookx-dev/hookx#doctor-rules"
+const RulesURL = "https://github.com/hookx-dev/hookx/blob/main/docs/doctor.md#doctor-rules"
 
 // SARIFSchema is the URI of the SARIF 2.1.0 schema the output declares.
 const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -1,9 +1,7 @@
 package mappings
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -152,26 +150,6 @@ func TestValidationReportsEveryProblem(t *testing.T) {
 	fsys["d/x.jsonc"] = &fstest.MapFile{Data: []byte(`{"name":"x","surprise":1}`)}
 	if _, err := Load(fsys, "d"); err == nil || !strings.Contains(err.Error(), "surprise") {
 		t.Errorf("unknown key not rejected: %v", err)
-	}
-}
-
-// TestReadmeCompatibilityTable fails when the README's table is stale.
-func TestReadmeCompatibilityTable(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const begin, end = "<!-- BEGIN go run ./scripts/readme-table -->\n", "<!-- END hookx mappings -->"
-	i, j := bytes.Index(readme, []byte(begin)), bytes.Index(readme, []byte(end))
-	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the %q ... %q markers", begin, end)
-	}
-	var want bytes.Buffer
-	if err := Default().WriteColumnsMarkdown(&want); err != nil {
-		t.Fatal(err)
-	}
-	if got := readme[i+len(begin) : j]; !bytes.Equal(got, want.Bytes()) {
-		t.Errorf("README.md's compatibility table is stale; regenerate it with:\n  go run ./scripts/readme-table")
 	}
 }
 

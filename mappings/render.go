@@ -91,7 +91,8 @@ func sourceNote(d *Dialect, source string) string {
 }
 
 // WriteMarkdown writes the compatibility table between every ordered pair of
-// dialects as Markdown. The README embeds this output; a test keeps it fresh.
+// dialects as Markdown. The agents' pages in docs/ embed it, per target;
+// a test keeps them fresh.
 func (t *Table) WriteMarkdown(w io.Writer) error { return t.WriteMarkdownOf(w, Filter{}) }
 
 // WriteText writes the same tables as aligned plain text.
@@ -371,7 +372,7 @@ func (t *Table) writePresentedMarkdown(w io.Writer, hook, host *Dialect) {
 	fmt.Fprintln(w)
 }
 
-// WriteColumnsMarkdown writes the README's compatibility table: one row per
+// WriteColumnsMarkdown writes docs/compatibility.md's table: one row per
 // canonical event and tool, one column per dialect with its name for it,
 // then each dialect's tools without a canonical concept, its transcript,
 // and the legacy-name tables of every pair. A name is marked ≈ where the

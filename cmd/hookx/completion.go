@@ -26,6 +26,21 @@ func dialectList() string {
 	return strings.Join(out, ", ")
 }
 
+// agentsWhere names, from the table, the agents whose dialect keep
+// accepts, for help texts: "Gemini CLI, Qwen Code and TerminaI".
+func agentsWhere(keep func(*mappings.Dialect) bool) string {
+	var out []string
+	for _, d := range mappings.Default().Dialects {
+		if keep(d) {
+			out = append(out, d.Agent)
+		}
+	}
+	if len(out) < 2 {
+		return strings.Join(out, "")
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+}
+
 // eventsOf completes an event flag with the events of the dialect named by
 // the command's dialectFlag (every dialect's events when it is not set yet).
 func eventsOf(dialectFlag string) cobra.CompletionFunc {

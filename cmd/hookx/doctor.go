@@ -68,14 +68,14 @@ never fires, HX3xx it fails open or cannot run, HX4xx warnings, HX5xx notes;
 
 Silencing a finding: --ignore HX412 (or the rule's name; repeatable, or
 comma-separated) silences a rule everywhere. In a settings file whose agent
-accepts comments (Gemini CLI, Qwen Code, TerminaI), a comment
+accepts comments (` + agentsWhere(func(d *mappings.Dialect) bool { return !d.Settings.StrictJSON }) + `), a comment
 
   // hookx-ignore HX411 the variable comes from our wrapper
 
 silences that rule on the next line (or, after something on the line, on
 its own line); --no-inline-ignore disregards these comments (in CI, on a
 change from someone you do not trust, whose comment could silence what the
-change breaks). Claude Code's, Codex's, Copilot's and Droid's files are strict
+change breaks). The files of ` + agentsWhere(func(d *mappings.Dialect) bool { return d.Settings.StrictJSON }) + ` are strict
 JSON: a comment makes the agent reject the file, so there --ignore is the
 way. Silenced findings are not printed, but the summary line counts them
 ("2 silenced (1 error(s))"), --format json lists them under "silenced", and

@@ -1,7 +1,7 @@
 package main
 
 // Exit codes are part of hookx's API: scripts and CI depend on them. They are
-// listed in the README and in `hookx --help`.
+// listed in docs/cli.md and in `hookx --help`.
 const (
 	// exitOK: success. `wrap` always exits 0 once it has an answer for the
 	// host: the decision travels in the JSON it prints, never in its status.

@@ -27,8 +27,9 @@ func newMappingsCmd(s streams, runF func(*mappingsOptions) error) *cobra.Command
 		Long: `mappings prints how every event and tool of each agent maps to every
 other agent of the table, pair by pair, with its mark: exact (same effect),
 approximate (close, with the stated difference) or none (cannot be
-expressed). The README's compatibility table, one column per agent, is
-generated from the same table (go run ./scripts/readme-table).
+expressed). The compatibility tables of docs/ (one column per agent in
+docs/compatibility.md, every pair into an agent on its page) are generated
+from the same table (go run ./scripts/readme-table).
 
 With NAME, only the rows naming that event or tool (on either side, aliases
 included) are printed; --event E and --tool T do the same for an event or a

@@ -38,11 +38,12 @@ func newTranslateCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "translate",
 		Short: "Translate one payload or one hook result between dialects",
-		Long: `translate applies the mapping table to one payload at a time.
+		Long: `translate applies the mapping table to one payload at a time, between
+any two dialects of the table (` + strings.Join(dialectNames(), ", ") + `).
 
-  translate event   a hook's stdin, from one agent's dialect to the other's
+  translate event   a hook's stdin, from one agent's dialect to another's
   translate result  a hook's stdout, stderr and exit code, written for one
-                    agent, into what the other agent (the host) must receive
+                    agent, into what another agent (the host) must receive
 
 Findings (what could not be carried exactly) go to stderr, one per line.`,
 	}
@@ -133,7 +134,7 @@ func newTranslateResultCmd(s streams, runF func(*translateOptions) error) *cobra
 	opts := &translateOptions{s: s}
 	cmd := &cobra.Command{
 		Use:   "result --from DIALECT --to DIALECT --event EVENT --exit-code N [--stdout FILE] [--stderr FILE]",
-		Short: "Translate a hook's stdout, stderr and exit code for the other agent",
+		Short: "Translate a hook's stdout, stderr and exit code for another agent (the host)",
 		Long: `result reads a hook's output, written for the --from dialect, and prints
 what the --to agent (the host) must receive to do the same thing, as one
 JSON object {"stdout": "...", "stderr": "...", "exitCode": N}.

@@ -16,7 +16,7 @@ func newWrapCmd(s streams, runF func(*wrapcli.Options) error) *cobra.Command {
 	opts := wrapcli.New(s.In, s.Out, s.Err)
 	cmd := &cobra.Command{
 		Use:   "wrap --from DIALECT [flags] -- COMMAND [ARG...]",
-		Short: "Run a hook written for one agent under the other",
+		Short: "Run a hook written for one agent under another",
 		Long: `wrap runs a hook written for one agent (--from) under another (the host).
 It translates the host's event on stdin into the hook's dialect, runs the
 hook, and translates the hook's stdout, stderr and exit status into what the
