@@ -293,9 +293,20 @@ func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string
 		confine.Isolate(cmd)
 	}
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// A hook that floods its output is cut at 1 MiB a stream (doctor
+	// --probe's bound), past what any host reads of a decision.
+	so, se := &bounded{w: &stdout, n: 1 << 20}, &bounded{w: &stderr, n: 1 << 20}
+	cmd.Stdout, cmd.Stderr = so, se
 	err := cmd.Run()
 	out := translate.Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	// A stream over the bound is left out, as translate.Output says: the
+	// host's reader then decides what a verdict it cannot read does.
+	if so.over {
+		out.Stdout, out.Overflow = nil, true
+	}
+	if se.over {
+		out.Stderr, out.Overflow = nil, true
+	}
 	if ctx.Err() != nil {
 		out.TimedOut, out.FailReason = true, "timed out after "+opts.Limit.String()
 		return out
@@ -391,4 +402,25 @@ func firstLine(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// bounded keeps the first n bytes written to it and drops the rest.
+type bounded struct {
+	w    *bytes.Buffer
+	n    int
+	over bool
+}
+
+func (b *bounded) Write(p []byte) (int, error) {
+	n := len(p)
+	if b.n > 0 {
+		q := p[:min(len(p), b.n)]
+		b.n -= len(q)
+		b.w.Write(q)
+		p = p[len(q):]
+	}
+	if len(p) > 0 {
+		b.over = true
+	}
+	return n, nil
 }
