@@ -11,6 +11,7 @@ type Hook struct {
 	Command string
 	Timeout *float64 // as written, in the agent's unit
 	Env     map[string]string
+	If      string // Claude Code's "if" condition, when present
 }
 
 // Hooks returns the command hooks of every settings file doctor reads
@@ -30,7 +31,7 @@ func Hooks(opts Options) []Hook {
 			if h.typ != "command" || h.command == "" {
 				continue
 			}
-			out = append(out, Hook{File: f.shown, Dialect: f.d.Name, Event: h.event, Matcher: h.matcher, Command: h.command, Timeout: h.timeout, Env: h.env})
+			out = append(out, Hook{File: f.shown, Dialect: f.d.Name, Event: h.event, Matcher: h.matcher, Command: h.command, Timeout: h.timeout, Env: h.env, If: h.cond})
 		}
 	}
 	return out

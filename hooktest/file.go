@@ -48,6 +48,8 @@ type Hook struct {
 	// default: its dialect's event for the test's event.
 	Event   string  `json:"event,omitempty"`
 	Matcher *string `json:"matcher,omitempty"`
+
+	cond string // a settings hook's "if" condition (Claude Code)
 }
 
 // Event is what happens: a named event with its fields, or an inline

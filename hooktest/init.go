@@ -66,7 +66,9 @@ func Init(opts Options) ([]byte, error) {
 				continue // the hook's own agent does not run it for this event
 			}
 			c.Expect = expectOf(cells[0])
-			c.Hosts = nil
+			if h.If == "" {
+				c.Hosts = nil // every host; a hook with an if condition stays on its own agent
+			}
 			f.Cases = append(f.Cases, c)
 		}
 	}

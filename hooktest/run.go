@@ -148,7 +148,7 @@ func settingsHook(hooks []doctor.Hook, dir string, want Hook) (Hook, error) {
 		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name one by its command", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
 	}
 	h := got[0]
-	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher}, nil
+	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher, cond: h.If}, nil
 }
 
 func matcherText(m *string) string {
@@ -195,6 +195,18 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 	}
 	cell.Ran = true
 	var out translate.Output
+	if hk.cond != "" && host != hookD {
+		// migrate does not carry such a hook (its lost item): the host
+		// never runs it.
+		cell.NotRun = true
+		cell.Notes = append(cell.Notes, fmt.Sprintf("hookx migrate does not carry a hook with an if condition (%q): %s never runs it", hk.cond, host.Agent))
+		cell.Did = "allow"
+		judge(&cell, c.Expect, host, hookD.Name, host.Event(hostEvent), translate.Verdict{}, out)
+		return cell, nil
+	}
+	if hk.cond != "" {
+		cell.Notes = append(cell.Notes, fmt.Sprintf("the if condition %q is not evaluated: the hook runs for every call its matcher takes", hk.cond))
+	}
 	if host == hookD && hk.Matcher != nil && tool != "" && !matches(host, *hk.Matcher, tool) {
 		// The hook's own agent does not run it for this tool.
 		cell.NotRun = true
