@@ -49,7 +49,8 @@ type Hook struct {
 	Event   string  `json:"event,omitempty"`
 	Matcher *string `json:"matcher,omitempty"`
 
-	cond string // a settings hook's "if" condition (Claude Code)
+	cond    string   // a settings hook's "if" condition (Claude Code)
+	timeout *float64 // a settings hook's timeout, in its agent's unit
 }
 
 // Event is what happens: a named event with its fields, or an inline

@@ -65,7 +65,11 @@ func WriteMatrix(w io.Writer, cells []Cell) {
 			continue
 		}
 		n++
-		fmt.Fprintf(w, "FAIL %s on %s: %s; the host would %s", printable.String(c.Case), c.Host, c.Why, c.Did)
+		if c.Did == "no answer" {
+			fmt.Fprintf(w, "FAIL %s on %s: %s", printable.String(c.Case), c.Host, c.Why)
+		} else {
+			fmt.Fprintf(w, "FAIL %s on %s: %s; the host would %s", printable.String(c.Case), c.Host, c.Why, c.Did)
+		}
 		if c.Reason != "" {
 			fmt.Fprintf(w, " (%s)", printable.String(firstLine(c.Reason)))
 		}

@@ -148,7 +148,7 @@ func settingsHook(hooks []doctor.Hook, dir string, want Hook) (Hook, error) {
 		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name one by its command", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
 	}
 	h := got[0]
-	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher, cond: h.If}, nil
+	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher, cond: h.If, timeout: h.Timeout}, nil
 }
 
 func matcherText(m *string) string {
@@ -212,7 +212,27 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 		cell.NotRun = true
 		cell.Notes = append(cell.Notes, fmt.Sprintf("the matcher %q does not match %s: the hook does not run", *hk.Matcher, tool))
 	} else {
-		out = runWrap(hk, hookEvent, host, hostEvent, payload, box, opts)
+		// The hook's own agent's timeout applies (wrap --timeout: on
+		// expiry, the hook's own timeout rules), where it is within
+		// hookx test's limit; past it, the run is cut and says so.
+		agent := hookD.Timeout.Default
+		if t, ok := hookD.Timeout.PerEvent[hookEvent]; ok {
+			agent = t
+		}
+		if hk.timeout != nil && *hk.timeout > 0 {
+			agent = *hk.timeout
+		}
+		agentDur := hookD.Timeout.Duration(agent)
+		var wrapLimit time.Duration
+		limit := opts.Limit
+		if agentDur > 0 && agentDur <= opts.Limit {
+			wrapLimit, limit = agentDur, agentDur+5*time.Second
+		}
+		out = runWrap(hk, hookEvent, host, hostEvent, payload, box, opts, wrapLimit, limit)
+		if out.TimedOut {
+			cell.Did, cell.Why = "no answer", fmt.Sprintf("no answer within hookx test's %s limit (%s would wait %s)", opts.Limit, hookD.Agent, agentDur)
+			return cell, nil
+		}
 	}
 	v, _, err := translate.ReadOutput(host, hostEvent, out)
 	if err != nil {
@@ -271,8 +291,11 @@ func matches(d *mappings.Dialect, m, tool string) bool {
 
 // runWrap runs `hookx wrap` for the hook as host would, confined to the
 // sandbox, with the event on stdin.
-func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string, payload []byte, box *confine.Sandbox, opts Options) translate.Output {
+func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string, payload []byte, box *confine.Sandbox, opts Options, wrapLimit, limit time.Duration) translate.Output {
 	argv := slices.Concat(opts.Wrap, []string{"--from", hk.Dialect, "--host", host.Name, "--event", hookEvent, "--host-event", hostEvent})
+	if wrapLimit > 0 {
+		argv = append(argv, "--timeout", wrapLimit.String())
+	}
 	if hk.Matcher != nil && host.Name != hk.Dialect {
 		argv = append(argv, "--match", *hk.Matcher)
 	}
@@ -284,7 +307,7 @@ func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string
 	if opts.Exec != nil {
 		argv = slices.Concat(opts.Exec, confine.Args(box.Policy(opts.Home, opts.Dir, path), argv...))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), opts.Limit)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.WaitDelay = time.Second
@@ -320,7 +343,7 @@ func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string
 		out.Stderr, out.Overflow = nil, true
 	}
 	if ctx.Err() != nil {
-		out.TimedOut, out.FailReason = true, "timed out after "+opts.Limit.String()
+		out.TimedOut, out.FailReason = true, "timed out after "+limit.String()
 		return out
 	}
 	var ee *exec.ExitError
