@@ -49,8 +49,9 @@ type Hook struct {
 	Event   string  `json:"event,omitempty"`
 	Matcher *string `json:"matcher,omitempty"`
 
-	cond    string   // a settings hook's "if" condition (Claude Code)
-	timeout *float64 // a settings hook's timeout, in its agent's unit
+	cond    string            // a settings hook's "if" condition (Claude Code)
+	timeout *float64          // a settings hook's timeout, in its agent's unit
+	env     map[string]string // a settings hook's own variables (its "env")
 }
 
 // Event is what happens: a named event with its fields, or an inline

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,7 +149,7 @@ func settingsHook(hooks []doctor.Hook, dir string, want Hook) (Hook, error) {
 		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name one by its command", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
 	}
 	h := got[0]
-	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher, cond: h.If, timeout: h.Timeout}, nil
+	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher, cond: h.If, timeout: h.Timeout, env: h.Env}, nil
 }
 
 func matcherText(m *string) string {
@@ -295,6 +296,10 @@ func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string
 	argv := slices.Concat(opts.Wrap, []string{"--from", hk.Dialect, "--host", host.Name, "--event", hookEvent, "--host-event", hostEvent})
 	if wrapLimit > 0 {
 		argv = append(argv, "--timeout", wrapLimit.String())
+	}
+	keys := slices.Sorted(maps.Keys(hk.env))
+	for _, k := range keys {
+		argv = append(argv, "--env", k+"="+hk.env[k])
 	}
 	if hk.Matcher != nil && host.Name != hk.Dialect {
 		argv = append(argv, "--match", *hk.Matcher)
