@@ -78,6 +78,11 @@ func WriteMatrix(w io.Writer, cells []Cell) {
 			fmt.Fprintf(w, "  %s\n", printable.String(note))
 		}
 	}
+	for _, c := range cells {
+		if !c.Ran && len(c.Notes) > 0 {
+			fmt.Fprintf(w, "not run: %s on %s: %s\n", printable.String(c.Case), c.Host, printable.String(strings.Join(c.Notes, "; ")))
+		}
+	}
 	fmt.Fprintf(w, "%d cases, %d cells, %d failed\n", len(cases), ran, n)
 }
 

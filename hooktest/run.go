@@ -116,7 +116,7 @@ func Run(f *File, opts Options) ([]Cell, error) {
 			if err != nil {
 				return nil, fmt.Errorf("case %s on %s: %w", c.Name, host.Name, err)
 			}
-			if cell.Ran || len(c.Hosts) > 0 {
+			if cell.Ran || len(c.Hosts) > 0 || len(cell.Notes) > 0 {
 				cells = append(cells, cell)
 			}
 		}
@@ -181,7 +181,10 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 	}
 	payload, hostEvent, tool, canonical, err := buildEvent(c.Event, host, box.Proj, opts.Table)
 	if err != nil {
-		return cell, err
+		// The host cannot send this event (the translation refuses it):
+		// the case does not apply there, and the matrix says why.
+		cell.Notes = append(cell.Notes, err.Error())
+		return cell, nil
 	}
 	if payload == nil {
 		return cell, nil // the host has no such event or tool
