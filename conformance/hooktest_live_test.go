@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookx-dev/hookx/conformance/agents"
 	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/hooktest"
 	"github.com/hookx-dev/hookx/internal/confine"
@@ -21,13 +22,29 @@ import (
 // same two calls. What the agent really did (build/ still there; the
 // harmless command's output reached the model) must equal the fast path's
 // cell on every host; where they differ, the fast path is wrong.
+//
+// Two guards: one in Claude Code's exit-2 idiom, which every agent blocks,
+// and one answering {"decision":"deny"}, which Claude Code ignores (the
+// call runs) and wrap reads as the deny it plainly means on other hosts:
+// the cells differ by host, and each must still be what the agent did.
 func TestHookxTestLive(t *testing.T) {
 	p := requireAgents(t)
 	bin := requireHookx(t)
-	const guardBody = "echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"
+	for _, g := range []struct{ name, body string }{
+		{"exit2", "echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"},
+		{"ignored-idiom", emit(`{"decision":"deny","reason":"HXTEST-DENY: rm -rf build is forbidden"}`)},
+	} {
+		t.Run(g.name, func(t *testing.T) {
+			t.Parallel()
+			hookxTestLive(t, p, bin, g.body)
+		})
+	}
+}
+
+func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 	file := &hooktest.File{Cases: []hooktest.Case{
 		{Name: "rm -rf build", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
-			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
+			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny"}},
 		{Name: "harmless", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
 			Event: hooktest.Event{Name: "shell", Command: "printf ALLOW%s -RAN"}, Expect: hooktest.Expect{Outcome: "allow"}},
 	}}

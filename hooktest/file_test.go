@@ -139,6 +139,7 @@ func TestJudge(t *testing.T) {
 		{"context allows", Expect{Outcome: "allow"}, pre, translate.Verdict{Context: []string{"x"}}, "context", true, "x"},
 		{"rewrite", Expect{Outcome: "rewrite", Input: map[string]any{"command": "ls -a"}}, pre, translate.Verdict{NewInput: map[string]any{"command": "ls -a", "x": 1}}, "rewrite", true, `{"command":"ls -a","x":1}`},
 		{"rewrite to other input", Expect{Outcome: "rewrite", Input: map[string]any{"command": "ls"}}, pre, translate.Verdict{NewInput: map[string]any{"command": "ls -a"}}, "rewrite", false, `{"command":"ls -a"}`},
+		{"an ignored idiom runs the action", Expect{Outcome: "deny"}, pre, translate.Verdict{Block: true, Reason: "no", Ignored: `{"decision":"deny"} is invalid in Claude Code`}, "allow", false, ""},
 		{"deny beats rewrite", Expect{Outcome: "rewrite"}, pre, translate.Verdict{Block: true, NewInput: map[string]any{}}, "deny", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -372,6 +372,11 @@ func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string
 func judge(cell *Cell, want Expect, host *mappings.Dialect, hookDialect string, ev *mappings.Event, v translate.Verdict, out translate.Output) {
 	stopEvent := ev != nil && ev.Output.Block == "continue"
 	switch {
+	case v.Ignored != "":
+		// A deny or ask in a form the host does not act on: it runs the
+		// action (the reader may still set Block, the stricter reading
+		// wrap carries to other hosts; doctor --probe's "ignored idiom").
+		cell.Did = "allow"
 	case v.Block && stopEvent:
 		cell.Did, cell.Reason = "continue", v.Reason
 	case v.Block:
