@@ -96,9 +96,10 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 		from := tbl.MustDialect(string(sc.dialect))
 		for _, to := range others {
 			for _, noWrap := range []bool{false, true} {
-				if noWrap && (from.Protocol != to.Protocol || sc.needsHookx) {
+				if noWrap && (!from.ReadsAnswersLike(to) || sc.needsHookx) {
 					// --no-wrap is for hooks that already speak the target's
-					// protocol: held on the pairs of one protocol family. Not
+					// protocol: held on the pairs that read a guard's answer alike
+					// (mappings.Dialect.ReadsAnswersLike). Not
 					// on a project whose own commands call hookx wrap: doctor
 					// takes the copy for an entry migrated from the dialect
 					// that wrap's --from names, and plans it with wrap (left:

@@ -143,7 +143,9 @@ func (c *checker) checkEventName(f *file, name string, off int, commands []strin
 	return false
 }
 
-func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
+// matchesAll reports whether d's agent runs a hook with matcher m for every
+// tool (mappings.Dialect.MatchesAll: Crush rejects "*").
+func matchesAll(d *mappings.Dialect, m *string) bool { return m == nil || d.MatchesAll(*m) }
 
 func splitList(s string) []string {
 	var out []string
@@ -157,7 +159,7 @@ func splitList(s string) []string {
 
 func (c *checker) checkMatcher(h *hook) {
 	ev, d := h.ev, h.f.d
-	if matchesAll(h.matcher) {
+	if matchesAll(d, h.matcher) {
 		return
 	}
 	m := *h.matcher
@@ -297,6 +299,11 @@ func (c *checker) toolMatcher(h *hook, m string) (matches func(string) bool, ok 
 		return lenientTool(tm), true
 	case errors.As(err, &e) && e.Invalid:
 		c.add(h, h.matcherOff, ruleInvalidRegex, fmt.Sprintf("%v, so %s never fires the hook", e, h.f.d.Agent), "fix the regex, or write the names as a list")
+	case h.f.d.Matchers.Regex == "go":
+		// hookx compiles with the agent's own engine: the agent rejects it
+		// too, and Crush with it its whole configuration (config/load.go:
+		// 1426-1437): no hook of it runs.
+		c.add(h, h.matcherOff, ruleInvalidRegex, fmt.Sprintf("%v; no hook runs", err), `fix the regex; an empty matcher (or none) matches every tool, not "*"`)
 	default:
 		c.add(h, h.matcherOff, ruleNotChecked, err.Error()+"; not checked", "")
 	}
@@ -338,11 +345,16 @@ func (c *checker) namesOwnMCP(d *mappings.Dialect, alt string) bool {
 }
 
 // mcpNaming returns the dialect whose MCP prefix is the longest prefix of
-// name, or nil.
+// name, or nil. Of two with one prefix (Gemini CLI's and Crush's mcp_), an
+// agent run live comes before one verified from source only.
 func (c *checker) mcpNaming(name string) *mappings.Dialect {
 	var best *mappings.Dialect
 	for _, o := range c.tbl.Dialects {
-		if o.MCP.Prefix != "" && strings.HasPrefix(name, o.MCP.Prefix) && (best == nil || len(o.MCP.Prefix) > len(best.MCP.Prefix)) {
+		if o.MCP.Prefix == "" || !strings.HasPrefix(name, o.MCP.Prefix) {
+			continue
+		}
+		if best == nil || len(o.MCP.Prefix) > len(best.MCP.Prefix) ||
+			len(o.MCP.Prefix) == len(best.MCP.Prefix) && best.Verification != nil && o.Verification == nil {
 			best = o
 		}
 	}

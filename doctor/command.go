@@ -640,6 +640,11 @@ func (c *checker) staticIdioms(h *hook, script string) {
 	case pd && !agentBlocks(d, h.event, `{"decision":"deny"}`) && topDecisionDeny().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionBlock().MatchString(text):
 		c.add(h, h.cmdOff, ruleDecisionDeny, fmt.Sprintf("%s answers {\"decision\":\"deny\"}; %s accepts only approve or block there, rejects the answer and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"hookSpecificOutput":{"hookEventName":"`+h.event+`","permissionDecision":"deny","permissionDecisionReason":"..."}} or exit 2 with the reason on stderr`)
+	case !agentBlocks(d, h.event, `{"decision":"block","reason":"r"}`) && topDecisionBlock().MatchString(text) && !permissionDeny().MatchString(text) && !topDecisionDeny().MatchString(text) && !exitNonZero().MatchString(text):
+		// Crush reads only allow or deny (hooks/input.go:202-211), Factory
+		// Droid no top-level decision on PreToolUse: the tool runs.
+		c.add(h, h.cmdOff, ruleDecisionBlock, fmt.Sprintf("%s answers {\"decision\":\"block\"}; %s reads no such decision on %s and runs the tool, so the guard fails open", where, d.Agent, h.ev.Name),
+			blockIdiomFix(d, h.ev.Name))
 	case d.Reading.ByExit() && (topDecisionDeny().MatchString(text) || topDecisionBlock().MatchString(text)) && exitNonZero().MatchString(text) && !writesStderr().MatchString(text):
 		c.add(h, h.cmdOff, ruleDenyNonZero, fmt.Sprintf("%s answers a deny on stdout and exits non-zero; %s reads stdout only at exit 0, so it ignores the deny and runs the tool: the guard fails open", where, d.Agent),
 			`exit 0 after printing {"decision":"deny","reason":"..."}, or print the reason on stderr and exit 2`)
@@ -647,6 +652,21 @@ func (c *checker) staticIdioms(h *hook, script string) {
 		c.add(h, h.cmdOff, rulePermissionDeny, fmt.Sprintf("%s answers permissionDecision \"deny\"; %s ignores it and runs the tool, so the guard fails open", where, d.Agent),
 			`answer {"decision":"deny","reason":"..."}`)
 	}
+}
+
+// blockIdiomFix is the deny d's agent reads on event, for a guard whose
+// {"decision":"block"} it ignores: permissionDecision where the event has
+// it (and, for an agent that also reads its own top-level "deny", that);
+// exit 2 always blocks.
+func blockIdiomFix(d *mappings.Dialect, event string) string {
+	fix := `exit 2 with the reason on stderr`
+	if agentBlocks(d, event, `{"hookSpecificOutput":{"hookEventName":"`+event+`","permissionDecision":"deny"}}`) {
+		fix = `answer {"hookSpecificOutput":{"hookEventName":"` + event + `","permissionDecision":"deny","permissionDecisionReason":"..."}}, or ` + fix
+	}
+	if agentBlocks(d, event, `{"decision":"deny"}`) {
+		fix = `answer {"decision":"deny","reason":"..."}, or ` + strings.TrimPrefix(fix, "answer ")
+	}
+	return fix
 }
 
 // agentBlocks reports whether d's agent blocks on event when a hook prints

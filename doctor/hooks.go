@@ -6,12 +6,15 @@ package doctor
 type Hook struct {
 	File    string // the settings file as doctor shows it (under Options.Dir)
 	Dialect string // the file's dialect (mappings name)
-	Event   string // the event key, in the file's dialect
-	Matcher *string
-	Command string
-	Timeout *float64 // as written, in the agent's unit
-	Env     map[string]string
-	If      string // Claude Code's "if" condition, when present
+	Event   string // the event key, as the file writes it
+	// AgentEvent is the event as the agent names it (Crush folds
+	// pre_tool_use into PreToolUse); "" when the agent has no such event.
+	AgentEvent string
+	Matcher    *string
+	Command    string
+	Timeout    *float64 // as written, in the agent's unit
+	Env        map[string]string
+	If         string // Claude Code's "if" condition, when present
 }
 
 // Hooks returns the command hooks of every settings file doctor reads
@@ -31,7 +34,11 @@ func Hooks(opts Options) []Hook {
 			if h.typ != "command" || h.command == "" {
 				continue
 			}
-			out = append(out, Hook{File: f.shown, Dialect: f.d.Name, Event: h.event, Matcher: h.matcher, Command: h.command, Timeout: h.timeout, Env: h.env, If: h.cond})
+			agentEvent := ""
+			if h.ev != nil {
+				agentEvent = h.ev.Name
+			}
+			out = append(out, Hook{AgentEvent: agentEvent, File: f.shown, Dialect: f.d.Name, Event: h.event, Matcher: h.matcher, Command: h.command, Timeout: h.timeout, Env: h.env, If: h.cond})
 		}
 	}
 	return out

@@ -84,7 +84,7 @@ func (c *checker) probeAll() {
 func (c *checker) probe(h *hook, box *confine.Sandbox, pc probeCase) {
 	d := h.f.d
 	proj := box.Proj
-	payload, tool, err := c.payload(d, h.event, proj, pc)
+	payload, tool, err := c.payload(d, h.ev.Name, proj, pc) // the event as the agent names it (Crush folds pre_tool_use)
 	if err != nil || payload == nil {
 		return // the agent has no such tool: its hooks never see this call
 	}
@@ -93,7 +93,7 @@ func (c *checker) probe(h *hook, box *confine.Sandbox, pc probeCase) {
 	}
 	limit := ProbeLimit
 	agentLimit := d.Timeout.Default
-	if t, ok := d.Timeout.PerEvent[h.event]; ok {
+	if t, ok := d.Timeout.PerEvent[h.ev.Name]; ok {
 		agentLimit = t
 	}
 	if h.timeout != nil && *h.timeout > 0 {
@@ -105,7 +105,7 @@ func (c *checker) probe(h *hook, box *confine.Sandbox, pc probeCase) {
 	}
 	out := c.runHook(h, box, payload, limit)
 	what := fmt.Sprintf("probe %s (%s)", pc.label, tool)
-	outcome, r, fix := classify(d, h.event, out, limit < agentDur, limit)
+	outcome, r, fix := classify(d, h.ev.Name, out, limit < agentDur, limit)
 	c.add(h, h.cmdOff, r, what+": "+outcome, fix)
 }
 
@@ -150,7 +150,7 @@ func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase)
 // use). A matcher hookx cannot evaluate as the agent does is assumed to
 // match: the probe then runs the guard.
 func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
-	if matchesAll(m) {
+	if matchesAll(d, m) {
 		return true
 	}
 	tm, err := d.ToolMatcher(*m)

@@ -175,6 +175,7 @@ var (
 	ruleProbeTimeout    = rule("HX315", "probe-timed-out", Error, FailsOpen, "probed, the guard outlives its timeout: the agent kills it and runs the tool")
 	ruleProbeIdiom      = rule("HX316", "probe-ignored-idiom", Error, FailsOpen, "probed, the guard answers in an idiom the agent ignores")
 	ruleProbeFailedOpen = rule("HX317", "probe-failed-open", Error, FailsOpen, "probed, the guard fails: the agent runs the tool")
+	ruleDecisionBlock   = rule("HX318", "decision-block-ignored", Error, FailsOpen, "a guard answers {\"decision\":\"block\"} where the agent reads no such decision")
 )
 
 // HX4xx: warnings.

@@ -149,7 +149,10 @@ func settingsHook(hooks []doctor.Hook, dir string, want Hook) (Hook, error) {
 		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name one by its command", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
 	}
 	h := got[0]
-	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.Event, Matcher: h.Matcher, cond: h.If, timeout: h.Timeout, env: h.Env}, nil
+	if h.AgentEvent == "" {
+		return Hook{}, fmt.Errorf("%s: %s has no event %s: the hook never runs", want.Settings, h.Dialect, h.Event)
+	}
+	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.AgentEvent, Matcher: h.Matcher, cond: h.If, timeout: h.Timeout, env: h.Env}, nil
 }
 
 func matcherText(m *string) string {

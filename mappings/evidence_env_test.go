@@ -22,7 +22,8 @@ type EnvVar struct {
 	// directory), session (the payload's session_id), fixed (always Value),
 	// agent (a value only the running agent knows; Why says so), process
 	// (set for the agent's whole process, not for hooks; Why says so) or
-	// payload (Name "*": each scalar top-level payload field).
+	// payload (Name "*": each scalar top-level payload field) or field
+	// (set from the payload field Value names, a.b for member b of a).
 	Kind     string `json:"kind"`
 	Value    string `json:"value"`
 	Why      string `json:"why"`
@@ -82,6 +83,9 @@ func TestEnvLedgerHoldsTheTable(t *testing.T) {
 			for k := range e.Set {
 				declared[k] = "fixed"
 			}
+			for k := range e.FromPayload {
+				declared[k] = "field"
+			}
 			seen := map[string]bool{}
 			for _, v := range l.Vars {
 				if seen[v.Name] {
@@ -99,6 +103,10 @@ func TestEnvLedgerHoldsTheTable(t *testing.T) {
 				case "fixed":
 					if got, ok := e.Set[v.Name]; !ok || got != v.Value {
 						t.Errorf("%s sets %s=%s for its hooks (%s); the table's env.set has %q", d.Agent, v.Name, v.Value, v.Evidence, got)
+					}
+				case "field":
+					if got, ok := e.FromPayload[v.Name]; !ok || got != v.Value {
+						t.Errorf("%s sets %s from the payload's %s for its hooks (%s); the table's env.fromPayload has %q", d.Agent, v.Name, v.Value, v.Evidence, got)
 					}
 				case "payload":
 					if !e.PayloadVars {

@@ -102,7 +102,7 @@ func carried(d *Dialect, tool *Tool, e inputEvidence) error {
 // dir_path, Qwen's directory and Codex's apply_patch paths were not.
 func TestEvidenceInputsHeldByTheTable(t *testing.T) {
 	tbl := Default()
-	for _, name := range []string{"claude", "gemini", "codex", "copilot", "qwen", "droid", "terminai"} {
+	for _, name := range []string{"claude", "gemini", "codex", "copilot", "qwen", "droid", "terminai", "crush"} {
 		t.Run(name, func(t *testing.T) {
 			d, err := tbl.Dialect(name)
 			if err != nil {

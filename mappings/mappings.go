@@ -153,6 +153,15 @@ type Dialect struct {
 	// stdout, reads its stderr as the output instead, JSON and all, at any
 	// exit but 2 (Qwen Code's hook runner: stdout || stderr).
 	StderrAsOutput bool `json:"stderrAsOutput"`
+	// FoldEvents is set where the agent reads an event name of its
+	// settings in any case, with or without underscores (Crush:
+	// pre_tool_use is PreToolUse, config/load.go:1399-1409).
+	FoldEvents bool `json:"foldEvents"`
+	// OutputForm names the agent's own output form, which its family's
+	// reader is given in the family's terms first (translate's
+	// outputForms; "crush": Crush's decision, halt, context and
+	// updated_input beside Claude Code's hookSpecificOutput); "": none.
+	OutputForm string `json:"outputForm"`
 	// EmptyAnswer is what the agent is answered on stdout when there is
 	// nothing to say (an event the hook does not run on, a hook not waited
 	// for, a block past the hook's own agent's stop cap): a JSON object,
@@ -475,6 +484,11 @@ type Env struct {
 	// boolean or a number as a variable of that name, over any other
 	// (Droid: $tool_name, $session_id, $cwd...).
 	PayloadVars bool `json:"payloadVars"`
+	// FromPayload names variables the agent sets from its hook's payload,
+	// in the agent's own field names (name -> a field, or field.member
+	// inside an object), each only where the payload has it (Crush:
+	// CRUSH_TOOL_INPUT_COMMAND from tool_input.command).
+	FromPayload map[string]string `json:"fromPayload"`
 }
 
 // Command is what an agent does to a hook's command before a process runs
@@ -781,6 +795,11 @@ type Output struct {
 	// written as permissionDecision where the event has it, else as exit 2
 	// with the reason on stderr.
 	DecisionIgnored bool `json:"decisionIgnored"`
+	// StopByExit is set where the agent reads no continue:false and stops
+	// only on an exit code of its own (Exits, effect "stop"): a stop for
+	// such a host is written as that exit, with the reason on stderr
+	// (Crush's exit 49).
+	StopByExit bool `json:"stopByExit"`
 	// Discarded is set where the agent drops the hooks' result unread: no
 	// exit code, field or text of it has any effect (TerminaI's
 	// SessionStart). Context is then "none" and Block "none".
@@ -817,6 +836,18 @@ func (o Output) ExitEffect(exit int) string {
 		return ""
 	}
 	return o.Exits[strconv.Itoa(exit)]
+}
+
+// StopExit is the exit code to which the agent gives the effect "stop" on
+// this event (Exits), the smallest of them; 0 when none.
+func (o Output) StopExit() int {
+	best := 0
+	for code, effect := range o.Exits {
+		if n, err := strconv.Atoi(code); err == nil && effect == "stop" && (best == 0 || n < best) {
+			best = n
+		}
+	}
+	return best
 }
 
 // Accepts reports whether the agent accepts an output key on this event
@@ -1422,6 +1453,9 @@ func (s *Shape) fill(dialect string) error {
 	}
 	if len(s.HandlerKeys) > 0 {
 		for _, k := range []string{"type", s.CommandField, s.TimeoutField, s.NameField, s.LabelField, s.AsyncField} {
+			if k == "type" && s.TypeOptional {
+				continue // a handler without a type runs as a command (Crush has no type)
+			}
 			if k != "" && !slices.Contains(s.HandlerKeys, k) {
 				errs = append(errs, fmt.Errorf("%s: settings.shape: handlerKeys lack %q, a field the shape names", dialect, k))
 			}
@@ -1513,8 +1547,35 @@ func (t *Table) Dialect(name string) (*Dialect, error) {
 // Event returns the dialect's event of that name, or nil.
 func (d *Dialect) Event(name string) *Event {
 	d.ensureIndex()
-	return d.eventByName[name]
+	if e := d.eventByName[name]; e != nil || !d.FoldEvents {
+		return e
+	}
+	for _, e := range d.Events {
+		if foldEvent(e.Name) == foldEvent(name) {
+			return e
+		}
+	}
+	return nil
 }
+
+// ReadsAnswersLike reports whether d's agent reads a tool guard's answer as
+// o's does: one protocol family, one output form, and the same top-level
+// decision on the tool guard. Where not (a Crush guard's
+// {"decision":"deny"} on Claude Code, a Codex guard's {"decision":"block"}
+// on Factory Droid), a hook copied unwrapped answers in a form the other
+// ignores.
+func (d *Dialect) ReadsAnswersLike(o *Dialect) bool {
+	if d.Protocol != o.Protocol || d.OutputForm != o.OutputForm {
+		return false
+	}
+	a, _ := d.EventFor("tool.before")
+	b, _ := o.EventFor("tool.before")
+	return a == nil || b == nil || a.Output.DecisionIgnored == b.Output.DecisionIgnored
+}
+
+// foldEvent is an event name as an agent that folds them reads it: any
+// case, underscores dropped (Crush's normalizeHookEvent).
+func foldEvent(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
 
 // EventFor returns the dialect's event for a canonical event id: the event
 // mapped to it, or the event that also carries it. It returns nil when the

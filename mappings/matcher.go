@@ -24,8 +24,9 @@ type MatcherRules struct {
 	// Trim is set when the matcher is trimmed of white space first.
 	Trim bool `json:"trim"`
 	// Regex is the flavour of the agent's regexes: "" or "javascript"
-	// (JavaScript's RegExp, package jsregex), or "rust" (Rust's regex
-	// crate, Codex).
+	// (JavaScript's RegExp, package jsregex), "rust" (Rust's regex
+	// crate, Codex) or "go" (Go's regexp, Crush: the engine hookx runs,
+	// so read exactly; "*" is no "match all" there but an invalid regex).
 	Regex string `json:"regex"`
 	// Anchored is set when a regex must match the whole tool name (Copilot
 	// CLI: "ba" does not fire for bash, seen live).
@@ -35,8 +36,8 @@ type MatcherRules struct {
 // compileMatchers compiles the dialect's exact-list pattern.
 func (d *Dialect) compileMatchers() error {
 	d.exactList = nil
-	if r := d.Matchers.Regex; r != "" && r != "javascript" && r != "rust" {
-		return fmt.Errorf("%s: matchers.regex: %q is not javascript or rust", d.Name, r)
+	if r := d.Matchers.Regex; r != "" && r != "javascript" && r != "rust" && r != "go" {
+		return fmt.Errorf("%s: matchers.regex: %q is not javascript, rust or go", d.Name, r)
 	}
 	if d.Matchers.ExactList == "" {
 		return nil
@@ -78,8 +79,16 @@ type Regexp interface {
 // Regex compiles a matcher regex in the dialect's flavour (its agent's
 // engine). The error says hookx cannot evaluate it as the agent does.
 func (d *Dialect) Regex(m string) (Regexp, error) {
-	if d.Matchers.Regex == "rust" {
+	switch d.Matchers.Regex {
+	case "rust":
 		return compileRust(m)
+	case "go":
+		re, err := regexp.Compile(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s rejects the regex %q, and with it the whole configuration: %w", d.Agent, m, err)
+		}
+		t, _ := syntax.Parse(m, syntax.Perl)
+		return goRegexp{re, t != nil && hasAssertion(t)}, nil
 	}
 	re, err := jsregex.Compile(m)
 	if err != nil {
@@ -156,6 +165,17 @@ func (r rustRegexp) MatchString(s string) (bool, error) {
 
 func (r rustRegexp) HasAssertions() bool { return r.assertions }
 
+// goRegexp is a matcher regex of an agent written in Go (Crush:
+// regexp.Compile and MatchString, unanchored), read by the same engine.
+type goRegexp struct {
+	re         *regexp.Regexp
+	assertions bool
+}
+
+func (r goRegexp) MatchString(s string) (bool, error) { return r.re.MatchString(s), nil }
+
+func (r goRegexp) HasAssertions() bool { return r.assertions }
+
 // ErrMatcher is wrapped by the errors of a matcher hookx cannot evaluate as
 // its agent would.
 var ErrMatcher = errors.New("matcher not evaluated")
@@ -179,7 +199,7 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 		m = jsregex.Trim(m)
 	}
 	switch {
-	case m == "" || m == "*":
+	case d.MatchesAll(m):
 		tm.all = true
 	case d.IsExactList(m):
 		for _, f := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
@@ -198,6 +218,13 @@ func (d *Dialect) ToolMatcher(m string) (*ToolMatcher, error) {
 		tm.re = re
 	}
 	return tm, nil
+}
+
+// MatchesAll reports whether the agent reads matcher m, already trimmed
+// where it trims, as every tool: "" always, "*" unless its regexes are Go's
+// (Crush), which reject it.
+func (d *Dialect) MatchesAll(m string) bool {
+	return m == "" || m == "*" && d.Matchers.Regex != "go"
 }
 
 // String returns the matcher as written.

@@ -114,6 +114,19 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 			}
 			return filepath.Clean(p), ""
 		},
+		// Crush's file tools (edit, multiedit, view, write, ls) and the
+		// directories of bash, glob and grep: an absolute path as written,
+		// a relative one joined to its working directory with Go's
+		// filepath.Join (filepathext.SmartJoin; ls expands ~ first).
+		"crushPath": func(p string, c PathContext) (string, string) {
+			if strings.HasPrefix(p, "~") {
+				return p, "Crush's ls expands ~ to the home directory; its other tools do not"
+			}
+			if filepath.IsAbs(p) {
+				return p, ""
+			}
+			return filepath.Join(c.Cwd, p), ""
+		},
 		// Factory Droid's Read, Create, Edit and LS: taken against the
 		// session's cwd as Node's path.resolve would (read in its binary, not
 		// seen live with a relative path); whether it expands ~ is not known.

@@ -62,12 +62,20 @@ type PayloadShape struct {
 	// names) each one has, for a payload that names no event: the event
 	// whose fields are all there, and the most of them, is the one.
 	Events map[string][]string `json:"events"`
+	// EventField names the field that names the event where it is not
+	// hook_event_name (Crush: "event"); the payload is then the agent's
+	// own form too, renamed both ways.
+	EventField string `json:"eventField"`
 }
 
 // Own reports whether the payload form is the agent's own (it renames
 // fields): the payload then names no event, and the family's code says
 // which event it is.
-func (p PayloadShape) Own() bool { return len(p.Fields) > 0 }
+func (p PayloadShape) Own() bool { return len(p.Fields) > 0 || p.EventField != "" }
+
+// NamesNoEvent reports whether the agent's payload names no event (Copilot
+// CLI): the event is the one the handler was registered on.
+func (p PayloadShape) NamesNoEvent() bool { return p.Own() && p.EventField == "" }
 
 // Inverse returns the renames from translation's names to the agent's.
 func (p PayloadShape) Inverse() map[string]string {

@@ -11,7 +11,10 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 )
 
-func matchesAll(m *string) bool { return m == nil || *m == "" || *m == "*" }
+// matchesAll reports whether d's agent runs a hook with matcher m for
+// every tool: none, "", or "*" where "*" is no invalid regex (Crush's Go
+// regexp rejects it, and the whole configuration with it).
+func matchesAll(d *mappings.Dialect, m *string) bool { return m == nil || d.MatchesAll(*m) }
 
 func splitList(s string) []string {
 	var out []string
@@ -90,7 +93,7 @@ func (p *planner) translateMatcher(src, dst *mappings.Event, m *string) matcherP
 // wrapped hook on a guard event; the matcher then names those tools too.
 func (p *planner) toolMatcher(m *string, guarded bool) matcherPlan {
 	var plan matcherPlan
-	if matchesAll(m) {
+	if matchesAll(p.from, m) {
 		plan.outs = []matchOut{{}}
 		plan.closed = p.unjudged(nil, nil, guarded)
 		return plan
@@ -363,7 +366,7 @@ func (p *planner) mcpPattern(alt string) (string, bool) {
 func (p *planner) valueMatcher(src, dst *mappings.Event, m *string) matcherPlan {
 	var plan matcherPlan
 	// The source values the matcher selects; all == true means every value.
-	all := matchesAll(m) || src.Matcher == "ignored"
+	all := matchesAll(p.from, m) || src.Matcher == "ignored"
 	var vals []string
 	universe := src.Values[src.MatcherField]
 	switch {

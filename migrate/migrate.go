@@ -956,7 +956,7 @@ func (p *planner) translate(sh srcHandler) []Entry {
 		if failClosed || p.opts.FailClosed && p.targetGuard(em.To.Name) {
 			words = append(words, "--fail-closed")
 		}
-		if em.From.Matcher == "tool" && !matchesAll(sh.matcher) {
+		if em.From.Matcher == "tool" && !matchesAll(p.from, sh.matcher) {
 			// wrap presents the host's tool as the one this names (LS for
 			// list_directory) and skips the hook where it names none.
 			words = append(words, "--match", HostQuote(*sh.matcher))
@@ -1040,7 +1040,7 @@ func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, pri
 	sum := sha256.Sum256([]byte(key))
 	id := fmt.Sprintf("%s%s:%d:%s@%s", OwnedPrefix, sh.event, sh.ordinal, hex.EncodeToString(sum[:])[:8], sh.origin)
 	command := cmd
-	if p.to.Payload.Own() && p.opts.Wrap && !native {
+	if p.to.Payload.NamesNoEvent() && p.opts.Wrap && !native {
 		// The host's payload names no event (Copilot CLI): wrap is told
 		// which one this entry is registered on.
 		hostFlag := " wrap --from " + p.from.Name + " --host " + p.to.Name + " "
@@ -1063,7 +1063,9 @@ func (p *planner) entry(sh srcHandler, f handlerFields, native bool, target, pri
 	if tf.NameField != "" {
 		put(tf.NameField, id, "the name")
 	}
-	put("type", "command", "the type")
+	if accepts("type") || !tf.TypeOptional {
+		put("type", "command", "the type")
+	}
 	put(tf.CommandField, command, "the command")
 	if tf.ShellField && (!p.opts.Wrap || native) && f.Shell != "" {
 		put("shell", f.Shell, "the shell "+strconv.Quote(f.Shell))
@@ -1216,10 +1218,16 @@ func (p *planner) idiomWarning(base Item, em mappings.EventMapping) {
 	var diffs []string
 	if p.from.Protocol != p.to.Protocol {
 		diffs = append(diffs, fmt.Sprintf("exit codes and JSON decisions are read by %s's rules, not %s's", p.to.Agent, p.from.Agent))
+	} else if p.from.OutputForm != p.to.OutputForm {
+		// One family, but one agent reads an answer form of its own
+		// (Crush: stdout at exit 0 only, decision allow or deny, halt; no
+		// block, no continue); its exit codes are named below.
+		diffs = append(diffs, fmt.Sprintf("%s and %s read a hook's JSON answer differently (when stdout is read, which top-level decisions count, how to stop)", p.to.Agent, p.from.Agent))
 	} else if p.from.Reading.ByExit() != p.to.Reading.ByExit() || !slices.Equal(p.from.Reading.BlockingExits, p.to.Reading.BlockingExits) {
 		// One family, read differently (TerminaI: the exit code first).
 		diffs = append(diffs, fmt.Sprintf("%s %s, where %s %s", p.to.Agent, p.to.Reading, p.from.Agent, p.from.Reading))
 	}
+
 	so, do := em.From.Output, em.To.Output
 	var lostBlocks []string
 	for _, code := range slices.Sorted(maps.Keys(mergeKeys(so.Exits, do.Exits))) {

@@ -441,6 +441,11 @@ func (d *doc) readHandler(h *hujson.Value, hobj *hujson.Object, shape mappings.S
 			return rh, d.errAt(h.StartOffset, "%s.%s: %v", where, shape.TimeoutField, err)
 		}
 	}
+	if rh.fields.Type == "" && shape.TypeOptional {
+		// The agent runs a handler without a type as a command (Crush
+		// has no type field at all).
+		rh.fields.Type = "command"
+	}
 	if rh.fields.Type == "" {
 		return rh, d.errAt(h.StartOffset, "%s has no \"type\"", where)
 	}

@@ -20,8 +20,20 @@ func readClaude(d *mappings.Dialect, ev *mappings.Event, out Output, fs *finding
 	text := trimJS(out.Stdout)
 	stderr := trimJS(out.Stderr)
 	obj, isJSON := singleObject(text)
+	if isJSON && d.Reading.ByExit() && (out.ExitCode != 0 || out.Signaled) {
+		// The agent reads stdout only at exit 0 (Crush, runner.go:220-258).
+		isJSON = false
+		fs.add(mappings.None, "stdout", "%s reads it only at exit 0; ignored", d.Agent)
+	}
 	if isJSON {
-		v = claudeVerdict(d, ev, parseFields(obj), fs)
+		o, ignored := parseFields(obj), ""
+		if form := outputForms[d.OutputForm]; form != nil {
+			o, ignored = form(d, ev, o, fs)
+		}
+		v = claudeVerdict(d, ev, o, fs)
+		if ignored != "" && v.Ignored == "" && !v.Block {
+			v.Ignored = ignored
+		}
 	}
 	exit := out.ExitCode
 	if out.Signaled {
@@ -242,6 +254,15 @@ func claudeVerdict(d *mappings.Dialect, ev *mappings.Event, o fields, fs *findin
 // permissionDecision, exit 2 with the reason on stderr.
 func (r rendered) claudeOutput(ev *mappings.Event, repl *replacement, dropped func([]string)) Output {
 	var out Output
+	if r.stop && ev != nil && ev.Output.StopByExit {
+		// The agent reads no continue:false: its exit code of "stop"
+		// (Crush's 49) halts, the reason on stderr; where the event's
+		// block denies, the action does not run either.
+		if code := ev.Output.StopExit(); code != 0 {
+			out.Stderr, out.ExitCode = []byte(nonBlank(cmp.Or(r.stopReason, r.reason), "Stopped by hook")+"\n"), code
+			return out
+		}
+	}
 	if r.block && ev != nil && ev.Output.DecisionIgnored && !ev.Output.PermissionDecision {
 		out.Stderr, out.ExitCode = []byte(nonBlank(r.reason, "Blocked by hook")+"\n"), 2
 		r.block = false

@@ -375,7 +375,7 @@ func HostEvent(host *mappings.Dialect, payload []byte, hint string) (string, err
 	if err != nil {
 		return "", fmt.Errorf("event payload: %w", describeJSONError(payload, err))
 	}
-	if name := stringField(raw, "hook_event_name"); name != "" || !host.Payload.Own() {
+	if name := stringField(raw, cmp.Or(host.Payload.EventField, "hook_event_name")); name != "" || !host.Payload.NamesNoEvent() {
 		if hint != "" && name != "" && name != hint {
 			return "", fmt.Errorf("the payload's event %q is not --host-event %q", name, hint)
 		}
@@ -406,7 +406,7 @@ func HostEvent(host *mappings.Dialect, payload []byte, hint string) (string, err
 }
 
 // Inbound puts a payload of d's own form (Copilot CLI's camelCase, which
-// names no event) into the snake_case form translation and its tests read:
+// names no event; Crush's, which names it "event") into the snake_case form translation and its tests read:
 // fields renamed, hook_event_name set to event, first. A payload of any
 // other dialect, or already in that form, is returned unchanged.
 func Inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) {
@@ -428,6 +428,9 @@ func inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) 
 	keys := []string{"hook_event_name"}
 	vals := map[string]json.RawMessage{"hook_event_name": name}
 	for _, k := range order {
+		if k == d.Payload.EventField {
+			continue // named above as hook_event_name
+		}
 		nk := k
 		if to, ok := d.Payload.Fields[k]; ok {
 			if _, clash := raw[to]; clash {
@@ -442,7 +445,7 @@ func inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) 
 }
 
 // outbound puts a translated payload into d's own form: hook_event_name
-// dropped, fields renamed back, a timestamp as d sends it.
+// dropped or renamed to its own event field, fields renamed back, a timestamp as d sends it.
 func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
 	if !d.Payload.Own() {
 		return payload, nil
@@ -455,10 +458,13 @@ func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
 	var keys []string
 	vals := map[string]json.RawMessage{}
 	for _, k := range order {
-		if k == "hook_event_name" {
+		if k == "hook_event_name" && d.Payload.EventField == "" {
 			continue
 		}
 		nk := cmp.Or(inv[k], k)
+		if k == "hook_event_name" {
+			nk = d.Payload.EventField
+		}
 		keys = append(keys, nk)
 		vals[nk] = raw[k]
 	}

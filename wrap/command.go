@@ -177,6 +177,9 @@ func hookVars(d *mappings.Dialect) []string {
 	for k := range d.Env.Set {
 		vars = append(vars, k)
 	}
+	for k := range d.Env.FromPayload {
+		vars = append(vars, k)
+	}
 	prep := d.Command
 	vars = append(vars, prep.AlsoSets...)
 	if prep.EnvFile != "" {

@@ -3,6 +3,7 @@ package wrap
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,15 @@ import (
 // turn) on a Gemini AfterAgent. When the transcript cannot be translated,
 // the hook gets the host's, and a finding says so.
 func (r *runner) withTranscript(hostPayload, hookPayload []byte) []byte {
+	if r.hook.Transcript.File == "" {
+		// The hook's agent tells its hooks of no transcript (Crush): the
+		// hook gets none, as there.
+		order, hook, err := mappings.SplitObject(hookPayload)
+		if err != nil || !has(hook, "transcript_path") {
+			return hookPayload
+		}
+		return mappings.JoinObject(slices.DeleteFunc(order, func(k string) bool { return k == "transcript_path" }), hook)
+	}
 	if r.TranscriptDir == "" || r.host.Transcript.Format == r.hook.Transcript.Format {
 		return hookPayload
 	}

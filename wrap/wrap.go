@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -777,6 +778,49 @@ func hookEnv(environ []string, host, hook *mappings.Dialect, payload []byte) []s
 	}
 	if hook.Env.PayloadVars {
 		env = withPayloadVars(env, payload)
+	}
+	return withFromPayload(env, hook, payload)
+}
+
+// withFromPayload sets, over env, the variables the hook's agent sets from
+// its payload (env.fromPayload: Crush's CRUSH_TOOL_INPUT_COMMAND), each
+// only where the payload has the field: a string as it is, anything else
+// as its JSON text (gjson's String, hooks/input.go:66-73).
+func withFromPayload(env []string, hook *mappings.Dialect, payload []byte) []string {
+	if len(hook.Env.FromPayload) == 0 {
+		return env
+	}
+	var p map[string]json.RawMessage
+	if json.Unmarshal(payload, &p) != nil {
+		return env
+	}
+	for _, name := range slices.Sorted(maps.Keys(hook.Env.FromPayload)) {
+		raw, ok := json.RawMessage(nil), false
+		obj := p
+		for part := range strings.SplitSeq(hook.Env.FromPayload[name], ".") {
+			if obj == nil {
+				ok = false
+				break
+			}
+			raw, ok = obj[part]
+			obj = nil
+			_ = json.Unmarshal(raw, &obj)
+		}
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+		if !ok {
+			continue
+		}
+		v := string(raw)
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			v = s
+		} else if v == "null" {
+			v = ""
+		}
+		// A NUL cannot be in an environment (exec fails, and the guard
+		// with it): dropped, so that all the rest of the text, what
+		// follows a NUL too, is there for the hook to judge.
+		env = append(env, name+"="+strings.ReplaceAll(v, "\x00", ""))
 	}
 	return env
 }

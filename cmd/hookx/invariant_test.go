@@ -51,13 +51,14 @@ var sampleProjects = []struct {
 	{name: "sample", from: "gemini", dir: "testdata/samples/gemini"},
 	{name: "sample", from: "qwen", dir: "testdata/samples/qwen"},
 	{name: "sample", from: "terminai", dir: "testdata/samples/terminai"},
+	{name: "sample", from: "crush", dir: "testdata/samples/crush"},
 }
 
 // migrateForms are the ways of running migrate that change what it writes.
 // --no-wrap copies the commands as they are, "for hooks that already speak
 // the target's protocol": the samples' hooks speak their own agent's, so
-// it is held on the pairs of one protocol family (Claude Code, Codex,
-// Droid, Qwen; Gemini CLI, TerminaI). Across families doctor rightly
+// it is held on the pairs that read a guard's answer alike (ReadsAnswersLike:
+// Claude Code, Codex and Qwen; Gemini CLI and TerminaI). Across them doctor rightly
 // finds their answers ignored, which migrate reports only as "unwrapped
 // hook" (issue 25: left for migrate to read the script's answers as
 // doctor does).
@@ -132,7 +133,7 @@ func TestWhatMigrateWritesDoctorPasses(t *testing.T) {
 					continue
 				}
 				for _, form := range migrateForms {
-					if form.noWrap && (from.Protocol != to.Protocol || sp.noScripts) {
+					if form.noWrap && (!from.ReadsAnswersLike(to) || sp.noScripts) {
 						continue
 					}
 					name := sp.name + "/" + from.Name + "-to-" + to.Name + "/" + form.name

@@ -63,7 +63,7 @@ func blockingEvents(t *testing.T, tbl *mappings.Table) []hostEvent {
 				name, _ := h.MCPName("tiny", "echo")
 				tool := e.Matcher == "tool"
 				switch {
-				case h.Payload.Own():
+				case h.Payload.NamesNoEvent():
 					if tool {
 						p["toolName"], p["toolArgs"] = name, map[string]any{"text": "hi", "deep": extra}
 					} else {
@@ -73,7 +73,13 @@ func blockingEvents(t *testing.T, tbl *mappings.Table) []hostEvent {
 						p["prompt"] = extra
 					}
 				default:
-					p["hook_event_name"] = e.Name
+					if f := h.Payload.EventField; f != "" {
+						// Crush names the event "event".
+						delete(p, "hook_event_name")
+						p[f] = e.Name
+					} else {
+						p["hook_event_name"] = e.Name
+					}
 					if tool {
 						p["tool_name"], p["tool_input"] = name, map[string]any{"text": "hi", "deep": extra}
 						if !strings.Contains(e.Canonical, "after") && e.Canonical != "tool.failed" {
@@ -219,7 +225,7 @@ func runWrappedCode(t *testing.T, tbl *mappings.Table, he hostEvent, from string
 		host = "auto"
 	}
 	tr := wrapcli.Translation{Table: tbl}
-	if he.host.Payload.Own() && !auto {
+	if he.host.Payload.NamesNoEvent() && !auto {
 		tr.HostEventGiven = he.event
 	}
 	var stdout, stderr bytes.Buffer
