@@ -16,56 +16,29 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/hookx-dev/hookx/internal/printable"
+	"github.com/hookx-dev/hookx/internal/findings"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
 // Severity says how bad a finding is.
-type Severity string
+type Severity = findings.Severity
 
 // The severities, from worst to mildest.
 const (
 	// Error: the hook will never fire, will fail open, or the agent rejects
 	// the file.
-	Error Severity = "error"
+	Error = findings.Error
 	// Warning: the hook fires, but not as its author probably meant.
-	Warning Severity = "warning"
+	Warning = findings.Warning
 	// Note: for information.
-	Note Severity = "note"
+	Note = findings.Note
 )
 
-// Finding is one problem with one hook or settings file.
-type Finding struct {
-	// Rule is the id of the finding's rule (HX201); Rules lists them.
-	Rule     string   `json:"rule"`
-	File     string   `json:"file"`
-	Line     int      `json:"line"`
-	Col      int      `json:"col"`
-	Agent    string   `json:"agent"`
-	Event    string   `json:"event"`
-	Matcher  string   `json:"matcher"`
-	Command  string   `json:"command"`
-	Problem  string   `json:"problem"` // what is wrong and why, "what; why"
-	Severity Severity `json:"severity"`
-	Fix      string   `json:"fix"`
-	// Silenced says what silences the finding (--ignore HX201, or a
-	// hookx-ignore comment and its reason); "" when nothing does.
-	Silenced string `json:"silenced,omitempty"`
-}
-
-// String renders a finding in the style of go vet:
-// "file:line:col: severity RULE: what; why; fix".
-func (f Finding) String() string {
-	pos := f.File
-	if f.Line > 0 {
-		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
-	}
-	s := fmt.Sprintf("%s: %s %s: %s", pos, f.Severity, f.Rule, f.Problem)
-	if f.Fix != "" {
-		s += "; " + f.Fix
-	}
-	return printable.String(s)
-}
+// Finding is one problem with one hook or settings file: RuleID is the id
+// of its rule (HX201; Rules lists them), Problem says "what; why", and
+// Silenced what silences it (--ignore HX201, or a hookx-ignore comment and
+// its reason; "" when nothing does).
+type Finding = findings.Finding
 
 // Options configure Check.
 type Options struct {
@@ -158,7 +131,7 @@ func Check(opts Options) ([]Finding, error) {
 		fs = []Finding{}
 	}
 	slices.SortStableFunc(fs, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 	return fs, nil
 }
@@ -211,13 +184,13 @@ func (c *checker) run() {
 
 // add records a finding of rule r about a hook.
 func (c *checker) add(h *hook, off int, r *Rule, problem, fix string) {
-	f := Finding{Rule: r.ID, Severity: r.Severity, Problem: problem, Fix: fix}
+	f := Finding{RuleID: r.ID, Severity: r.Severity, Problem: problem, Fix: fix}
 	if h != nil {
-		f.File, f.Agent, f.Event, f.Command = h.f.shown, h.f.d.Agent, h.event, h.command
+		f.File, f.Agent, f.Event, f.Command = h.f.shown, h.f.d.Name, h.event, h.command
 		if h.matcher != nil {
 			f.Matcher = *h.matcher
 		}
-		f.Line, f.Col = h.f.lineCol(off)
+		f.Line, f.Column = h.f.lineCol(off)
 	}
 	c.findings = append(c.findings, f)
 	var of *file
@@ -233,14 +206,14 @@ func (c *checker) addFile(f *file, off int, r *Rule, problem, fix string) {
 	c.addFileAt(f, r, 0, 0, problem, fix)
 	if off >= 0 {
 		fd := &c.findings[len(c.findings)-1]
-		fd.Line, fd.Col = f.lineCol(off)
+		fd.Line, fd.Column = f.lineCol(off)
 	}
 }
 
 // addFileAt records a finding of rule r about a file at a line and column
 // (0: the file as a whole).
 func (c *checker) addFileAt(f *file, r *Rule, line, col int, problem, fix string) {
-	c.findings = append(c.findings, Finding{Rule: r.ID, Severity: r.Severity, File: f.shown, Agent: f.d.Agent, Line: line, Col: col, Problem: problem, Fix: fix})
+	c.findings = append(c.findings, Finding{RuleID: r.ID, Severity: r.Severity, File: f.shown, Agent: f.d.Name, Line: line, Column: col, Problem: problem, Fix: fix})
 	c.origin = append(c.origin, f)
 }
 

@@ -95,7 +95,7 @@ func TestEveryRuleIsReachable(t *testing.T) {
 			}
 			var got []string
 			for _, f := range fs {
-				got = append(got, f.Rule)
+				got = append(got, f.RuleID)
 			}
 			for _, id := range want {
 				if !slices.Contains(got, id) {

@@ -127,11 +127,11 @@ func WriteSARIF(w io.Writer, fs []Finding, dir, version string) error {
 		if f.Fix != "" {
 			msg += "; " + f.Fix
 		}
-		res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: string(f.Severity), Message: sarifText{msg}}
+		res := sarifResult{RuleID: f.RuleID, RuleIndex: index[f.RuleID], Level: string(f.Severity), Message: sarifText{msg}}
 		if loc, ok := sarifArtifact(f.File, dir); ok {
 			l := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: loc}}
 			if f.Line > 0 {
-				l.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line, StartColumn: f.Col}
+				l.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line, StartColumn: f.Column}
 			}
 			res.Locations = []sarifLocation{l}
 		}

@@ -148,8 +148,8 @@ func (c *checker) silenceFindings() {
 	}
 	for i := range c.findings {
 		fd := &c.findings[i]
-		if slices.Contains(c.opts.Ignore, fd.Rule) {
-			fd.Silenced = "--ignore " + fd.Rule
+		if slices.Contains(c.opts.Ignore, fd.RuleID) {
+			fd.Silenced = "--ignore " + fd.RuleID
 			continue
 		}
 		if fd.Line == 0 {
@@ -159,7 +159,7 @@ func (c *checker) silenceFindings() {
 			continue
 		}
 		for _, s := range byFile[c.origin[i]] {
-			if s.line == fd.Line && slices.Contains(s.rules, fd.Rule) {
+			if s.line == fd.Line && slices.Contains(s.rules, fd.RuleID) {
 				fd.Silenced = fmt.Sprintf("%s at %s:%d", IgnoreDirective, fd.File, s.at)
 				if s.reason != "" {
 					fd.Silenced += ": " + s.reason

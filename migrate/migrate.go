@@ -152,6 +152,8 @@ type Result struct {
 	Items      []Item   `json:"items"`
 	Before     []byte   `json:"-"`
 	After      []byte   `json:"-"`
+
+	fromName, toName string // the dialects' names, for Findings and JSON
 }
 
 // Changed reports whether the target would change.
@@ -246,7 +248,8 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if p.opts.Wrap && p.opts.Hookx == "" {
 		return nil, errors.New("migrate: Options.Hookx is empty")
 	}
-	res := &Result{From: p.from.Agent + " " + p.from.Version, To: p.to.Agent + " " + p.to.Version, Target: target.Path, Wrapped: opts.Wrap}
+	res := &Result{From: p.from.Agent + " " + p.from.Version, To: p.to.Agent + " " + p.to.Version, Target: target.Path, Wrapped: opts.Wrap,
+		fromName: p.from.Name, toName: p.to.Name}
 
 	handlers, err := p.readSources(sources, res)
 	if err != nil {

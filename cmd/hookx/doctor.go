@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/hookx-dev/hookx/doctor"
 	"github.com/hookx-dev/hookx/internal/confine"
+	"github.com/hookx-dev/hookx/internal/findings"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/spf13/cobra"
 )
@@ -78,10 +78,11 @@ change from someone you do not trust, whose comment could silence what the
 change breaks). The files of ` + agentsWhere(func(d *mappings.Dialect) bool { return d.Settings.StrictJSON }) + ` are strict
 JSON: a comment makes the agent reject the file, so there --ignore is the
 way. Silenced findings are not printed, but the summary line counts them
-("2 silenced (1 error(s))"), --format json lists them under "silenced", and
+("2 silenced (1 error(s))"), --format json lists them under doctor.silenced, and
 SARIF keeps them as suppressed results.
 
---format json prints {"findings":[...],"silenced":[...]} (--json is the
+--format json prints the findings document of docs/findings.schema.json,
+with the silenced findings under doctor.silenced (--json is the
 same); --format sarif prints a SARIF 2.1.0 log for GitHub code scanning
 (upload it with github/codeql-action/upload-sarif).
 
@@ -198,13 +199,12 @@ func doctorRun(opts *doctorOptions) error {
 	}
 	switch format {
 	case "json":
-		enc := json.NewEncoder(opts.s.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Findings []doctor.Finding `json:"findings"`
-			Silenced []doctor.Finding `json:"silenced"`
-		}{fs, silenced}); err != nil {
+		doc := findings.New("doctor", fs)
+		if silenced == nil {
+			silenced = []doctor.Finding{}
+		}
+		doc.Doctor = doctorJSON{Silenced: silenced}
+		if err := doc.Write(opts.s.Out); err != nil {
 			return withCode(exitInternal, err)
 		}
 	case "sarif":
@@ -230,6 +230,11 @@ func doctorRun(opts *doctorOptions) error {
 		return silentExit(exitChanges)
 	}
 	return nil
+}
+
+// doctorJSON is doctor's extras in its --json document.
+type doctorJSON struct {
+	Silenced []doctor.Finding `json:"silenced"`
 }
 
 // silencedSummary is the summary line's account of the silenced findings,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookx-dev/hookx/internal/findings"
 	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
@@ -621,7 +621,8 @@ func migrateRun(opts *migrateOptions) error {
 
 	// Write each changed target over what it was planned from: a target
 	// edited during the run is planned again, at most three times.
-	var reports []any
+	reports := []migrate.TargetJSON{}
+	all := []findings.Finding{}
 	written := map[*targetRun]bool{}
 	var writeErr error
 	for i, t := range runs {
@@ -676,8 +677,9 @@ func migrateRun(opts *migrateOptions) error {
 		}
 	}
 	for _, t := range runs {
-		if r := printReport(opts, t.res, t.diff, written[t]); r != nil {
-			reports = append(reports, r)
+		if fs, r := printReport(opts, t.res, t.diff, written[t]); r != nil {
+			all = append(all, fs...)
+			reports = append(reports, *r)
 		}
 		if !opts.json {
 			verb := "Would copy"
@@ -693,14 +695,9 @@ func migrateRun(opts *migrateOptions) error {
 		}
 	}
 	if opts.json {
-		enc := json.NewEncoder(opts.s.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if len(reports) == 1 {
-			_ = enc.Encode(reports[0])
-		} else {
-			_ = enc.Encode(map[string]any{"targets": reports})
-		}
+		doc := findings.New("migrate", all)
+		doc.Migrate = migrateJSON{Targets: reports}
+		_ = doc.Write(opts.s.Out)
 	}
 	if writeErr != nil {
 		return writeErr
@@ -995,29 +992,16 @@ func hookxCommand() (cmd, warning string) {
 	return exe, ""
 }
 
-// migrateJSON is the --json output.
-type migrateJSON struct {
-	*migrate.Result
-	Changed bool   `json:"changed"`
-	Written bool   `json:"written"`
-	Diff    string `json:"diff"`
-}
-
 // printReport prints one target's diff and report; with --json it prints
-// nothing and returns the target's JSON object instead (a run of several
-// targets prints them as one object).
-func printReport(opts *migrateOptions, res *migrate.Result, diff string, written bool) any {
+// nothing and returns the target's findings and JSON object instead (a run
+// of several targets prints them as one document).
+func printReport(opts *migrateOptions, res *migrate.Result, diff string, written bool) ([]findings.Finding, *migrate.TargetJSON) {
 	if opts.json {
-		if res.Entries == nil {
-			res.Entries = []migrate.Entry{}
-		}
-		if res.Items == nil {
-			res.Items = []migrate.Item{}
-		}
-		return migrateJSON{Result: res, Changed: res.Changed(), Written: written, Diff: diff}
+		t := res.JSON(written, diff)
+		return res.Findings(), &t
 	}
 	if opts.quiet {
-		return nil // the exit code says it; errors still go to stderr
+		return nil, nil // the exit code says it; errors still go to stderr
 	}
 	if opts.color {
 		io.WriteString(opts.s.Out, migrate.Colorize(diff))
@@ -1027,10 +1011,16 @@ func printReport(opts *migrateOptions, res *migrate.Result, diff string, written
 	if diff == "" && !opts.verbose {
 		// Up to date: one line, like gofmt -l printing nothing.
 		io.WriteString(opts.s.Err, migrate.FormatUpToDate(res))
-		return nil
+		return nil, nil
 	}
 	io.WriteString(opts.s.Err, migrate.FormatReport(res, written, opts.dryRun || opts.check))
-	return nil
+	return nil, nil
+}
+
+// migrateJSON is migrate's extras in its --json document: one object per
+// target, in the order of --to.
+type migrateJSON struct {
+	Targets []migrate.TargetJSON `json:"targets"`
 }
 
 // fileExists reports whether path names something (a symlink counts).
