@@ -2,11 +2,13 @@ package hooktest
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/internal/findings/findingstest"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -153,5 +155,34 @@ func TestJudge(t *testing.T) {
 				t.Error("a failure says no why")
 			}
 		})
+	}
+}
+
+// TestJSONFollowsFindingsSchema: --json is the project's one findings
+// document, a finding per failed cell.
+func TestJSONFollowsFindingsSchema(t *testing.T) {
+	cells := []Cell{
+		{Case: "a", Host: "claude", Ran: true, Pass: true, Expect: "deny", Did: "deny", Reason: "no", Agent: "claude", Event: "PreToolUse"},
+		{Case: "a", Host: "gemini", Ran: true, Expect: "ask", Did: "deny", Why: "expected ask", Agent: "claude", Event: "PreToolUse", Matcher: "Bash", Command: "x", File: ".claude/settings.json"},
+		{Case: "b", Host: "codex", Ran: true, Expect: "allow", Did: "no answer", Why: "no answer within hookx test's 10s limit", Agent: "claude", Event: "PreToolUse"},
+		{Case: "a", Host: "terminai"},
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, cells); err != nil {
+		t.Fatal(err)
+	}
+	findingstest.Validate(t, b.Bytes())
+	var d struct {
+		Findings []struct{ RuleID, Host, Problem string }
+	}
+	if err := json.Unmarshal(b.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ RuleID, Host, Problem string }{
+		{"fail", "gemini", "a: expected ask; the host would deny"},
+		{"fail", "codex", "b: no answer within hookx test's 10s limit"},
+	}
+	if diff := cmp.Diff(want, d.Findings); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }

@@ -1,7 +1,6 @@
 package hooktest
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hookx-dev/hookx/internal/findings"
 	"github.com/hookx-dev/hookx/internal/printable"
 )
 
@@ -86,29 +86,43 @@ func WriteMatrix(w io.Writer, cells []Cell) {
 	fmt.Fprintf(w, "%d cases, %d cells, %d failed\n", len(cases), ran, n)
 }
 
-// jsonCell is a cell in --json: one finding per cell that ran.
+// jsonCell is a cell in --json's test extras.
 type jsonCell struct {
 	Case   string   `json:"case"`
 	Host   string   `json:"host"`
 	Pass   bool     `json:"pass"`
+	Expect string   `json:"expect"`
 	Did    string   `json:"did"`
 	Reason string   `json:"reason,omitempty"`
 	Why    string   `json:"why,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
 }
 
-// WriteJSON prints the cells as JSON (the one function to switch to the
-// project's findings schema).
+// WriteJSON prints the project's findings document (internal/findings):
+// a finding per failed cell (ruleId "fail", an error), and every cell that
+// ran under "test".
 func WriteJSON(w io.Writer, cells []Cell) error {
+	var fs []findings.Finding
 	out := []jsonCell{}
 	for _, c := range cells {
-		if c.Ran {
-			out = append(out, jsonCell{c.Case, c.Host, c.Pass, c.Did, c.Reason, c.Why, c.Notes})
+		if !c.Ran {
+			continue
 		}
+		out = append(out, jsonCell{c.Case, c.Host, c.Pass, c.Expect, c.Did, c.Reason, c.Why, c.Notes})
+		if c.Pass {
+			continue
+		}
+		problem := c.Case + ": " + c.Why
+		if c.Did != "no answer" {
+			problem += "; the host would " + c.Did
+		}
+		f := findings.Finding{RuleID: "fail", Severity: findings.Error, Problem: problem,
+			Agent: c.Agent, Host: c.Host, Event: c.Event, Matcher: c.Matcher, Command: c.Command, File: c.File}
+		fs = append(fs, f)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"cells": out, "failed": Failed(cells)})
+	d := findings.New("test", fs)
+	d.Test = map[string]any{"cells": out, "failed": Failed(cells)}
+	return d.Write(w)
 }
 
 // WriteJUnit writes JUnit XML: a suite per host, a test case per cell.

@@ -78,6 +78,10 @@ type Cell struct {
 	Reason     string // the reason or context the host reads
 	Why        string // on a failure, what was expected
 	Notes      []string
+	Expect     string // the expected outcome
+
+	// The hook: its dialect, event, matcher, command and settings file.
+	Agent, Event, Matcher, Command, File string
 }
 
 // ErrUnconfined is Run's answer where no confinement is given.
@@ -165,7 +169,10 @@ func matcherText(m *string) string {
 // runCell builds the event as host sends it, runs the hook under host
 // through hookx wrap, and reads the answer with host's reader.
 func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error) {
-	cell := Cell{Case: c.Name, Host: host.Name}
+	cell := Cell{Case: c.Name, Host: host.Name, Expect: c.Expect.Outcome, Agent: hk.Dialect, Event: hk.Event, Command: hk.Command, File: c.Hook.Settings}
+	if hk.Matcher != nil {
+		cell.Matcher = *hk.Matcher
+	}
 	hookD, err := opts.Table.Dialect(hk.Dialect)
 	if err != nil {
 		return cell, err
