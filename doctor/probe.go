@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,14 +62,14 @@ func (c *checker) probeAll() {
 			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
 			return
 		}
-		box, err := newSandbox(tmp, c.opts.Dir)
+		box, err := confine.NewSandbox(tmp, c.opts.Dir)
 		if err != nil {
 			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
 			os.RemoveAll(tmp)
 			continue
 		}
-		proj := box.proj
-		if err := copyTree(c.opts.Dir, proj); err != nil {
+		proj := box.Proj
+		if err := confine.CopyTree(c.opts.Dir, proj); err != nil {
 			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: copying the project: "+err.Error(), "")
 			os.RemoveAll(tmp)
 			continue
@@ -82,9 +81,9 @@ func (c *checker) probeAll() {
 	}
 }
 
-func (c *checker) probe(h *hook, box *sandbox, pc probeCase) {
+func (c *checker) probe(h *hook, box *confine.Sandbox, pc probeCase) {
 	d := h.f.d
-	proj := box.proj
+	proj := box.Proj
 	payload, tool, err := c.payload(d, h.ev.Name, proj, pc) // the event as the agent names it (Crush folds pre_tool_use)
 	if err != nil || payload == nil {
 		return // the agent has no such tool: its hooks never see this call
@@ -164,9 +163,9 @@ func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
 
 // runHook runs a hook the way its agent does: its shell, in the project,
 // with the agent's variables, the event on stdin.
-func (c *checker) runHook(h *hook, box *sandbox, payload []byte, limit time.Duration) translate.Output {
+func (c *checker) runHook(h *hook, box *confine.Sandbox, payload []byte, limit time.Duration) translate.Output {
 	d := h.f.d
-	proj := box.proj
+	proj := box.Proj
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	shell := d.Shell
@@ -179,12 +178,12 @@ func (c *checker) runHook(h *hook, box *sandbox, payload []byte, limit time.Dura
 	}
 	cmd := exec.Command(shell, "-c", h.command)
 	if c.opts.ProbeExec != nil {
-		args := slices.Concat(c.opts.ProbeExec[1:], confine.Args(box.policy(c.opts.Home, c.opts.Dir, path), shell, "-c", h.command))
+		args := slices.Concat(c.opts.ProbeExec[1:], confine.Args(box.Policy(c.opts.Home, c.opts.Dir, path), shell, "-c", h.command))
 		cmd = exec.Command(c.opts.ProbeExec[0], args...)
 	}
 	cmd.Dir = proj
 	cmd.Stdin = bytes.NewReader(payload)
-	env := box.env(path, c.opts.getenv)
+	env := box.Env(path, c.opts.getenv)
 	for _, o := range c.tbl.Dialects {
 		if sets(d, o.Env.ProjectDir) {
 			env = append(env, o.Env.ProjectDir+"="+proj)
@@ -310,51 +309,4 @@ func firstLine(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
-}
-
-// copyTree copies a project for a probe, leaving out version-control and
-// dependency directories, which hooks do not need.
-func copyTree(src, dst string) error {
-	skip := map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
-	// The copy may live inside the project (TMPDIR under it): never copy it
-	// into itself.
-	dstTop := realPath(filepath.Dir(dst))
-	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() && realPath(p) == dstTop {
-			return filepath.SkipDir
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if e.IsDir() {
-			if skip[e.Name()] && rel != "." {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(target, 0o755)
-		}
-		info, err := e.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, target)
-		case info.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(target, b, info.Mode().Perm())
-		}
-		return nil
-	})
 }

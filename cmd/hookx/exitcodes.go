@@ -9,7 +9,7 @@ const (
 	// exitChanges: `migrate --check` found the target out of date,
 	// `migrate --strict` found something it cannot carry over exactly or a
 	// guard it would weaken, or `doctor` found at least one error (or more
-	// warnings than --max-warnings).
+	// warnings than --max-warnings), or `test` found a case that failed.
 	exitChanges = 1
 	// exitBadInput: bad usage or input hookx cannot read (malformed JSON, an
 	// unknown dialect or event, a settings file that does not parse).
@@ -22,7 +22,7 @@ const exitCodesHelp = `Exit codes:
   0  success (wrap: always, once it has answered the host)
   1  migrate --check: target out of date; migrate --strict: items not carried exactly,
      or a guard would be weakened; doctor: at least one error found (or more
-     warnings than --max-warnings N)
+     warnings than --max-warnings N); test: a case failed
   2  bad usage or unreadable input (malformed JSON, unknown dialect or event, bad settings,
      a file too large or too deeply nested, a migrate target outside the project, ~ or --out)
   3  I/O or internal error; migrate: the target kept changing while being written`

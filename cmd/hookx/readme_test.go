@@ -381,6 +381,7 @@ func TestDocsNameEveryFlag(t *testing.T) {
 		"hookx translate result": "docs/translate.md",
 		"hookx mappings":         "docs/translate.md",
 		"hookx version":          "docs/cli.md",
+		"hookx test":             "docs/test.md",
 	}
 	root := newRootCmd(streams{}, nil)
 	root.InitDefaultVersionFlag()

@@ -28,9 +28,9 @@ import (
 // TestMain lets the test binary run as hookx, and as the fake hook programs
 // the wrap scripts run, inside the scripts.
 func TestMain(m *testing.M) {
-	// doctor --probe re-executes os.Executable (this binary) as its
-	// confining helper.
-	if len(os.Args) > 1 && os.Args[1] == confine.HelperName {
+	// doctor --probe and hookx test re-execute os.Executable (this binary)
+	// as their confining helper, and hookx test as hookx wrap.
+	if len(os.Args) > 1 && (os.Args[1] == confine.HelperName || os.Args[1] == "wrap") {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){
@@ -82,7 +82,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/state")
 			// The payloads captured from the real agents, the module's
 			// shared fixtures, as payloads/<dialect>-<version>/<name>.json.
-			return os.CopyFS(env.WorkDir+"/payloads", os.DirFS("../../testdata/payloads"))
+			if err := os.CopyFS(env.WorkDir+"/payloads", os.DirFS("../../testdata/payloads")); err != nil {
+				return err
+			}
+			// The demo project (hookx test --init runs on it).
+			return os.CopyFS(env.WorkDir+"/demo", os.DirFS("../../demo"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,

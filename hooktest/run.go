@@ -1,0 +1,484 @@
+package hooktest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/internal/confine"
+	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/translate"
+)
+
+// named are the events a case may name, each written as Claude Code sends
+// it (its captured payloads' fields) and translated for every other host by
+// package translate.
+var named = map[string]func(e Event, proj string) (event, tool string, fields map[string]any){
+	"shell": func(e Event, _ string) (string, string, map[string]any) {
+		return "PreToolUse", "Bash", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": e.Command, "description": "hookx test"}, "tool_use_id": "toolu_hookx_test"}
+	},
+	"write": func(e Event, proj string) (string, string, map[string]any) {
+		p := e.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(proj, p)
+		}
+		return "PreToolUse", "Write", map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": p, "content": e.Content}, "tool_use_id": "toolu_hookx_test"}
+	},
+	"prompt": func(e Event, _ string) (string, string, map[string]any) {
+		return "UserPromptSubmit", "", map[string]any{"prompt": e.Prompt}
+	},
+	"stop": func(e Event, _ string) (string, string, map[string]any) {
+		return "Stop", "", map[string]any{"stop_hook_active": false, "last_assistant_message": e.Message}
+	},
+}
+
+func eventNames() []string {
+	var n []string
+	for k := range named {
+		n = append(n, k)
+	}
+	slices.Sort(n)
+	return n
+}
+
+// Options are a run's settings.
+type Options struct {
+	Table *mappings.Table
+	Dir   string // the project: settings hooks are read here, every hook runs in a copy of it
+	Home  string
+	// Exec confines each run: the program and first arguments of the
+	// confining helper (hookx probe-exec); nil runs unconfined, which only
+	// Unconfined allows.
+	Exec       []string
+	Unconfined bool
+	// Wrap is how to run hookx wrap: the program and its first arguments.
+	Wrap   []string
+	Getenv func(string) string
+	Limit  time.Duration // per run; default 10s
+}
+
+// Cell is one case on one host.
+type Cell struct {
+	Case, Host string
+	Ran        bool // false: the host has no such event or tool, the case does not apply
+	NotRun     bool // the hook's own matcher leaves it out: the host does not run it
+	Pass       bool
+	Did        string // what the host does: deny, allow, ask, context, rewrite, continue
+	Reason     string // the reason or context the host reads
+	Why        string // on a failure, what was expected
+	Notes      []string
+	Expect     string // the expected outcome
+
+	// The hook: its dialect, event, matcher, command and settings file.
+	Agent, Event, Matcher, Command, File string
+}
+
+// ErrUnconfined is Run's answer where no confinement is given.
+var ErrUnconfined = errors.New("hookx test runs the project's hooks: it needs confinement")
+
+// Run runs every case of f on its hosts.
+func Run(f *File, opts Options) ([]Cell, error) {
+	if opts.Exec == nil && !opts.Unconfined {
+		return nil, ErrUnconfined
+	}
+	if opts.Limit == 0 {
+		opts.Limit = 10 * time.Second
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	var hooks []doctor.Hook
+	var cells []Cell
+	for _, c := range f.Cases {
+		hk := c.Hook
+		if hk.Settings != "" {
+			if hooks == nil {
+				hooks = doctor.Hooks(doctor.Options{Table: opts.Table, Dir: opts.Dir, Home: opts.Home})
+			}
+			found, err := settingsHook(hooks, opts.Dir, hk)
+			if err != nil {
+				return nil, fmt.Errorf("case %s: %w", c.Name, err)
+			}
+			hk = found
+		}
+		for _, host := range opts.Table.Dialects {
+			if len(c.Hosts) > 0 && !slices.Contains(c.Hosts, host.Name) {
+				continue
+			}
+			cell, err := runCell(c, hk, host, opts)
+			if err != nil {
+				return nil, fmt.Errorf("case %s on %s: %w", c.Name, host.Name, err)
+			}
+			if cell.Ran || len(c.Hosts) > 0 || len(cell.Notes) > 0 {
+				cells = append(cells, cell)
+			}
+		}
+	}
+	return cells, nil
+}
+
+// settingsHook finds the one hook of a settings file on an event and
+// matcher, read by doctor's reader.
+func settingsHook(hooks []doctor.Hook, dir string, want Hook) (Hook, error) {
+	path := filepath.Join(dir, filepath.FromSlash(want.Settings))
+	var got []doctor.Hook
+	for _, h := range hooks {
+		if filepath.Clean(h.File) != filepath.Clean(path) || h.Event != want.Event {
+			continue
+		}
+		if want.Matcher != nil && (h.Matcher == nil || *h.Matcher != *want.Matcher) || want.Command != "" && h.Command != want.Command {
+			continue
+		}
+		got = append(got, h)
+	}
+	switch {
+	case len(got) == 0:
+		return Hook{}, fmt.Errorf("%s has no command hook on %s%s", want.Settings, want.Event, matcherText(want.Matcher))
+	case len(got) > 1 && want.Command == "":
+		var cmds []string
+		for _, h := range got {
+			cmds = append(cmds, h.Command)
+		}
+		return Hook{}, fmt.Errorf("%s has %d command hooks on %s%s: %q; name one by its command", want.Settings, len(got), want.Event, matcherText(want.Matcher), cmds)
+	}
+	h := got[0]
+	if h.AgentEvent == "" {
+		return Hook{}, fmt.Errorf("%s: %s has no event %s: the hook never runs", want.Settings, h.Dialect, h.Event)
+	}
+	return Hook{Command: h.Command, Dialect: h.Dialect, Event: h.AgentEvent, Matcher: h.Matcher, cond: h.If, timeout: h.Timeout, env: h.Env}, nil
+}
+
+func matcherText(m *string) string {
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(" with matcher %q", *m)
+}
+
+// runCell builds the event as host sends it, runs the hook under host
+// through hookx wrap, and reads the answer with host's reader.
+func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error) {
+	cell := Cell{Case: c.Name, Host: host.Name, Expect: c.Expect.Outcome, Agent: hk.Dialect, Event: hk.Event, Command: hk.Command, File: c.Hook.Settings}
+	if hk.Matcher != nil {
+		cell.Matcher = *hk.Matcher
+	}
+	hookD, err := opts.Table.Dialect(hk.Dialect)
+	if err != nil {
+		return cell, err
+	}
+	tmp, err := os.MkdirTemp("", "hookx-test-")
+	if err != nil {
+		return cell, err
+	}
+	defer os.RemoveAll(tmp)
+	box, err := confine.NewSandbox(tmp, opts.Dir)
+	if err != nil {
+		return cell, err
+	}
+	if err := confine.CopyTree(opts.Dir, box.Proj); err != nil {
+		return cell, fmt.Errorf("copying the project: %w", err)
+	}
+	payload, hostEvent, tool, canonical, err := buildEvent(c.Event, host, box.Proj, opts.Table)
+	if err != nil {
+		// The host cannot send this event (the translation refuses it):
+		// the case does not apply there, and the matrix says why.
+		cell.Notes = append(cell.Notes, err.Error())
+		return cell, nil
+	}
+	if payload == nil {
+		return cell, nil // the host has no such event or tool
+	}
+	hookEvent := hk.Event
+	if hookEvent == "" {
+		ev, _ := hookD.EventFor(canonical)
+		if ev == nil {
+			return cell, fmt.Errorf("%s has no event for %s", hookD.Agent, canonical)
+		}
+		hookEvent = ev.Name
+	}
+	cell.Ran = true
+	var out translate.Output
+	if hk.cond != "" && host != hookD {
+		// migrate does not carry such a hook (its lost item): the host
+		// never runs it.
+		cell.NotRun = true
+		cell.Notes = append(cell.Notes, fmt.Sprintf("hookx migrate does not carry a hook with an if condition (%q): %s never runs it", hk.cond, host.Agent))
+		cell.Did = "allow"
+		judge(&cell, c.Expect, host, hookD.Name, host.Event(hostEvent), translate.Verdict{}, out)
+		return cell, nil
+	}
+	if hk.cond != "" {
+		cell.Notes = append(cell.Notes, fmt.Sprintf("the if condition %q is not evaluated: the hook runs for every call its matcher takes", hk.cond))
+	}
+	if host == hookD && hk.Matcher != nil && tool != "" && !matches(host, *hk.Matcher, tool) {
+		// The hook's own agent does not run it for this tool.
+		cell.NotRun = true
+		cell.Notes = append(cell.Notes, fmt.Sprintf("the matcher %q does not match %s: the hook does not run", *hk.Matcher, tool))
+	} else {
+		// The hook's own agent's timeout applies (wrap --timeout: on
+		// expiry, the hook's own timeout rules), where it is within
+		// hookx test's limit; past it, the run is cut and says so.
+		agent := hookD.Timeout.Default
+		if t, ok := hookD.Timeout.PerEvent[hookEvent]; ok {
+			agent = t
+		}
+		if hk.timeout != nil && *hk.timeout > 0 {
+			agent = *hk.timeout
+		}
+		agentDur := hookD.Timeout.Duration(agent)
+		var wrapLimit time.Duration
+		limit := opts.Limit
+		if agentDur > 0 && agentDur <= opts.Limit {
+			wrapLimit, limit = agentDur, agentDur+5*time.Second
+		}
+		out = runWrap(hk, hookEvent, host, hostEvent, payload, box, opts, wrapLimit, limit)
+		if out.TimedOut {
+			cell.Did, cell.Why = "no answer", fmt.Sprintf("no answer within hookx test's %s limit (%s would wait %s)", opts.Limit, hookD.Agent, agentDur)
+			return cell, nil
+		}
+	}
+	v, _, err := translate.ReadOutput(host, hostEvent, out)
+	if err != nil {
+		return cell, err
+	}
+	judge(&cell, c.Expect, host, hookD.Name, host.Event(hostEvent), v, out)
+	return cell, nil
+}
+
+// buildEvent is the event as host sends it: a named event (written as
+// Claude Code sends it) or an inline one, translated by package translate.
+func buildEvent(e Event, host *mappings.Dialect, proj string, tbl *mappings.Table) (payload []byte, event, tool, canonical string, err error) {
+	from := e.Dialect
+	src := []byte(e.Payload)
+	if e.Payload == nil {
+		from = "claude"
+		name, _, fields := named[e.Name](e, proj)
+		m := map[string]any{
+			"session_id": "hookx-test", "transcript_path": filepath.Join(proj, ".hookx-test-transcript.jsonl"),
+			"cwd": proj, "permission_mode": "default", "hook_event_name": name,
+		}
+		for k, v := range fields {
+			m[k] = v
+		}
+		if src, err = json.Marshal(m); err != nil {
+			return nil, "", "", "", err
+		}
+	}
+	tr, err := translate.New(tbl, from, host.Name)
+	if err != nil {
+		return nil, "", "", "", err
+	}
+	res, err := tr.Event(src)
+	if err != nil {
+		return nil, "", "", "", fmt.Errorf("the event as %s sends it: %w", host.Agent, err)
+	}
+	if res.Skip {
+		return nil, "", "", "", nil
+	}
+	return res.Payload, res.Event, res.Tool, res.Canonical, nil
+}
+
+// matches reports whether d's agent runs a hook with matcher m for tool
+// (the table's ToolMatcher); one hookx cannot read is taken to match.
+func matches(d *mappings.Dialect, m, tool string) bool {
+	if m == "" || m == "*" {
+		return true
+	}
+	tm, err := d.ToolMatcher(m)
+	if err != nil {
+		return true
+	}
+	ok, err := tm.Match(tool)
+	return ok || err != nil
+}
+
+// runWrap runs `hookx wrap` for the hook as host would, confined to the
+// sandbox, with the event on stdin.
+func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string, payload []byte, box *confine.Sandbox, opts Options, wrapLimit, limit time.Duration) translate.Output {
+	argv := slices.Concat(opts.Wrap, []string{"--from", hk.Dialect, "--host", host.Name, "--event", hookEvent, "--host-event", hostEvent})
+	if wrapLimit > 0 {
+		argv = append(argv, "--timeout", wrapLimit.String())
+	}
+	keys := slices.Sorted(maps.Keys(hk.env))
+	for _, k := range keys {
+		argv = append(argv, "--env", k+"="+hk.env[k])
+	}
+	if hk.Matcher != nil && host.Name != hk.Dialect {
+		argv = append(argv, "--match", *hk.Matcher)
+	}
+	argv = append(argv, "--", hk.Command)
+	path := opts.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	if opts.Exec != nil {
+		argv = slices.Concat(opts.Exec, confine.Args(box.Policy(opts.Home, opts.Dir, path), argv...))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.WaitDelay = time.Second
+	cmd.Dir = box.Proj
+	cmd.Stdin = bytes.NewReader(payload)
+	env := box.Env(path, opts.Getenv)
+	// What the host sets for every hook it runs.
+	for _, kv := range [][2]string{{host.Env.ProjectDir, box.Proj}, {host.Env.Cwd, box.Proj}, {host.Env.SessionID, "hookx-test"}} {
+		if kv[0] != "" {
+			env = append(env, kv[0]+"="+kv[1])
+		}
+	}
+	for k, v := range host.Env.Set {
+		env = append(env, k+"="+v)
+	}
+	cmd.Env = env
+	if opts.Exec != nil {
+		confine.Isolate(cmd)
+	}
+	var stdout, stderr bytes.Buffer
+	// A hook that floods its output is cut at 1 MiB a stream (doctor
+	// --probe's bound), past what any host reads of a decision.
+	so, se := &bounded{w: &stdout, n: 1 << 20}, &bounded{w: &stderr, n: 1 << 20}
+	cmd.Stdout, cmd.Stderr = so, se
+	err := cmd.Run()
+	out := translate.Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	// A stream over the bound is left out, as translate.Output says: the
+	// host's reader then decides what a verdict it cannot read does.
+	if so.over {
+		out.Stdout, out.Overflow = nil, true
+	}
+	if se.over {
+		out.Stderr, out.Overflow = nil, true
+	}
+	if ctx.Err() != nil {
+		out.TimedOut, out.FailReason = true, "timed out after "+limit.String()
+		return out
+	}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		out.ExitCode = ee.ExitCode()
+		if out.ExitCode < 0 {
+			out.Signaled = true
+		}
+	case err != nil:
+		out.Failed, out.FailReason = true, err.Error()
+	}
+	return out
+}
+
+// judge says what the host does with v and whether that is what the case
+// expects.
+func judge(cell *Cell, want Expect, host *mappings.Dialect, hookDialect string, ev *mappings.Event, v translate.Verdict, out translate.Output) {
+	stopEvent := ev != nil && ev.Output.Block == "continue"
+	switch {
+	case v.Ignored != "":
+		// A deny or ask in a form the host does not act on: it runs the
+		// action (the reader may still set Block, the stricter reading
+		// wrap carries to other hosts; doctor --probe's "ignored idiom").
+		cell.Did = "allow"
+	case v.Block && stopEvent:
+		cell.Did, cell.Reason = "continue", v.Reason
+	case v.Block:
+		cell.Did, cell.Reason = "deny", v.Reason
+	case v.Ask || v.Defer:
+		cell.Did, cell.Reason = "ask", v.AskReason
+	case v.NewInput != nil:
+		cell.Did = "rewrite"
+	case len(v.Context) > 0:
+		cell.Did, cell.Reason = "context", strings.Join(v.Context, "\n")
+	default:
+		cell.Did = "allow"
+	}
+	if v.Failure != "" {
+		cell.Notes = append(cell.Notes, "the hook failed: "+v.Failure+"; the host goes on")
+	}
+	if v.Ignored != "" {
+		cell.Notes = append(cell.Notes, "ignored idiom: "+v.Ignored)
+	}
+	if hookx := host.Name != hookDialect; hookx {
+		// What wrap said about the translation (its findings, "hookx: ...").
+		for _, l := range strings.Split(string(out.Stderr), "\n") {
+			if n, ok := strings.CutPrefix(l, "hookx: "); ok {
+				cell.Notes = append(cell.Notes, "wrap: "+n)
+			}
+		}
+	}
+	if out.TimedOut {
+		cell.Notes = append(cell.Notes, out.FailReason)
+	}
+	re := regexp.MustCompile(want.Reason) // checked by Parse
+	switch want.Outcome {
+	case "deny", "ask", "continue":
+		cell.Pass = cell.Did == want.Outcome && re.MatchString(cell.Reason)
+		if cell.Did == want.Outcome && !cell.Pass {
+			cell.Why = fmt.Sprintf("reason %q does not match /%s/", firstLine(cell.Reason), want.Reason)
+		}
+	case "allow":
+		cell.Pass = cell.Did == "allow" || cell.Did == "context" || cell.Did == "rewrite"
+	case "context":
+		cell.Pass = slices.ContainsFunc(v.Context, func(s string) bool { return strings.Contains(s, want.Context) })
+		if !cell.Pass && len(v.Context) > 0 {
+			cell.Why = fmt.Sprintf("context %q does not contain %q", firstLine(strings.Join(v.Context, " ")), want.Context)
+		}
+	case "rewrite":
+		cell.Pass = cell.Did == "rewrite"
+		for k, w := range want.Input {
+			if !cell.Pass {
+				break
+			}
+			g, _ := json.Marshal(v.NewInput[k])
+			e, _ := json.Marshal(w)
+			if !bytes.Equal(g, e) {
+				cell.Pass = false
+				cell.Why = fmt.Sprintf("input %s is %s, want %s", k, g, e)
+			}
+		}
+		if cell.Did == "rewrite" {
+			b, _ := json.Marshal(v.NewInput)
+			cell.Reason = string(b)
+		}
+	}
+	if !cell.Pass && cell.Why == "" {
+		cell.Why = "expected " + want.Outcome
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// bounded keeps the first n bytes written to it and drops the rest.
+type bounded struct {
+	w    *bytes.Buffer
+	n    int
+	over bool
+}
+
+func (b *bounded) Write(p []byte) (int, error) {
+	n := len(p)
+	if b.n > 0 {
+		q := p[:min(len(p), b.n)]
+		b.n -= len(q)
+		b.w.Write(q)
+		p = p[len(q):]
+	}
+	if len(p) > 0 {
+		b.over = true
+	}
+	return n, nil
+}
