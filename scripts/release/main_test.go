@@ -265,12 +265,21 @@ func TestNPM(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"t","private":true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// --omit=optional keeps npm from resolving the launcher's other
-	// platforms' packages, which are not in the (empty) cache and which
-	// --offline would fail on; this platform's package is installed
-	// explicitly, as a direct dependency, and satisfies the launcher's
-	// optional dependency on it (same name, same version).
-	run(proj, nil, npm, "install", "--offline", "--no-audit", "--no-fund", "--omit=optional", launcher, plat)
+	// As a user's npm i hookx, without --omit=optional: the launcher's
+	// optional dependency on this platform's package is met by the tarball
+	// given beside it (same name, same version), and npm leaves the other
+	// platforms' packages out (checked below) without asking the registry:
+	// --offline, and the registry is a closed port, so any attempt fails.
+	run(proj, nil, npm, "install", "--offline", "--no-audit", "--no-fund", launcher, plat)
+	lock, err := os.ReadFile(filepath.Join(proj, "package-lock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range platforms {
+		if in := strings.Contains(string(lock), `"node_modules/`+p.npmName()+`"`); in != (p.NodeOS == nodeOS && p.NodeCPU == nodeCPU) {
+			t.Errorf("package-lock.json: %s installed: %v", p.npmName(), in)
+		}
+	}
 	st, err := readStamp(root, true)
 	if err != nil {
 		t.Fatal(err)
