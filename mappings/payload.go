@@ -62,12 +62,35 @@ type PayloadShape struct {
 	// names) each one has, for a payload that names no event: the event
 	// whose fields are all there, and the most of them, is the one.
 	Events map[string][]string `json:"events"`
+	// Convert names the converter between the agent's payload and the
+	// flat one translation reads, where renames cannot say it (Cline's
+	// nested tool_call and preToolUse objects, translate/cline.go).
+	Convert string `json:"convert"`
+	// EventField names the payload field that names the event in the
+	// agent's own words (Cline's hookName), and EventNames maps those words
+	// to the dialect's event names.
+	EventField string            `json:"eventField"`
+	EventNames map[string]string `json:"eventNames"`
 }
 
 // Own reports whether the payload form is the agent's own (it renames
 // fields): the payload then names no event, and the family's code says
 // which event it is.
-func (p PayloadShape) Own() bool { return len(p.Fields) > 0 }
+func (p PayloadShape) Own() bool { return len(p.Fields) > 0 || p.Convert != "" }
+
+// EventOf is the dialect's event named by the agent's own word for it (a
+// value of EventField), or "".
+func (p PayloadShape) EventOf(word string) string { return p.EventNames[word] }
+
+// WordOf is the agent's own word for the dialect's event, or "".
+func (p PayloadShape) WordOf(event string) string {
+	for w, e := range p.EventNames {
+		if e == event {
+			return w
+		}
+	}
+	return ""
+}
 
 // Inverse returns the renames from translation's names to the agent's.
 func (p PayloadShape) Inverse() map[string]string {

@@ -375,6 +375,17 @@ func HostEvent(host *mappings.Dialect, payload []byte, hint string) (string, err
 	if err != nil {
 		return "", fmt.Errorf("event payload: %w", describeJSONError(payload, err))
 	}
+	if f := host.Payload.EventField; f != "" && stringField(raw, "hook_event_name") == "" && (stringField(raw, f) != "" || hint == "") {
+		word := stringField(raw, f)
+		name := host.Payload.EventOf(word)
+		if name == "" {
+			return "", fmt.Errorf("a %s payload's %s %q names no event hookx knows", host.Agent, f, word)
+		}
+		if hint != "" && hint != name {
+			return "", fmt.Errorf("the payload's event %q is not --host-event %q", name, hint)
+		}
+		return name, nil
+	}
 	if name := stringField(raw, "hook_event_name"); name != "" || !host.Payload.Own() {
 		if hint != "" && name != "" && name != hint {
 			return "", fmt.Errorf("the payload's event %q is not --host-event %q", name, hint)
@@ -424,6 +435,9 @@ func inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) 
 	if _, ok := raw["hook_event_name"]; ok {
 		return payload, nil
 	}
+	if d.Payload.Convert != "" {
+		order, raw = payloadConverters[d.Payload.Convert].in(raw, order)
+	}
 	name, _ := json.Marshal(event)
 	keys := []string{"hook_event_name"}
 	vals := map[string]json.RawMessage{"hook_event_name": name}
@@ -450,6 +464,10 @@ func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
 	order, raw, err := mappings.SplitObject(payload)
 	if err != nil {
 		return nil, err
+	}
+	if d.Payload.Convert != "" {
+		event := stringField(raw, "hook_event_name")
+		order, raw = payloadConverters[d.Payload.Convert].out(d, event, raw, order)
 	}
 	inv := d.Payload.Inverse()
 	var keys []string
