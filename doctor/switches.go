@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookx-dev/hookx/internal/confine"
 	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
@@ -197,7 +198,7 @@ func (c *checker) trustLevel() (level, shown string, err error) {
 	if !ok {
 		return "", shown, fmt.Errorf("not a JSON object")
 	}
-	loc := realPath(c.opts.Dir)
+	loc := confine.RealPath(c.opts.Dir)
 	best := -1
 	for i := range obj.Members {
 		rule, _ := str(&obj.Members[i].Name)
@@ -209,21 +210,11 @@ func (c *checker) trustLevel() (level, shown string, err error) {
 		if lv == trustParent {
 			eff = filepath.Dir(rule)
 		}
-		if isSubpath(realPath(eff), loc) && len(rule) > best {
+		if isSubpath(confine.RealPath(eff), loc) && len(rule) > best {
 			best, level = len(rule), lv
 		}
 	}
 	return level, shown, nil
-}
-
-func realPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		p = a
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	return filepath.Clean(p)
 }
 
 func isSubpath(parent, child string) bool {

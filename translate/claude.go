@@ -17,8 +17,9 @@ var claudeKnownKeys = keySet("continue", "stopReason", "systemMessage", "decisio
 // readClaude applies Claude Code's rules (CC§2, T§9.2).
 func readClaude(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	var v Verdict
-	text := trimJS(out.Stdout)
-	stderr := trimJS(out.Stderr)
+	trim := trimFor(d)
+	text := trim(out.Stdout)
+	stderr := trim(out.Stderr)
 	obj, isJSON := singleObject(text)
 	if isJSON && d.Reading.ByExit() && (out.ExitCode != 0 || out.Signaled) {
 		// The agent reads stdout only at exit 0 (Crush, runner.go:220-258).

@@ -24,6 +24,8 @@ var crushResultCases = []resultCase{
 		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`},
 	{name: "R→C of two cases of decision, a deny is kept (encoding/json takes the last)", hook: "crush", host: "claude", event: "PreToolUse", stdout: `{"decision":"allow","DECISION":"deny","reason":"no"}`,
 		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+	{name: "R→C a deny between U+0085 is a deny: Crush trims with Go's strings.TrimSpace (input.go parseStdout), not JavaScript's trim", hook: "crush", host: "claude", event: "PreToolUse", stdout: "\u0085{\"decision\":\"deny\",\"reason\":\"no rm\"}\u0085",
+		want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`},
 	{name: "R→C top-level decision block is ignored, as in Crush (input.go:208, live)", hook: "crush", host: "claude", event: "PreToolUse", stdout: `{"decision":"block","reason":"no rm"}`,
 		want: ``, wantFind: "Crush reads only allow or deny"},
 	{name: "R→C decision block beside hookSpecificOutput is not read (input.go:91-93)", hook: "crush", host: "claude", event: "PreToolUse",

@@ -204,7 +204,11 @@ func FuzzResult(f *testing.F) {
 			t.Fatalf("%s reads stdout %q differently from hookx (-JSON.parse +hookx):\n%s", tr.From.Agent, stdout, diff)
 		}
 		hp := o.read(t, tr.To.Protocol, out.Stdout)
-		if mustBlock && !hp.blocks() && !(tr.To.Protocol == "claude" && out.ExitCode == 2) {
+		// A block carried by the exit code (Claude's 2, Crush's 2 and 49) is
+		// the host's own reading, not JSON on stdout for the oracle to read.
+		exitBlocks := tr.To.Protocol == "claude" && (out.ExitCode == 2 ||
+			len(tr.To.Reading.BlockingExits) > 0 && tr.To.Reading.Blocks(out.ExitCode))
+		if mustBlock && !hp.blocks() && !exitBlocks {
 			t.Fatalf("deny in, no deny out as %s reads it: hook %s %s exit %d stdout %q stderr %q → host %s", tr.To.Agent, hook, event, exit, stdout, stderr, out.Stdout)
 		}
 		if hp.grants() {

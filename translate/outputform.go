@@ -23,6 +23,24 @@ var outputForms = map[string]outputForm{
 	"crush": crushForm,
 }
 
+// outputTrims are how the agents of named output forms trim a hook's
+// stdout and stderr before reading them, where it is not JavaScript's
+// trim (trimJS): Crush, in Go, trims with strings.TrimSpace
+// (internal/hooks/input.go, parseStdout), which strips U+0085 and keeps
+// U+FEFF, where JavaScript does the reverse; a deny wrapped in U+0085
+// blocks in Crush.
+var outputTrims = map[string]func([]byte) string{
+	"crush": func(b []byte) string { return strings.TrimSpace(decodeJS(b)) },
+}
+
+// trimFor is d's agent's trim of a hook's output.
+func trimFor(d *mappings.Dialect) func([]byte) string {
+	if t := outputTrims[d.OutputForm]; t != nil {
+		return t
+	}
+	return trimJS
+}
+
 // crushForm reads an answer as Crush does (internal/hooks/input.go:78-211
 // at charmbracelet/crush@37f36e93), in Claude Code's terms. With a
 // hookSpecificOutput member, that alone is read (Claude Code's form, with

@@ -28,26 +28,6 @@ import (
 // Gemini's text substitutions emulated from its source (below), both
 // ways, and the probe program at the end of S prints what it got.
 
-// probeRecord is what the probe saw.
-type probeRecord struct {
-	Args []string `json:"args"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
-}
-
-// probe appends its argv, environment and working directory, as one JSON
-// line, to $HOOKX_PROBE_OUT.
-func probe() {
-	env := os.Environ()
-	slices.Sort(env)
-	dir, _ := os.Getwd()
-	b, _ := json.Marshal(probeRecord{Args: os.Args[1:], Env: env, Dir: dir})
-	f, err := os.OpenFile(os.Getenv("HOOKX_PROBE_OUT"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	must(err)
-	f.Write(append(b, '\n'))
-	must(f.Close())
-}
-
 // jsSpace is JavaScript's \s, which Go's \s is not.
 const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 

@@ -161,7 +161,7 @@ func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	for _, f := range args {
 		pid := readPid(ts, f)
-		gone := func() bool { return syscall.Kill(pid, 0) != nil || zombie(pid) }
+		gone := func() bool { return processGone(ts, pid) }
 		if neg {
 			if gone() {
 				ts.Fatalf("process %d is gone", pid)
@@ -227,18 +227,8 @@ func readPid(ts *testscript.TestScript, f string) int {
 //	kill-pid PIDFILE...
 func cmdKillPid(ts *testscript.TestScript, neg bool, args []string) {
 	for _, f := range args {
-		syscall.Kill(readPid(ts, f), syscall.SIGKILL)
+		killProcess(ts, readPid(ts, f))
 	}
-}
-
-func zombie(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i > 0 && len(s) > i+2 && s[i+2] == 'Z'
 }
 
 // fakehook is a hook program with scripted behaviour, in this order: save

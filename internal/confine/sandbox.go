@@ -20,7 +20,7 @@ type Sandbox struct {
 func NewSandbox(root, dir string) (*Sandbox, error) {
 	b := &Sandbox{
 		Root: root,
-		Proj: filepath.Join(root, filepath.Base(realPath(dir))),
+		Proj: filepath.Join(root, filepath.Base(RealPath(dir))),
 		Home: filepath.Join(root, "home"),
 		Tmp:  filepath.Join(root, "tmp"),
 	}
@@ -60,11 +60,11 @@ func (b *Sandbox) Policy(home, dir, path string) Policy {
 	p := Policy{Write: []string{b.Root}}
 	for _, d := range []string{home, userHome(), dir} {
 		if d != "" {
-			p.Hide = append(p.Hide, realPath(d))
+			p.Hide = append(p.Hide, RealPath(d))
 		}
 	}
 	for _, d := range filepath.SplitList(path) {
-		if filepath.IsAbs(d) && !strings.HasPrefix(realPath(d), realPath(b.Root)) {
+		if filepath.IsAbs(d) && !strings.HasPrefix(RealPath(d), RealPath(b.Root)) {
 			p.Read = append(p.Read, d)
 		}
 	}
@@ -76,7 +76,9 @@ func userHome() string {
 	return h
 }
 
-func realPath(p string) string {
+// RealPath is p absolute, with its symbolic links resolved where they
+// exist, and clean.
+func RealPath(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		p = a
 	}
@@ -92,12 +94,12 @@ func CopyTree(src, dst string) error {
 	skip := map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
 	// The copy may live inside the project (TMPDIR under it): never copy it
 	// into itself.
-	dstTop := realPath(filepath.Dir(dst))
+	dstTop := RealPath(filepath.Dir(dst))
 	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.IsDir() && realPath(p) == dstTop {
+		if e.IsDir() && RealPath(p) == dstTop {
 			return filepath.SkipDir
 		}
 		rel, err := filepath.Rel(src, p)
