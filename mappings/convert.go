@@ -118,6 +118,38 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 				return nil
 			},
 		},
+		// Cline's editor writes new_text as the whole file when the file
+		// does not exist, old_text or not; only insert_line makes it an
+		// insert (r4, @cline/core core@213001: insert_line first, then
+		// "if(!await HS(j))return US(j,X.new_text,Z)", then old_text). So
+		// new_text is also the canonical content a write guard checks,
+		// unless insert_line is set (null is unset: its schema is
+		// nullable().optional()). Back, a write's content is new_text
+		// without old_text, which creates the file.
+		"clineEditor": {
+			Canonical: []string{"content"},
+			ToCanonical: func(a map[string]any) []string {
+				if text, isString := a["new_text"].(string); isString && a["insert_line"] == nil {
+					a["content"] = text
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				content, isString := a["content"].(string)
+				if !isString {
+					return nil
+				}
+				delete(a, "content")
+				if _, has := a["new_string"]; has {
+					return nil // an edit's own text; content was the same
+				}
+				a["new_string"] = content
+				if _, has := a["old_string"]; !has {
+					return []string{"a whole-file write is carried as editor without old_text, which creates the file; Cline's editor refuses it when the file exists"}
+				}
+				return nil
+			},
+		},
 		// Cline's read_files takes files, a list of {path, start_line,
 		// end_line} (its schema; the input union also takes file_path,
 		// file_paths, paths and bare strings): one file is the canonical

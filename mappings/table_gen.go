@@ -1562,7 +1562,8 @@ func dialectCline() *Dialect {
 					"old_text": "old_string",
 					"path":     "file_path",
 				},
-				Paths: map[string]string{"path": "clinePath"},
+				Convert: "clineEditor",
+				Paths:   map[string]string{"path": "clinePath"},
 				Required: []string{"path",
 					"new_text",
 				},
@@ -1622,7 +1623,7 @@ func dialectCline() *Dialect {
 				"web_search":         "Cline 3.0.65 has no tool for this",
 				"workflow":           "Cline 3.0.65 has no tool for this",
 				"worktree":           "Cline 3.0.65 has no tool for this",
-				"write":              "Cline writes files with editor (without old_text it creates the file); hookx maps editor to edit only",
+				"write":              "Cline writes files with editor, which writes new_text as the whole file when the file does not exist (core@213001)",
 			},
 		},
 	}

@@ -143,3 +143,67 @@ func TestClineHostAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestClineEditorIsAWrite: Cline's editor writes new_text as the whole file
+// when the file does not exist, with or without old_text (r4,
+// core@213001), so a Claude Write guard under Cline checks new_text as its
+// content; only insert_line makes it an insert, with no content. And a
+// Claude Write reaches a Cline hook as the editor call Cline would send to
+// create the file, its content as new_text. Fails on i30-cline3 (a46bf16),
+// where the Write guard got no content and the Cline hook no new_text.
+func TestClineEditorIsAWrite(t *testing.T) {
+	envelope := `{"clineVersion":"3.0.65","hookName":"tool_call","taskId":"t1","workspaceRoots":["/p"],"tool_call":{"id":"c1","name":"editor","input":INPUT},"preToolUse":{"toolName":"editor","parameters":{}}}`
+	for _, c := range []struct {
+		input   string
+		content any // nil: no content
+	}{
+		{`{"path":"/p/.env","new_text":"API_KEY=1"}`, "API_KEY=1"},
+		{`{"path":"/p/.env","old_text":null,"new_text":"API_KEY=1"}`, "API_KEY=1"},
+		{`{"path":"/p/.env","old_text":"x","new_text":"API_KEY=1"}`, "API_KEY=1"},
+		{`{"path":"/p/.env","new_text":"API_KEY=1","insert_line":null}`, "API_KEY=1"},
+		{`{"path":"/p/.env","new_text":"API_KEY=1","insert_line":2}`, nil},
+	} {
+		tr := newTr(t, "cline", "claude")
+		m, err := tr.To.ToolMatcher("Write")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Match = m
+		res, err := tr.Event([]byte(strings.Replace(envelope, "INPUT", c.input, 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", c.input, err)
+		}
+		var got struct {
+			Tool  string         `json:"tool_name"`
+			Input map[string]any `json:"tool_input"`
+		}
+		if err := json.Unmarshal(res.Payload, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Tool != "Write" || got.Input["file_path"] != "/p/.env" || got.Input["content"] != c.content {
+			t.Errorf("%s: a Claude Write guard got %s, want Write of /p/.env with content %v", c.input, res.Payload, c.content)
+		}
+	}
+
+	tr := newTr(t, "claude", "cline")
+	res, err := tr.Event([]byte(`{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"/p","tool_name":"Write","tool_input":{"file_path":"/p/.env","content":"API_KEY=1"},"tool_use_id":"tu1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Call struct {
+			Name  string         `json:"name"`
+			Input map[string]any `json:"input"`
+		} `json:"tool_call"`
+		Pre struct {
+			Parameters map[string]any `json:"parameters"`
+		} `json:"preToolUse"`
+	}
+	if err := json.Unmarshal(res.Payload, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"path": "/p/.env", "new_text": "API_KEY=1"}
+	if got.Call.Name != "editor" || !cmp.Equal(got.Call.Input, want) || !cmp.Equal(got.Pre.Parameters, want) {
+		t.Errorf("a Cline hook got %s, want editor with input and parameters %v", res.Payload, want)
+	}
+}
