@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // The cline protocol family: Cline 3.0.65's hook files. What its hook runner
@@ -24,8 +27,17 @@ import (
 //     errorMessage, else context; the model never sees it (live).
 //     Otherwise context, else contextModification, else errorMessage, is
 //     context for the model, cut at 50,000 characters.
-//   - overrideInput replaces the tool's input on tool_call (core@708938).
+//   - overrideInput replaces the tool's input on tool_call (core@708938),
+//     whole: @cline/agents' tool loop sets the input to it (agents@425653,
+//     "if(c?.input!==void 0)n=c.input").
 //   - The exit code is never read (core@704656): exit 2 does not block.
+//
+// So a deny, which means "not this call, go on", has no answer of its own.
+// For the shell tool hookx answers overrideInput with a command that only
+// prints the reason (clineDenyCommand), plus the reason as context: the
+// call does not run, the model learns why, the task goes on (seen live,
+// ../shared/reference/plugin-agents-offline.md). For any other tool there
+// is no harmless replacement: cancel, which ends the task.
 
 // clineContextLimit is where Cline cuts a hook's context (core@706400,
 // JV=50000).
@@ -124,6 +136,14 @@ func readCline(ev *mappings.Event, out Output, fs *findings) Verdict {
 			fs.add(mappings.None, "context", "Cline does not read it on %s; ignored", ev.Name)
 		}
 	}
+	if cmds := clineOverrideCommands(o); len(cmds) == 1 && ev.Output.Guard && ev.Output.RewriteInput {
+		if text, ok := clineDenyText(cmds[0]); ok {
+			// hookx's own deny of a shell call (clineFamily.render): the
+			// call does not run, the model gets the reason, the task goes
+			// on.
+			return Verdict{Block: true, Reason: cmp.Or(ctx, errMsg, text)}
+		}
+	}
 	if hasOverride && ev.Output.RewriteInput {
 		var val any
 		_ = json.Unmarshal(o["overrideInput"], &val)
@@ -143,14 +163,20 @@ func readCline(ev *mappings.Event, out Output, fs *findings) Verdict {
 // cline renders r as Cline's answer on ev: one JSON object, or nothing. A
 // block is cancel:true, which ends Cline's whole task: stronger than a
 // deny of one call, never weaker (the reason goes in errorMessage, which
-// the model does not see).
-func (r rendered) cline(ev *mappings.Event) []byte {
+// the model does not see); a shell call's block, where the caller found
+// one (shellDeny), replaces the call with one that only prints the reason.
+func (r rendered) cline(ev *mappings.Event, shellDeny bool) []byte {
 	o := newObject()
 	if ev != nil {
+		reason := cmp.Or(r.reason, r.stopReason, "Blocked by hook")
 		switch {
-		case r.block && ev.Output.Block != "none", r.stop && ev.Output.Stop:
+		case r.stop && ev.Output.Stop, r.block && ev.Output.Block != "none" && !shellDeny:
 			o.set("cancel", true)
-			o.set("errorMessage", cmp.Or(r.reason, r.stopReason, "Blocked by hook"))
+			o.set("errorMessage", reason)
+			return o.bytes()
+		case r.block && ev.Output.Block != "none":
+			o.set("overrideInput", map[string]any{"commands": []string{clineDenyCommand(reason)}})
+			o.set("context", strings.Join(append([]string{reason}, r.context...), "\n"))
 			return o.bytes()
 		}
 		if r.newInput != nil && ev.Output.RewriteInput {
@@ -185,15 +211,26 @@ func (clineFamily) readWhole(_ *mappings.Dialect, ev *mappings.Event, out Output
 	return readCline(ev, Output{Stdout: out.Stdout}, fs), true
 }
 
-func (clineFamily) render(_ *Translator, _ ResultContext, ev *mappings.Event, r rendered, fs *findings) Output {
-	if ev != nil && r.block && ev.Output.Block != "none" {
-		fs.add(mappings.Approximate, "block", "Cline refuses a call only with cancel, which ends the whole task and keeps the reason from the model")
+func (clineFamily) render(tr *Translator, ctx ResultContext, ev *mappings.Event, r rendered, fs *findings) Output {
+	shellDeny := false
+	if ev != nil && r.block && ev.Output.Block != "none" && !(r.stop && ev.Output.Stop) {
+		p, _ := readHostCall(ctx.HostPayload)
+		tool := tr.To.Tool(p.ToolName)
+		switch {
+		case ev.Output.Guard && ev.Output.RewriteInput && tool != nil && tool.Canonical == "shell":
+			shellDeny = true
+			fs.add(mappings.Approximate, "block", "Cline cannot refuse one call: %s is replaced by a command that only prints the reason, which is also sent as context; the task goes on", p.ToolName)
+		case p.ToolName != "":
+			fs.add(mappings.Approximate, "block", "Cline cannot refuse one call, and %s has no harmless replacement: answered cancel, which ends the whole task (stronger than the deny) and keeps the reason from the model", p.ToolName)
+		default:
+			fs.add(mappings.Approximate, "block", "Cline refuses a call only with cancel, which ends the whole task and keeps the reason from the model")
+		}
 	}
 	if r.systemMessage != "" {
 		fs.add(mappings.None, "systemMessage", "Cline shows no message from a hook; not passed on")
 	}
 	r.newOutputLost(&mappings.Dialect{Agent: "Cline"}, fs)
-	return Output{Stdout: r.cline(ev)}
+	return Output{Stdout: r.cline(ev, shellDeny)}
 }
 
 func (clineFamily) failure(host *mappings.Dialect, ev *mappings.Event, r rendered, reason string) Output {
@@ -201,7 +238,75 @@ func (clineFamily) failure(host *mappings.Dialect, ev *mappings.Event, r rendere
 		r.block, r.reason = true, reason
 		ev, _ = host.EventFor("tool.before")
 	}
-	return Output{Stdout: r.cline(ev)}
+	return Output{Stdout: r.cline(ev, false)}
+}
+
+// clineDenyFormat is printf's format in the command that replaces a shell
+// call hookx refuses on Cline; its one argument is the reason.
+const clineDenyFormat = `A hook refused this command; it did not run: %s\n`
+
+// clinePrintLimit bounds the reason the replacement prints, in bytes (the
+// whole reason goes as context; a command line has a limit).
+const clinePrintLimit = 4000
+
+// clineDenyCommand is the shell command that replaces a refused call: printf
+// with a fixed format and the reason, and nothing else. Cline runs it with
+// /bin/bash -c (@cline/shared getDefaultShell and getShellInvocation,
+// "/bin/bash" and ["-c", script], PowerShell on Windows). The reason is
+// printed as one literal word: control characters, line and paragraph
+// separators and every other rune that does not print become spaces, a
+// quote ' becomes ’ (so that the word is single-quoted and stays literal in
+// every shell's single quotes, PowerShell's too), and it is cut at
+// clinePrintLimit bytes; then syntax.Quote quotes it for bash. Nothing of
+// the refused call is in it: it is a function of the reason alone.
+func clineDenyCommand(reason string) string {
+	var b strings.Builder
+	for _, r := range reason {
+		switch {
+		case r == '\'':
+			r = '’'
+		case r == utf8.RuneError || !unicode.IsPrint(r):
+			r = ' '
+		}
+		if b.Len()+utf8.RuneLen(r) > clinePrintLimit {
+			break
+		}
+		b.WriteRune(r)
+	}
+	format, err1 := syntax.Quote(clineDenyFormat, syntax.LangBash)
+	text, err2 := syntax.Quote(b.String(), syntax.LangBash)
+	if err1 != nil || err2 != nil {
+		// Unreachable: only NUL, invalid UTF-8 and out-of-range runes fail
+		// to quote, and none is left. Print the format alone.
+		return "printf " + format + " ''"
+	}
+	return "printf " + format + " " + text
+}
+
+// clineDenyText is the text a command written by clineDenyCommand prints;
+// ok is false for any other command.
+func clineDenyText(cmd string) (text string, ok bool) {
+	rest, ok := strings.CutPrefix(cmd, strings.TrimSuffix(clineDenyCommand(""), "''"))
+	if !ok {
+		return "", false
+	}
+	text = rest
+	if len(rest) >= 2 && rest[0] == '\'' && rest[len(rest)-1] == '\'' {
+		text = rest[1 : len(rest)-1]
+	}
+	return text, clineDenyCommand(text) == cmd
+}
+
+// clineOverrideCommands is overrideInput's commands when it is
+// {"commands": [strings]} and nothing else.
+func clineOverrideCommands(o fields) []string {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(o["overrideInput"], &in) != nil || len(in) != 1 {
+		return nil
+	}
+	var cmds []string
+	_ = json.Unmarshal(in["commands"], &cmds)
+	return cmds
 }
 
 func (clineFamily) carriesModel() bool { return false }

@@ -2,11 +2,15 @@ package translate
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookx-dev/hookx/mappings"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // TestReadCline holds hookx's reader of a Cline hook to what Cline 3.0.65's
@@ -122,24 +126,259 @@ func TestClinePayload(t *testing.T) {
 	}
 }
 
-// TestClineHostAnswer: a guard's deny reaches Cline as cancel (Cline reads
-// no exit code: exit 2 would let the command run), and context as context.
-// Fails on 4db2ced, which has no cline dialect.
+// clineCall is a Cline PreToolUse payload for tool with input (raw JSON).
+func clineCall(tool, input string) []byte {
+	return []byte(`{"clineVersion":"3.0.65","hookName":"tool_call","taskId":"t1","workspaceRoots":["/p"],"tool_call":{"id":"c1","name":"` + tool + `","input":` + input + `},"preToolUse":{"toolName":"` + tool + `","parameters":{}}}`)
+}
+
+// TestClineHostAnswer: a guard's deny of a shell call reaches Cline as the
+// deny its own agent means (the call does not run, the model learns why,
+// the task goes on): overrideInput replacing run_commands, whatever form
+// of its input union the model used, with a command that only prints the
+// reason, plus the reason as context. A deny of a tool with no harmless
+// replacement is cancel, which ends the task (Cline reads no exit code:
+// exit 2 would let the call run); so is a stop. Context is context. Fails
+// on i30-cline3 (a46bf16), which answered every deny with cancel.
 func TestClineHostAnswer(t *testing.T) {
+	const printRM = `printf 'A hook refused this command; it did not run: %s\n' 'no rm'`
+	replaced := `{"overrideInput":{"commands":["` + strings.ReplaceAll(printRM, `\`, `\\`) + `"]},"context":"no rm"}`
+	claudeDeny := Output{ExitCode: 2, Stderr: []byte("no rm")}
 	for _, c := range []struct {
 		from, event string
+		payload     []byte
 		out         Output
 		want        string
 	}{
-		{"claude", "PreToolUse", Output{ExitCode: 2, Stderr: []byte("no rm")}, `{"cancel":true,"errorMessage":"no rm"}`},
-		{"gemini", "BeforeTool", Output{Stdout: []byte(`{"decision":"deny","reason":"no rm"}`)}, `{"cancel":true,"errorMessage":"no rm"}`},
-		{"codex", "PreToolUse", Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`)}, `{"cancel":true,"errorMessage":"no rm"}`},
-		{"claude", "PreToolUse", Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"note"}}`)}, `{"context":"note"}`},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":["rm -rf /x"]}`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":["ls","rm -rf /x"]}`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":"rm -rf /x"}`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"command":"rm -rf /x"}`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"cmd":"rm -rf /x"}`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `"rm -rf /x"`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `["rm -rf /x"]`), claudeDeny, replaced},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":[{"command":"rm","args":["-rf","/x"]}]}`), claudeDeny, replaced},
+		{"gemini", "BeforeTool", clineCall("run_commands", `{"commands":["rm -rf /x"]}`), Output{Stdout: []byte(`{"decision":"deny","reason":"no rm"}`)}, replaced},
+		{"codex", "PreToolUse", clineCall("run_commands", `{"commands":["rm -rf /x"]}`), Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`)}, replaced},
+		// A deny and context: both reach the model.
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":["rm -rf /x"]}`),
+			Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm","additionalContext":"see docs"}}`)},
+			strings.Replace(replaced, `"context":"no rm"`, `"context":"no rm\nsee docs"`, 1)},
+		// No harmless replacement: cancel, which ends the task.
+		{"claude", "PreToolUse", clineCall("editor", `{"path":"/p/.env","new_text":"K=1"}`), claudeDeny, `{"cancel":true,"errorMessage":"no rm"}`},
+		{"claude", "PreToolUse", clineCall("read_files", `{"files":[{"path":"/p/.env"}]}`), claudeDeny, `{"cancel":true,"errorMessage":"no rm"}`},
+		{"claude", "PreToolUse", nil, claudeDeny, `{"cancel":true,"errorMessage":"no rm"}`},
+		// A stop ends the task, as the hook asked.
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":["rm -rf /x"]}`),
+			Output{Stdout: []byte(`{"continue":false,"stopReason":"halt","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`)},
+			`{"cancel":true,"errorMessage":"no rm"}`},
+		{"claude", "PreToolUse", clineCall("run_commands", `{"commands":["ls"]}`), Output{Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"note"}}`)}, `{"context":"note"}`},
 	} {
 		tr := newTr(t, c.from, "cline")
-		got, _ := tr.Result(ResultContext{HookEvent: c.event, HostEvent: "PreToolUse"}, c.out)
+		got, _ := tr.Result(ResultContext{HookEvent: c.event, HostEvent: "PreToolUse", HostPayload: c.payload}, c.out)
 		if string(got.Stdout) != c.want || got.ExitCode != 0 {
-			t.Errorf("%s %s %+v: Cline gets stdout %s exit %d, want %s", c.from, c.event, c.out, got.Stdout, got.ExitCode, c.want)
+			t.Errorf("%s %s %s %+v: Cline gets stdout %s exit %d, want %s", c.from, c.event, c.payload, c.out, got.Stdout, got.ExitCode, c.want)
+		}
+	}
+}
+
+// TestClineDenyReadsAsDeny: the answer hookx gives Cline for a refused shell
+// call reads back, by Cline's rules, as the deny it is (hookx test's
+// matrix, a Cline hook written by hookx run elsewhere); a replacement that
+// differs by one byte is a rewrite. Fails on i30-cline3 (a46bf16), which
+// read it as a rewrite.
+func TestClineDenyReadsAsDeny(t *testing.T) {
+	d := mappings.Default().MustDialect("cline")
+	pre := d.Event("PreToolUse")
+	for _, c := range []struct {
+		name, stdout string
+		want         Verdict
+	}{
+		{"hookx's deny", `{"overrideInput":{"commands":["printf 'A hook refused this command; it did not run: %s\\n' 'no rm'"]},"context":"no rm"}`,
+			Verdict{Block: true, Reason: "no rm"}},
+		{"its reason without context", `{"overrideInput":{"commands":["printf 'A hook refused this command; it did not run: %s\\n' 'no rm'"]}}`,
+			Verdict{Block: true, Reason: "no rm"}},
+		{"another command", `{"overrideInput":{"commands":["printf 'A hook refused this command; it did not run: %s\\n' 'no rm';rm -rf /"]},"context":"no rm"}`,
+			Verdict{Context: []string{"no rm"}, NewInput: map[string]any{"commands": []any{`printf 'A hook refused this command; it did not run: %s\n' 'no rm';rm -rf /`}}}},
+		{"two commands", `{"overrideInput":{"commands":["printf 'A hook refused this command; it did not run: %s\\n' 'no rm'","rm -rf /"]},"context":"no rm"}`,
+			Verdict{Context: []string{"no rm"}, NewInput: map[string]any{"commands": []any{`printf 'A hook refused this command; it did not run: %s\n' 'no rm'`, "rm -rf /"}}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var fs findings
+			got := readCline(pre, Output{Stdout: []byte(c.stdout)}, &fs)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("verdict (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// hostileCommands and hostileReasons are the fuzz seeds of FuzzClineDeny
+// and the cases of TestClineDenyCommandInBash: what a model could put in a
+// command and a guard echo back in its reason.
+var (
+	hostileCommands = []string{
+		"rm -rf /",
+		"rm -rf / $(touch pwned) `touch pwned`\n'\";",
+		"'; touch pwned; echo '",
+		"\"; touch pwned; echo \"",
+		"a\x00b; touch pwned",
+		"echo \u2028; touch pwned\u2029",
+		strings.Repeat("$(touch pwned)", 5000),
+	}
+	hostileReasons = []string{
+		"no rm -rf",
+		"",
+		"blocked: rm -rf / $(touch pwned) `touch pwned`",
+		"it's 'quoted' \"twice\" \\ and ${HOME} $HOME ~ * ? [a] {a,b} # ; | & > < !",
+		"line one\nline two\r\n; touch pwned",
+		"nul\x00; touch pwned",
+		"sep\u2028; touch pwned\u2029\u0085\u202e",
+		"\xff\xfe invalid utf-8 '; touch pwned",
+		"%s %n %% %b \\n -v x",
+		"-v x",
+		strings.Repeat("'$(touch pwned)`touch pwned`", 20000),
+	}
+)
+
+// FuzzClineDeny proves that the command replacing a refused shell call on
+// Cline cannot run any part of the refused input: for hostile commands (in
+// every form of run_commands' input union) and hostile reasons, the
+// replacement, parsed with mvdan.cc/sh as bash parses it, is exactly one
+// simple printf call with the fixed format, whose arguments are literal
+// (no expansion, substitution, redirection or assignment); it is the same
+// whatever the command; and it holds no byte of the command that is not in
+// the reason or in its fixed text.
+func FuzzClineDeny(f *testing.F) {
+	for _, cmd := range hostileCommands {
+		for _, reason := range hostileReasons {
+			f.Add(cmd, reason, uint8(0))
+		}
+	}
+	for form := range uint8(7) {
+		f.Add("rm -rf / $(touch pwned)", "no '$(x)'", form)
+	}
+	tr := newTr(f, "claude", "cline")
+	forms := []func(string) string{
+		func(c string) string { return `{"commands":[` + jsonString(c) + `]}` },
+		func(c string) string { return `{"commands":["ls",` + jsonString(c) + `]}` },
+		func(c string) string { return `{"commands":` + jsonString(c) + `}` },
+		func(c string) string { return `{"command":` + jsonString(c) + `}` },
+		func(c string) string { return `{"cmd":` + jsonString(c) + `}` },
+		func(c string) string { return jsonString(c) },
+		func(c string) string { return `[{"command":` + jsonString(c) + `,"args":[` + jsonString(c) + `]}]` },
+	}
+	deny := func(t *testing.T, cmd, reason string, form uint8) (string, string) {
+		payload := clineCall("run_commands", forms[int(form)%len(forms)](cmd))
+		out, _ := tr.Result(ResultContext{HookEvent: "PreToolUse", HostEvent: "PreToolUse", HostPayload: payload}, Output{ExitCode: 2, Stderr: []byte(reason)})
+		var answer struct {
+			Override map[string]json.RawMessage `json:"overrideInput"`
+			Context  string                     `json:"context"`
+			Cancel   bool                       `json:"cancel"`
+		}
+		if err := json.Unmarshal(out.Stdout, &answer); err != nil {
+			t.Fatalf("Cline gets %q: %v", out.Stdout, err)
+		}
+		var cmds []string
+		if len(answer.Override) != 1 || json.Unmarshal(answer.Override["commands"], &cmds) != nil || len(cmds) != 1 || answer.Cancel {
+			t.Fatalf("Cline gets %s, want overrideInput {commands: [one command]} and no cancel", out.Stdout)
+		}
+		return cmds[0], answer.Context
+	}
+	f.Fuzz(func(t *testing.T, cmd, reason string, form uint8) {
+		got, ctx := deny(t, cmd, reason, form)
+		if other, _ := deny(t, "ls", reason, 0); other != got {
+			t.Fatalf("the replacement depends on the command: %q for %q, %q for ls", got, cmd, other)
+		}
+		args := literalCall(t, got)
+		if len(args) != 3 || args[0] != "printf" || args[1] != clineDenyFormat {
+			t.Fatalf("replacement %q is %q, want printf %q and one argument", got, args, clineDenyFormat)
+		}
+		// What is printed comes from the reason (as the host reads it: the
+		// context), a rune that does not print as a space, ' as ’.
+		for _, r := range args[2] {
+			if r != ' ' && r != '’' && !strings.ContainsRune(ctx, r) {
+				t.Fatalf("replacement %q prints %q, which is not in the reason %q", got, r, ctx)
+			}
+		}
+		fixed := "printf " + clineDenyFormat + "'’ "
+		for i := 0; i < len(got); i++ {
+			b := got[i]
+			if strings.IndexByte(cmd, b) >= 0 && strings.IndexByte(ctx, b) < 0 && strings.IndexByte(fixed, b) < 0 {
+				t.Fatalf("replacement %q holds byte %q of the command %q, which the reason %q does not", got, b, cmd, ctx)
+			}
+		}
+	})
+}
+
+// literalCall parses src as bash does and returns the words of its one
+// simple command, each expanded, failing unless src is exactly one simple
+// command whose words are all literal text.
+func literalCall(t *testing.T, src string) []string {
+	t.Helper()
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatalf("replacement %q does not parse: %v", src, err)
+	}
+	if len(file.Stmts) != 1 {
+		t.Fatalf("replacement %q is %d statements", src, len(file.Stmts))
+	}
+	st := file.Stmts[0]
+	call, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 {
+		t.Fatalf("replacement %q is not one simple command", src)
+	}
+	var words []string
+	for _, w := range call.Args {
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					t.Fatalf("replacement %q has a $'...' word", src)
+				}
+			default:
+				t.Fatalf("replacement %q has a word part %T, which is not literal", src, p)
+			}
+		}
+		s, err := expand.Literal(nil, w)
+		if err != nil {
+			t.Fatalf("replacement %q: %v", src, err)
+		}
+		words = append(words, s)
+	}
+	return words
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestClineDenyCommandInBash runs each replacement in bash, the shell Cline
+// runs commands with: it prints the reason with the fixed text and nothing
+// else, and touches nothing.
+func TestClineDenyCommandInBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, reason := range hostileReasons {
+		dir := t.TempDir()
+		cmd := clineDenyCommand(reason)
+		run := exec.Command(bash, "-c", cmd)
+		run.Dir = dir
+		run.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}
+		out, err := run.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bash -c %q: %v\n%s", cmd, err, out)
+		}
+		words := literalCall(t, cmd)
+		if want := strings.Replace(strings.TrimSuffix(clineDenyFormat, `\n`), "%s", words[2], 1) + "\n"; string(out) != want {
+			t.Errorf("bash -c %q printed %q, want %q", cmd, out, want)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			t.Errorf("bash -c %q wrote %s", cmd, entries[0].Name())
 		}
 	}
 }
