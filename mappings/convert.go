@@ -88,6 +88,131 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 				return nil
 			},
 		},
+		// Cline's run_commands takes commands, a list of shell command
+		// strings (its schema, @cline/core core@166853), and its input union
+		// also accepts commands as one string, command or cmd: every form is
+		// the canonical command, several commands one per line (each runs,
+		// in order, as the lines of one shell script would).
+		"clineCommands": {
+			Args:      []string{"commands", "command", "cmd"},
+			Canonical: []string{"command"},
+			Uncarried: clineCommandsUncarried,
+			ToCanonical: func(a map[string]any) []string {
+				cmds, _ := clineCommandList(a)
+				delete(a, "commands")
+				delete(a, "cmd")
+				if len(cmds) == 0 {
+					return nil
+				}
+				a["command"] = strings.Join(cmds, "\n")
+				if len(cmds) > 1 {
+					return []string{fmt.Sprintf("run_commands' %d commands are given as one command, one per line", len(cmds))}
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				if c, ok := a["command"].(string); ok {
+					delete(a, "command")
+					a["commands"] = []any{c}
+				}
+				return nil
+			},
+		},
+		// Cline's editor writes new_text as the whole file when the file
+		// does not exist, old_text or not; only insert_line makes it an
+		// insert (r4, @cline/core core@213001: insert_line first, then
+		// "if(!await HS(j))return US(j,X.new_text,Z)", then old_text). So
+		// new_text is also the canonical content a write guard checks,
+		// unless insert_line is set (null is unset: its schema is
+		// nullable().optional()). Back, a write's content is new_text
+		// without old_text, which creates the file.
+		"clineEditor": {
+			Canonical: []string{"content"},
+			ToCanonical: func(a map[string]any) []string {
+				if text, isString := a["new_text"].(string); isString && a["insert_line"] == nil {
+					a["content"] = text
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				content, isString := a["content"].(string)
+				if !isString {
+					return nil
+				}
+				delete(a, "content")
+				if _, has := a["new_string"]; has {
+					return nil // an edit's own text; content was the same
+				}
+				a["new_string"] = content
+				if _, has := a["old_string"]; !has {
+					return []string{"a whole-file write is carried as editor without old_text, which creates the file; Cline's editor refuses it when the file exists"}
+				}
+				return nil
+			},
+		},
+		// Cline's read_files takes files, a list of {path, start_line,
+		// end_line} (its schema; the input union also takes file_path,
+		// file_paths, paths and bare strings): one file is the canonical
+		// read, several have no one-call counterpart.
+		"clineReadFiles": {
+			Args:      []string{"files"},
+			Canonical: []string{"file_path", "start_line", "end_line"},
+			Uncarried: func(a map[string]any) string {
+				for _, k := range []string{"file_path", "filePath", "file_paths", "paths"} {
+					if _, ok := a[k]; ok {
+						return "read_files names its files in " + k + ", a form hookx does not carry"
+					}
+				}
+				if f, ok := a["files"]; ok {
+					if _, isList := f.([]any); !isList {
+						return "read_files names its files in a form hookx does not carry"
+					}
+				}
+				files, _ := a["files"].([]any)
+				if len(files) > 1 {
+					return fmt.Sprintf("read_files reads %d files, which no one read call does", len(files))
+				}
+				if one, isObject := firstOnly(files).(map[string]any); isObject && one["path"] == nil {
+					return "read_files names its file in a form hookx does not carry"
+				}
+				return ""
+			},
+			ToCanonical: func(a map[string]any) []string {
+				files, _ := a["files"].([]any)
+				one, _ := firstOnly(files).(map[string]any)
+				if p, isString := firstOnly(files).(string); isString {
+					one = map[string]any{"path": p}
+				}
+				if one == nil {
+					return nil
+				}
+				delete(a, "files")
+				if p, ok := one["path"]; ok {
+					a["file_path"] = p
+				}
+				for _, k := range []string{"start_line", "end_line"} {
+					if v, ok := one[k]; ok {
+						a[k] = v
+					}
+				}
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				f := map[string]any{}
+				if p, ok := a["file_path"]; ok {
+					f["path"] = p
+					delete(a, "file_path")
+				}
+				for _, k := range []string{"start_line", "end_line"} {
+					if v, ok := a[k]; ok {
+						f[k] = v
+						delete(a, k)
+					}
+				}
+				a["files"] = []any{f}
+				return nil
+			},
+		},
 		// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
 		"urlInPrompt": {
 			Canonical: []string{"url"},
@@ -256,6 +381,43 @@ func droidPatterns(v any) (patterns []string, ok bool) {
 }
 
 // firstOnly returns the only element of list, or nil.
+// clineCommandList reads run_commands' commands in every form its input
+// union takes (core@166853): commands as a list of strings or one string,
+// command, cmd. ok is false when a value is of another kind.
+func clineCommandList(a map[string]any) (cmds []string, ok bool) {
+	ok = true
+	for _, k := range []string{"commands", "command", "cmd"} {
+		switch v := a[k].(type) {
+		case nil:
+		case string:
+			cmds = append(cmds, v)
+		case []any:
+			for _, c := range v {
+				s, isString := c.(string)
+				if !isString {
+					ok = false
+					continue
+				}
+				cmds = append(cmds, s)
+			}
+		default:
+			ok = false
+		}
+	}
+	return cmds, ok
+}
+
+// clineCommandsUncarried says why a run_commands call cannot be shown to
+// another agent's hook as one shell command: a command that is not a
+// string (Cline's union takes objects with a command too), which a guard
+// would not see.
+func clineCommandsUncarried(a map[string]any) string {
+	if _, ok := clineCommandList(a); !ok {
+		return "run_commands holds a command that is not a string, which no shell call carries"
+	}
+	return ""
+}
+
 func firstOnly(list []any) any {
 	if len(list) != 1 {
 		return nil

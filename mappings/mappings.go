@@ -214,6 +214,11 @@ type Settings struct {
 	// FolderTrust is set where the agent runs a workspace's hooks only in
 	// a trusted folder.
 	FolderTrust bool `json:"folderTrust"`
+	// HookFiles is set where the agent reads no settings file but runs one
+	// executable file per event, named after it, from the Project and
+	// User directories (Cline's .clinerules/hooks/PreToolUse): migrate and
+	// doctor do not read or write such files yet, and say so.
+	HookFiles bool `json:"hookFiles"`
 	// ExpandsVars is set where the agent expands $VAR and ${VAR} in every
 	// string of its settings when it loads them, from its own environment:
 	// a handler's env values too.
@@ -1424,7 +1429,7 @@ func (t *Table) index() error {
 
 // Protocols are the protocol families whose Go code reads and renders hook
 // output; a dialect names one (NDIALECT §1).
-var Protocols = []string{"claude", "gemini", "copilot"}
+var Protocols = []string{"claude", "gemini", "copilot", "cline"}
 
 // fill sets the shape's defaults and checks it.
 func (s *Shape) fill(dialect string) error {

@@ -127,6 +127,15 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 			}
 			return filepath.Join(c.Cwd, p), ""
 		},
+		// Cline's editor asks for "the absolute path" (its schema,
+		// core@167450); how it takes a relative one was not seen.
+		"clinePath": func(p string, c PathContext) (string, string) {
+			if !filepath.IsAbs(p) {
+				r, _ := nodeResolve(c.Cwd, p)
+				return r, "how Cline takes a relative path was not seen"
+			}
+			return filepath.Clean(p), ""
+		},
 		// Factory Droid's Read, Create, Edit and LS: taken against the
 		// session's cwd as Node's path.resolve would (read in its binary, not
 		// seen live with a relative path); whether it expands ~ is not known.

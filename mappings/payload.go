@@ -62,20 +62,41 @@ type PayloadShape struct {
 	// names) each one has, for a payload that names no event: the event
 	// whose fields are all there, and the most of them, is the one.
 	Events map[string][]string `json:"events"`
-	// EventField names the field that names the event where it is not
-	// hook_event_name (Crush: "event"); the payload is then the agent's
-	// own form too, renamed both ways.
-	EventField string `json:"eventField"`
+	// Convert names the converter between the agent's payload and the
+	// flat one translation reads, where renames cannot say it (Cline's
+	// nested tool_call and preToolUse objects, translate/cline.go); the
+	// converter then writes the event field too.
+	Convert string `json:"convert"`
+	// EventField names the payload field that names the event where it is
+	// not hook_event_name: Crush's "event", which holds the event's name,
+	// and Cline's "hookName", which holds the agent's own word for it,
+	// mapped to the dialect's event names by EventNames.
+	EventField string            `json:"eventField"`
+	EventNames map[string]string `json:"eventNames"`
 }
 
 // Own reports whether the payload form is the agent's own (it renames
 // fields): the payload then names no event, and the family's code says
 // which event it is.
-func (p PayloadShape) Own() bool { return len(p.Fields) > 0 || p.EventField != "" }
+func (p PayloadShape) Own() bool { return len(p.Fields) > 0 || p.EventField != "" || p.Convert != "" }
 
 // NamesNoEvent reports whether the agent's payload names no event (Copilot
 // CLI): the event is the one the handler was registered on.
 func (p PayloadShape) NamesNoEvent() bool { return p.Own() && p.EventField == "" }
+
+// EventOf is the dialect's event named by the agent's own word for it (a
+// value of EventField), or "".
+func (p PayloadShape) EventOf(word string) string { return p.EventNames[word] }
+
+// WordOf is the agent's own word for the dialect's event, or "".
+func (p PayloadShape) WordOf(event string) string {
+	for w, e := range p.EventNames {
+		if e == event {
+			return w
+		}
+	}
+	return ""
+}
 
 // Inverse returns the renames from translation's names to the agent's.
 func (p PayloadShape) Inverse() map[string]string {

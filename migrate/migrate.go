@@ -245,6 +245,11 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if p.to, err = p.tbl.Dialect(opts.To); err != nil {
 		return nil, err
 	}
+	for _, d := range []*mappings.Dialect{p.from, p.to} {
+		if d.Settings.HookFiles {
+			return nil, fmt.Errorf("%s runs one executable file per event from %s, which hookx migrate does not read or write yet", d.Agent, d.Settings.Project)
+		}
+	}
 	if p.opts.Wrap && p.opts.Hookx == "" {
 		return nil, errors.New("migrate: Options.Hookx is empty")
 	}

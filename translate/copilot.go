@@ -375,7 +375,19 @@ func HostEvent(host *mappings.Dialect, payload []byte, hint string) (string, err
 	if err != nil {
 		return "", fmt.Errorf("event payload: %w", describeJSONError(payload, err))
 	}
-	if name := stringField(raw, cmp.Or(host.Payload.EventField, "hook_event_name")); name != "" || !host.Payload.NamesNoEvent() {
+	name := stringField(raw, "hook_event_name")
+	if f := host.Payload.EventField; name == "" && f != "" {
+		word := stringField(raw, f)
+		switch {
+		case len(host.Payload.EventNames) == 0:
+			name = word // the event's own name (Crush)
+		case word != "" || hint == "":
+			if name = host.Payload.EventOf(word); name == "" {
+				return "", fmt.Errorf("a %s payload's %s %q names no event hookx knows", host.Agent, f, word)
+			}
+		}
+	}
+	if name != "" || !host.Payload.NamesNoEvent() {
 		if hint != "" && name != "" && name != hint {
 			return "", fmt.Errorf("the payload's event %q is not --host-event %q", name, hint)
 		}
@@ -424,6 +436,9 @@ func inbound(d *mappings.Dialect, payload []byte, event string) ([]byte, error) 
 	if _, ok := raw["hook_event_name"]; ok {
 		return payload, nil
 	}
+	if d.Payload.Convert != "" {
+		order, raw = payloadConverters[d.Payload.Convert].in(raw, order)
+	}
 	name, _ := json.Marshal(event)
 	keys := []string{"hook_event_name"}
 	vals := map[string]json.RawMessage{"hook_event_name": name}
@@ -454,15 +469,19 @@ func outbound(d *mappings.Dialect, payload []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Payload.Convert != "" {
+		event := stringField(raw, "hook_event_name")
+		order, raw = payloadConverters[d.Payload.Convert].out(d, event, raw, order)
+	}
 	inv := d.Payload.Inverse()
 	var keys []string
 	vals := map[string]json.RawMessage{}
 	for _, k := range order {
-		if k == "hook_event_name" && d.Payload.EventField == "" {
-			continue
-		}
 		nk := cmp.Or(inv[k], k)
 		if k == "hook_event_name" {
+			if d.Payload.EventField == "" || d.Payload.Convert != "" {
+				continue // none, or the converter wrote it
+			}
 			nk = d.Payload.EventField
 		}
 		keys = append(keys, nk)

@@ -149,6 +149,11 @@ func TestDroidPromptRewriteFailsClosed(t *testing.T) {
 			if err != nil || m.To == nil {
 				t.Skip("no prompt event")
 			}
+			if m.To.Output.Block == "none" {
+				// Cline runs its prompt hook in the background and reads
+				// nothing of it: nothing there can refuse a prompt.
+				t.Skipf("%s cannot refuse a prompt on %s", tr.To.Agent, m.To.Name)
+			}
 			hostPayload := []byte(`{"prompt":"deploy with key sk-123"}`)
 			for _, c := range []struct {
 				prompt    string

@@ -20,6 +20,7 @@ func blockForms(ev *mappings.Event) map[string]Output {
 			`","permissionDecision":"deny","permissionDecisionReason":"no rm -rf"}}`)},
 		"top-level permissionDecision deny": {Stdout: []byte(`{"permissionDecision":"deny","permissionDecisionReason":"no rm -rf"}`)},
 		"exit 1":                            {Stderr: []byte("no rm -rf"), ExitCode: 1},
+		"cancel":                            {Stdout: []byte(`{"cancel":true,"errorMessage":"no rm -rf"}`)},
 	}
 }
 
