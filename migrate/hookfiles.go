@@ -69,7 +69,7 @@ func HookFiles(d *mappings.Dialect, res *Result, hookx, version string, anyHookx
 			continue
 		case string(hf.Before) == string(hf.After):
 			continue
-		case anyHookx && sameButHookx(hf.Before, ev, guard):
+		case anyHookx && DispatcherCurrent(hf.Before, ev, guard):
 			continue
 		}
 		out = append(out, hf)
@@ -77,9 +77,10 @@ func HookFiles(d *mappings.Dialect, res *Result, hookx, version string, anyHookx
 	return out, nil
 }
 
-// sameButHookx reports whether a dispatcher is what Render writes but for
-// how it calls hookx and the version it is stamped with.
-func sameButHookx(script []byte, event string, guard bool) bool {
+// DispatcherCurrent reports whether a dispatcher is what
+// clinehooks.Render writes for event, but for how it calls hookx and the
+// hookx version it is stamped with.
+func DispatcherCurrent(script []byte, event string, guard bool) bool {
 	_, v, ok := clinehooks.Stamp(script)
 	if !ok {
 		return false
@@ -91,6 +92,10 @@ func sameButHookx(script []byte, event string, guard bool) bool {
 	}
 	return false
 }
+
+// HookFileEvents are the events of d's entries file data that hold at
+// least one entry: those that need a dispatcher.
+func HookFileEvents(d *mappings.Dialect, data []byte) ([]string, error) { return entryEvents(d, data) }
 
 // entryEvents are the events of an entries file (events at the root) that
 // hold at least one entry, in the order the table's events come in a
