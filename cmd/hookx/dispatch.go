@@ -26,10 +26,11 @@ type dispatchOptions struct {
 func newDispatchCmd(s streams, runF func(*dispatchOptions) error) *cobra.Command {
 	opts := &dispatchOptions{s: s}
 	cmd := &cobra.Command{
-		Use:   "dispatch --host cline --event EVENT -- DISPATCHER",
-		Short: "Run the hooks hookx migrate wrote for an agent that runs one file per event (Cline)",
-		Long: `dispatch is what the dispatcher files hookx migrate --to cline writes
-(.clinerules/hooks/PreToolUse, …) run: it reads the host's payload on stdin,
+		Use:   "dispatch --host HOST --event EVENT -- DISPATCHER",
+		Short: "Run the hooks hookx migrate wrote for an agent that runs one file per event",
+		Long: `dispatch is what the dispatcher files run that hookx migrate writes for an
+agent that runs one executable file per event (one per event, named after
+it, beside hookx.hooks.json): it reads the host's payload on stdin,
 runs the EVENT entries of hookx.hooks.json beside DISPATCHER in order (each a
 hookx wrap command, whose --match is the hook's own matcher), and prints
 the host's answer on stdout: the first refusal, after which no hook runs;
@@ -46,7 +47,7 @@ in time are a refusal (fail closed).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.host, "host", "", "the agent running the dispatcher (cline)")
+	f.StringVar(&opts.host, "host", "", "the dialect of the agent running the dispatcher")
 	f.StringVar(&opts.event, "event", "", "the host's event the dispatcher was written for")
 	_ = cmd.MarkFlagRequired("host")
 	_ = cmd.MarkFlagRequired("event")
