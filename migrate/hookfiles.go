@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hookx-dev/hookx/internal/safefile"
@@ -42,6 +43,17 @@ func HookFiles(d *mappings.Dialect, res *Result, hookx, version string, anyHookx
 	events, err := entryEvents(d, after)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", res.Target, err)
+	}
+	if !res.Wrapped {
+		// With no hookx wrap --match, nothing applies the hook's matcher:
+		// the dispatcher runs every entry of the event for every tool.
+		for _, e := range res.Entries {
+			if e.Matcher != nil && *e.Matcher != "" && *e.Matcher != "*" {
+				res.Items = append(res.Items, Item{Level: Approximate, Source: e.Source, Event: e.Event, Matcher: *e.Matcher, Command: e.Command,
+					What: "matcher " + strconv.Quote(*e.Matcher), Reason: d.Agent + " has no matcher, and copied as it is (--no-wrap) no hookx wrap --match applies it: the hook runs for every tool",
+					Fix: "run without --no-wrap"})
+			}
+		}
 	}
 	dir := filepath.Dir(res.RealTarget)
 	var out []HookFile
