@@ -69,6 +69,9 @@ type Options struct {
 	// files: for CI on changes from people the project does not trust,
 	// where a comment in the change could silence what the change breaks.
 	NoInlineIgnore bool
+	// HookxVersion is this hookx's version, which the dispatchers hookx
+	// migrate writes for Cline are stamped with; "": not compared.
+	HookxVersion string
 }
 
 func (o *Options) getenv(k string) string {
@@ -177,6 +180,7 @@ func (c *checker) run() {
 	c.checkSwitches()
 	c.checkTrust()
 	c.checkHookxEntries()
+	c.checkHookFiles()
 	if c.opts.Probe {
 		c.probeAll()
 	}

@@ -60,10 +60,6 @@ type hook struct {
 func (c *checker) readFiles() []*file {
 	var files []*file
 	for _, d := range c.tbl.Dialects {
-		if d.Settings.HookFiles {
-			// No settings file: its hooks are files doctor does not read yet.
-			continue
-		}
 		type loc struct{ rel, scope string }
 		locs := []loc{{d.Settings.Project, "project"}}
 		if g := d.Settings.ProjectGlob; g != "" {
@@ -388,9 +384,6 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 	}
 	c := &checker{opts: opts, tbl: opts.Table}
 	for _, d := range c.tbl.Dialects {
-		if d.Settings.HookFiles {
-			continue
-		}
 		for _, p := range []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local} {
 			if p != "" && !slices.Contains(lookedFor, p) {
 				lookedFor = append(lookedFor, p)

@@ -215,9 +215,11 @@ type Settings struct {
 	// a trusted folder.
 	FolderTrust bool `json:"folderTrust"`
 	// HookFiles is set where the agent reads no settings file but runs one
-	// executable file per event, named after it, from the Project and
-	// User directories (Cline's .clinerules/hooks/PreToolUse): migrate and
-	// doctor do not read or write such files yet, and say so.
+	// executable file per event, named after it, from the directory of the
+	// Project and User files (Cline's .clinerules/hooks/PreToolUse). The
+	// Project and User files are then hookx's own list of entries, which
+	// the dispatcher files hookx migrate writes beside them run through
+	// hookx dispatch; migrate does not read such hooks as a source.
 	HookFiles bool `json:"hookFiles"`
 	// ExpandsVars is set where the agent expands $VAR and ${VAR} in every
 	// string of its settings when it loads them, from its own environment:

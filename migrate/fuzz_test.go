@@ -84,10 +84,8 @@ func FuzzMigrate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src, target string, wrap bool, pair uint8) {
 		from, to := mappings.DialectPair(pair)
-		for _, name := range []string{from, to} {
-			if d, _ := mappings.Default().Dialect(name); d.Settings.HookFiles {
-				return // refused: TestHookFilesAreRefused
-			}
+		if d, _ := mappings.Default().Dialect(from); d.Settings.HookFiles {
+			return // refused as a source: TestHookFilesAreRefused
 		}
 		var tdata []byte
 		if target != "" {

@@ -47,9 +47,6 @@ func planPair(t *testing.T, from, to, src string, target []byte, prune bool) *Re
 // own stale entries.
 func TestSecondSourceKeepsFirstSourcesEntries(t *testing.T) {
 	for _, to := range mappings.Default().DialectNames() {
-		if d, _ := mappings.Default().Dialect(to); d.Settings.HookFiles {
-			continue // TestHookFilesAreRefused
-		}
 		a, b := twoSources(to)
 		for _, prune := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s+%s→%s/prune=%v", a, b, to, prune), func(t *testing.T) {

@@ -29,7 +29,7 @@ func TestMigratedMatcherAndWrappedEventAgree(t *testing.T) {
 	checked, skipped := 0, 0
 	for _, hook := range tbl.Dialects {
 		for _, host := range tbl.Dialects {
-			if hook == host || hook.Settings.HookFiles || host.Settings.HookFiles {
+			if hook == host || hook.Settings.HookFiles {
 				continue
 			}
 			for _, ev := range hook.Events {

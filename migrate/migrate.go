@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -245,10 +246,11 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 	if p.to, err = p.tbl.Dialect(opts.To); err != nil {
 		return nil, err
 	}
-	for _, d := range []*mappings.Dialect{p.from, p.to} {
-		if d.Settings.HookFiles {
-			return nil, fmt.Errorf("%s runs one executable file per event from %s, which hookx migrate does not read or write yet", d.Agent, d.Settings.Project)
-		}
+	if p.from.Settings.HookFiles {
+		// Its hooks are files of any language, with no matcher: nothing to
+		// read entries from (its entries file is hookx's own, from another
+		// agent's hooks).
+		return nil, fmt.Errorf("%s runs one executable file per event from %s, which hookx migrate does not read as a source", p.from.Agent, path.Dir(p.from.Settings.Project))
 	}
 	if p.opts.Wrap && p.opts.Hookx == "" {
 		return nil, errors.New("migrate: Options.Hookx is empty")

@@ -63,6 +63,19 @@ var lockWait = 30 * time.Second
 // Missing parent directories are created. A target without owner write
 // permission is refused with ErrReadOnly.
 func WriteFile(path string, before, data []byte) error {
+	return writeFile(path, before, data, false)
+}
+
+// WriteExecutable is WriteFile for a file hookx generates whole and owns
+// (a Cline dispatcher): a new file is created 0755 and an existing one
+// keeps its mode with the execute bits added; no backup is kept, since a
+// copy beside it could be run by its agent too (Cline runs any executable
+// named after an event, whatever its extension).
+func WriteExecutable(path string, before, data []byte) error {
+	return writeFile(path, before, data, true)
+}
+
+func writeFile(path string, before, data []byte, executable bool) error {
 	real, err := resolveLinks(path)
 	if err != nil {
 		return err
@@ -83,6 +96,9 @@ func WriteFile(path string, before, data []byte) error {
 	defer unlock()
 
 	mode := fs.FileMode(0o644)
+	if executable {
+		mode = 0o755
+	}
 	old, err := current(real, path, before)
 	if err != nil {
 		return err
@@ -96,6 +112,9 @@ func WriteFile(path string, before, data []byte) error {
 		if mode&0o200 == 0 {
 			return fmt.Errorf("%s: %w (mode %v); make it writable to migrate into it", path, ErrReadOnly, mode)
 		}
+		if executable {
+			mode |= mode & 0o444 >> 2 // executable by whoever may read it
+		}
 	}
 	unchanged := func() error {
 		_, err := current(real, path, before)
@@ -108,7 +127,7 @@ func WriteFile(path string, before, data []byte) error {
 		if err := unchanged(); err != nil {
 			return err
 		}
-		if old != nil {
+		if old != nil && !executable {
 			if err := backup(real, old, mode); err != nil {
 				return fmt.Errorf("backing up %s: %w", path, err)
 			}

@@ -187,6 +187,7 @@ func doctorRun(opts *doctorOptions) error {
 		User: opts.user, Probe: opts.probe, Getenv: opts.getenv,
 		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined,
 		Ignore: opts.ignore, NoInlineIgnore: opts.noInlineIgnore,
+		HookxVersion: hookxVersion(),
 	})
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("doctor: %w", err))

@@ -180,10 +180,21 @@ func TestWhatMigrateWritesDoctorPasses(t *testing.T) {
 						}
 						var out, errb bytes.Buffer
 						mo := &migrateOptions{s: streams{Out: &out, Err: &errb}, from: from.Name, to: to.Name, dir: dir, hookx: hookx, home: home, quiet: true, noWrap: form.noWrap}
-						if err := migrateRun(mo); err != nil {
+						err = migrateRun(mo)
+						if err != nil {
 							t.Logf("migrate: %v\n%s%s", err, out.String(), errb.String())
 						}
-						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: dir, Home: home, Getenv: getenv})
+						if to.Settings.HookFiles && !form.noWrap {
+							// An agent of one file per event (Cline): what
+							// doctor passes must include the dispatchers.
+							if err != nil {
+								t.Fatalf("migrate --to %s: %v", to.Name, err)
+							}
+							if m, _ := filepath.Glob(filepath.Join(dir, filepath.Dir(filepath.FromSlash(to.Settings.Project)), "PreToolUse")); len(m) == 0 {
+								t.Fatalf("migrate --to %s wrote no PreToolUse dispatcher:\n%s", to.Name, errb.String())
+							}
+						}
+						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: dir, Home: home, Getenv: getenv, HookxVersion: hookxVersion()})
 						if err != nil {
 							t.Fatal(err)
 						}

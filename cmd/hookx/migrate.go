@@ -385,6 +385,7 @@ type targetRun struct {
 	manifestPath            string
 	manifest                []byte
 	files                   []migrate.PluginFile
+	dispatchers             []migrate.HookFile
 	changed, refused        bool
 	strict                  bool
 }
@@ -581,7 +582,29 @@ func migrateRun(opts *migrateOptions) error {
 				}
 			}
 		}
-		t.changed = res.Changed() || t.manifest != nil || len(t.files) > 0
+		// An agent that runs one file per event (Cline) gets a dispatcher
+		// per event beside the entries file.
+		if to.Settings.HookFiles {
+			hfs, err := migrate.HookFiles(to, res, migrate.HostQuote(hookx), hookxVersion(), opts.check)
+			if err != nil {
+				return nil, withCode(exitInternal, err)
+			}
+			for _, hf := range hfs {
+				p := filepath.Join(filepath.Dir(targetPath), hf.Name)
+				shownP := filepath.Join(filepath.Dir(targetShown), hf.Name)
+				if _, err := inScope(p, shownP, scopeDir, scopeName, opts.allowOutside); err != nil {
+					return nil, err
+				}
+				hf.Path, hf.Shown = p, shownP
+				from := "a/" + path.Join(path.Dir(labelRel), hf.Name)
+				if hf.Before == nil {
+					from = "/dev/null"
+				}
+				t.diff += migrate.UnifiedDiff(from, "b/"+path.Join(path.Dir(labelRel), hf.Name), hf.Before, hf.After)
+				t.dispatchers = append(t.dispatchers, hf)
+			}
+		}
+		t.changed = res.Changed() || t.manifest != nil || len(t.files) > 0 || len(t.dispatchers) > 0
 		t.refused = strict && res.Count(migrate.NotCarried)+res.Count(migrate.Weakened) > 0
 		return t, nil
 	}
@@ -653,6 +676,11 @@ func migrateRun(opts *migrateOptions) error {
 					err = migrate.CopyPluginFile(opts.plugin, opts.out, f.Rel)
 				}
 			}
+			for _, hf := range t.dispatchers {
+				if err == nil {
+					err = migrate.WriteExecutable(hf.Path, hf.Before, hf.After)
+				}
+			}
 			if err != nil {
 				if errors.Is(err, migrate.ErrReadOnly) {
 					err = fmt.Errorf("%s: %w", t.targetShown, errors.Unwrap(err))
@@ -691,6 +719,16 @@ func migrateRun(opts *migrateOptions) error {
 			}
 			for _, f := range t.files {
 				fmt.Fprintf(opts.s.Err, "%s %s from the plugin.\n", verb, filepath.Join(opts.out, f.Rel))
+			}
+			for _, hf := range t.dispatchers {
+				if opts.quiet {
+					break
+				}
+				v := "Would write"
+				if written[t] {
+					v = "Wrote"
+				}
+				fmt.Fprintf(opts.s.Err, "%s %s (the %s dispatcher, executable).\n", v, hf.Shown, hf.Event)
 			}
 		}
 	}

@@ -30,7 +30,8 @@ import (
 func TestMain(m *testing.M) {
 	// doctor --probe and hookx test re-execute os.Executable (this binary)
 	// as their confining helper, and hookx test as hookx wrap.
-	if len(os.Args) > 1 && (os.Args[1] == confine.HelperName || os.Args[1] == "wrap") {
+	// A Cline dispatcher runs it as hookx dispatch (dispatch_test.go).
+	if len(os.Args) > 1 && (os.Args[1] == confine.HelperName || os.Args[1] == "wrap" || os.Args[1] == "dispatch") {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){

@@ -1,0 +1,137 @@
+package clinehooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDispatch: the dispatcher's answer is Cline's: nothing without an
+// opinion, the first refusal (after which nothing runs), the context of
+// the rest; on a guard event, every failure to answer is a refusal.
+func TestDispatch(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("entries run with /bin/bash -c")
+	}
+	type ent struct {
+		Command string `json:"command"`
+		Timeout int    `json:"timeout,omitempty"`
+	}
+	deny := `echo '{"cancel":true,"errorMessage":"no"}'`
+	for _, tc := range []struct {
+		name    string
+		event   string
+		entries map[string][]ent // nil: no entries file
+		want    string           // the answer; a prefix when it ends in "…"
+		ran     bool             // the file "ran" exists afterwards
+	}{
+		{"no entries for the event", "PreToolUse", map[string][]ent{"PostToolUse": {{Command: deny}}}, "", false},
+		{"no opinion", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "true"}}}, "", false},
+		{"context joined", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: `echo '{"context":"a"}'`}, {Command: `echo '{"context":"b"}'`}}},
+			`{"context":"a\nb"}` + "\n", false},
+		{"first refusal wins, nothing after it", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: deny}, {Command: "touch ran"}}},
+			`{"cancel":true,"errorMessage":"no"}` + "\n", false},
+		{"a refusal after an allow", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "touch ran"}, {Command: "echo log; printf 'HOOK_CONTROL\\t%s\\n' '{\"cancel\": true, \"errorMessage\": \"no\"}'"}}},
+			`{"cancel":true,"errorMessage":"no"}` + "\n", true},
+		{"overrideInput ends it too", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: `echo '{"overrideInput":{"commands":["echo no"]},"context":"no"}'`}, {Command: "touch ran"}}},
+			`{"overrideInput":{"commands":["echo no"]},"context":"no"}` + "\n", false},
+		{"cannot start", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "/nonexistent/hookx wrap"}, {Command: "touch ran"}}}, `{"cancel":true,"errorMessage":"hookx could not translate this hook call: PreToolUse entry 1 of …`, false},
+		{"killed", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "kill -9 $$"}}}, `{"cancel":true,…`, false},
+		{"timed out", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "sleep 5", Timeout: 200}}}, `{"cancel":true,…`, false},
+		{"not JSON", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "echo cancel"}}}, `{"cancel":true,…`, false},
+		{"no entries file", "PreToolUse", nil, `{"cancel":true,…`, false},
+		{"no entries file, not a guard event", "TaskStart", nil, "", false},
+		{"not a guard event: a failure refuses nothing", "TaskStart", map[string][]ent{"TaskStart": {{Command: "exit 127"}}}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.entries != nil {
+				b, _ := json.Marshal(tc.entries)
+				if err := os.WriteFile(filepath.Join(dir, DataFile), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wd, _ := os.Getwd()
+			defer os.Chdir(wd)
+			os.Chdir(dir)
+			var stderr bytes.Buffer
+			got := string(Dispatch(context.Background(), DispatchOptions{Host: "cline", Event: tc.event, Script: filepath.Join(dir, tc.event), Stdin: []byte(`{}`), Stderr: &stderr}))
+			if want, ok := strings.CutSuffix(tc.want, "…"); ok {
+				if !strings.HasPrefix(got, want) {
+					t.Errorf("answer %q, want it to start %q (stderr %s)", got, want, stderr.String())
+				}
+			} else if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("answer (-want +got):\n%s\nstderr: %s", diff, stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); (err == nil) != tc.ran {
+				t.Errorf("a later hook ran: %v, want %v", err == nil, tc.ran)
+			}
+		})
+	}
+}
+
+// TestDispatchBudget: hooks that together outlast the budget are refused
+// before Cline's own timeout would decide.
+func TestDispatchBudget(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, DataFile), []byte(`{"PreToolUse":[{"command":"sleep 5","timeout":60000}]}`), 0o644)
+	start := time.Now()
+	got := Dispatch(context.Background(), DispatchOptions{Host: "cline", Event: "PreToolUse", Script: filepath.Join(dir, "PreToolUse"), Budget: 300 * time.Millisecond})
+	if !bytes.HasPrefix(got, []byte(`{"cancel":true`)) || time.Since(start) > 4*time.Second {
+		t.Errorf("answer %q after %v, want a refusal within the budget", got, time.Since(start))
+	}
+}
+
+// TestRender: the dispatcher is valid sh whatever hookx's path, its
+// header reads back, and a file without it is the user's.
+func TestRender(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	for _, guard := range []bool{true, false} {
+		script := Render(`'/opt/my hookx/it'\''s/hookx'`, "1.2.3", "PreToolUse", guard)
+		if ev, v, ok := Stamp(script); !ok || ev != "PreToolUse" || v != "1.2.3" {
+			t.Errorf("Stamp = %q %q %v", ev, v, ok)
+		}
+		if bytes.Contains(script, []byte("\r")) {
+			t.Error("CR in the script")
+		}
+		if out, err := exec.Command(sh, "-n", "-c", string(script)).CombinedOutput(); err != nil {
+			t.Errorf("sh -n: %v\n%s", err, out)
+		}
+		if got := bytes.Contains(script, []byte("HOOK_CONTROL")); got != guard {
+			t.Errorf("guard %v: fail-closed line present %v", guard, got)
+		}
+	}
+	for _, own := range []string{"#!/bin/sh\necho hi\n", "# hookx-dispatcher event=PreToolUse version=1\n", ""} {
+		if Owned([]byte(own)) {
+			t.Errorf("Owned(%q) = true", own)
+		}
+	}
+}
+
+// TestRenderFailsClosedWithoutHookx: run by sh with no hookx to call, the
+// guard's dispatcher prints the refusal as the last HOOK_CONTROL line.
+func TestRenderFailsClosedWithoutHookx(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	p := filepath.Join(t.TempDir(), "PreToolUse")
+	os.WriteFile(p, Render("/nonexistent/hookx", "1", "PreToolUse", true), 0o755)
+	out, _ := exec.Command(sh, p).Output()
+	want := "HOOK_CONTROL\t" + string(failClosedAnswer("PreToolUse")) + "\n"
+	if diff := cmp.Diff(want, string(out)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
