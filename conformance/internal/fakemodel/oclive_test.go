@@ -20,21 +20,25 @@ import (
 type ocAgent struct {
 	host     ocplugin.Host
 	packages []string // npm install, pinned
-	exe      string   // relative to the install
-	config   string   // the project's config file
-	env      string   // the agent's variable prefix
+	// pluginDeps is what the agent npm-installs into its config directory
+	// on its first start in a project: installed once beside the agent and
+	// copied into each project first.
+	pluginDeps []string
+	exe        string // relative to the install
+	config     string // the project's config file
+	env        string // the agent's variable prefix
 }
 
 var ocAgents = []ocAgent{
 	{
-		host: ocplugin.OpenCode,
-		// The plugin API package is what OpenCode npm-installs into
-		// .opencode/ on its first start in a project (about 40 s, from the
-		// registry); the test copies it there from the install instead.
-		packages: []string{"opencode-ai@1.18.33", "@opencode-ai/plugin@1.18.33"},
-		exe:      "node_modules/opencode-linux-x64/bin/opencode",
-		config:   "opencode.json",
-		env:      "OPENCODE_",
+		host:     ocplugin.OpenCode,
+		packages: []string{"opencode-ai@1.18.33"},
+		// OpenCode npm-installs its plugin API into .opencode/ on its first
+		// start in a project (about 40 s, from the registry).
+		pluginDeps: []string{"@opencode-ai/plugin@1.18.33"},
+		exe:        "node_modules/opencode-linux-x64/bin/opencode",
+		config:     "opencode.json",
+		env:        "OPENCODE_",
 	},
 	{
 		host:     ocplugin.Kilo,
@@ -117,6 +121,10 @@ esac
 				t.Skip("npm not installed")
 			}
 			inst := installPinned(t, ag.host.Name, ag.packages)
+			deps := ""
+			if ag.pluginDeps != nil {
+				deps = installPinned(t, ag.host.Name+"-deps", ag.pluginDeps)
+			}
 			for _, tc := range []struct {
 				name, command, want, notWant string
 				noHookx                      bool
@@ -152,13 +160,14 @@ esac
 					if !tc.noHookx {
 						write(filepath.Join(bin, "hookx"), fake, 0o755)
 					}
-					if slices.Contains(ag.packages, "@opencode-ai/plugin@1.18.33") {
-						// What OpenCode would npm-install into .opencode/.
-						cp := exec.Command("cp", "-a", filepath.Join(inst, "node_modules"), filepath.Join(proj, ".opencode", "node_modules"))
-						if out, err := cp.CombinedOutput(); err != nil {
-							t.Fatalf("%v: %s", err, out)
+					if deps != "" {
+						cfg := filepath.Dir(filepath.Dir(filepath.Join(proj, ag.host.Path)))
+						for _, f := range []string{"node_modules", "package.json", "package-lock.json"} {
+							cp := exec.Command("cp", "-a", filepath.Join(deps, f), filepath.Join(cfg, f))
+							if out, err := cp.CombinedOutput(); err != nil {
+								t.Fatalf("%v: %s", err, out)
+							}
 						}
-						write(filepath.Join(proj, ".opencode", "package.json"), `{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}`, 0o644)
 					}
 					ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 					defer cancel()
@@ -177,6 +186,19 @@ esac
 					out, err := cmd.CombinedOutput()
 					took := time.Since(start)
 					t.Logf("%s %s: %.1f s, err %v", ag.host.Name, tc.name, took.Seconds(), err)
+					// What the agent's own log says of installing (the plugin
+					// dependency OpenCode would fetch) and of plugins.
+					filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+						if err == nil && !d.IsDir() && strings.HasSuffix(p, ".log") {
+							b, _ := os.ReadFile(p)
+							for _, l := range strings.Split(string(b), "\n") {
+								if strings.Contains(l, "install") || strings.Contains(l, "plugin") {
+									t.Logf("log: %.300s", l)
+								}
+							}
+						}
+						return nil
+					})
 					results := ""
 					for _, r := range srv.Requests() {
 						if r.Main {
