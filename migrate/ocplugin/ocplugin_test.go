@@ -1,0 +1,271 @@
+package ocplugin
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// harness loads the plugin as OpenCode does (every export must be a
+// function; each is called with the context and returns the hooks), fires
+// one tool.execute.before and prints what the handler threw and the
+// arguments after it. sameArgs says the arguments object is still the one
+// the agent passed (the agent runs that object, not output.args).
+const harness = `
+import * as mod from "./hookx.mjs";
+import { readFileSync } from "node:fs";
+const bad = Object.entries(mod).filter(([, v]) => typeof v !== "function").map(([k]) => k);
+if (bad.length) { process.stdout.write(JSON.stringify({ exports: bad })); process.exit(0); }
+const hooks = await mod.default({ directory: process.cwd(), worktree: process.cwd() });
+const call = JSON.parse(readFileSync("call.json", "utf8"));
+const args = call.args;
+const output = { args };
+let threw = null;
+try {
+  await hooks["tool.execute.before"]({ tool: call.tool, sessionID: "s1", callID: "c1" }, output);
+} catch (e) {
+  threw = e instanceof Error ? e.message : "not an Error: " + String(e);
+}
+process.stdout.write(JSON.stringify({ threw, args, sameArgs: output.args === args, proto: Object.getPrototypeOf(args) === Object.prototype }));
+`
+
+// fakeHookx is a hookx that does what its first argument says, after
+// saving its stdin, arguments and working directory.
+const fakeHookx = `#!/bin/sh
+cat > "$(dirname "$0")/stdin.json"
+printf '%s\n' "$@" > "$(dirname "$0")/argv.txt"
+pwd > "$(dirname "$0")/cwd.txt"
+case "$1" in
+allow) echo '{}' ;;
+block) printf '{"block":true,"reason":"no rm -rf, \\"really\\"\\nplease"}' ;;
+blockempty) echo '{"block":true}' ;;
+rewrite) echo '{"args":{"command":"echo safe"}}' ;;
+proto) echo '{"args":{"__proto__":{"polluted":1},"command":"x"}}' ;;
+garbage) echo 'not json' ;;
+array) echo '[]' ;;
+null) echo 'null' ;;
+blockstring) echo '{"block":"yes"}' ;;
+argsarray) echo '{"args":["rm"]}' ;;
+crash) echo boom >&2; exit 3 ;;
+hang) sleep 30 ;;
+huge) head -c 3000000 /dev/zero | tr '\0' x ;;
+esac
+`
+
+// runtimes are the JavaScript runtimes the plugin is run under: node, and
+// the agents' own Bun when OCPLUGIN_BUN names an OpenCode or Kilo binary
+// (run with BUN_BE_BUN=1, it is Bun).
+func runtimes(t *testing.T) map[string][]string {
+	rts := map[string][]string{}
+	if node, err := exec.LookPath("node"); err == nil {
+		rts["node"] = []string{node}
+	} else if os.Getenv("CI") == "true" {
+		t.Fatal("node is required in CI")
+	}
+	for _, b := range filepath.SplitList(os.Getenv("OCPLUGIN_BUN")) {
+		if b != "" {
+			rts["bun:"+filepath.Base(b)] = []string{b, "BUN_BE_BUN=1"}
+		}
+	}
+	if len(rts) == 0 {
+		t.Skip("node not installed")
+	}
+	return rts
+}
+
+func TestPlugin(t *testing.T) {
+	type out struct {
+		Exports  []string       `json:"exports"`
+		Threw    *string        `json:"threw"`
+		Args     map[string]any `json:"args"`
+		SameArgs bool           `json:"sameArgs"`
+		Proto    bool           `json:"proto"`
+	}
+	long := strings.Repeat("x", 300000)
+	hostile := "a'b\"c\n;$(x)`y`" + long
+	for rt, argv := range runtimes(t) {
+		for _, tc := range []struct {
+			name, mode, tool, command string
+			tools                     []string // the hook's tools; default bash, edit
+			noHookx, noHooksFile      bool
+			hooksFile                 string // written instead of the test's own
+			wantArgs                  map[string]any
+			wantThrow                 string // substring of what the handler threw
+		}{
+			{name: "allow", mode: "allow", tool: "bash", command: "ls", wantArgs: map[string]any{"command": "ls"}},
+			{name: "other tool not run", mode: "block", tool: "read", command: "ls", wantArgs: map[string]any{"command": "ls"}},
+			{name: "star names every tool", mode: "block", tool: "mcp_srv_tool", tools: []string{"*"}, command: "ls", wantThrow: "no rm -rf"},
+			{name: "block throws the reason", mode: "block", tool: "bash", command: "rm -rf /", wantThrow: "no rm -rf, \"really\"\nplease"},
+			{name: "block without reason", mode: "blockempty", tool: "bash", command: "rm -rf /", wantThrow: "blocked by a hook"},
+			{name: "rewrite in place", mode: "rewrite", tool: "bash", command: "rm -rf /", wantArgs: map[string]any{"command": "echo safe"}},
+			{name: "rewrite cannot set the prototype", mode: "proto", tool: "bash", command: "ls", wantArgs: map[string]any{"__proto__": map[string]any{"polluted": float64(1)}, "command": "x"}},
+			{name: "hostile arguments reach hookx", mode: "allow", tool: "bash", command: hostile, wantArgs: map[string]any{"command": hostile}},
+			{name: "garbage fails closed", mode: "garbage", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable answer"},
+			{name: "array fails closed", mode: "array", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable answer"},
+			{name: "null fails closed", mode: "null", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable answer"},
+			{name: "odd block fails closed", mode: "blockstring", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable block"},
+			{name: "args not an object fails closed", mode: "argsarray", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable args"},
+			{name: "crash fails closed", mode: "crash", tool: "bash", command: "ls", wantThrow: "exited 3: boom"},
+			{name: "hang fails closed", mode: "hang", tool: "bash", command: "ls", wantThrow: "no answer in 500 ms"},
+			{name: "huge answer fails closed", mode: "huge", tool: "bash", command: "ls", wantThrow: "answer too long"},
+			{name: "hookx missing fails closed", mode: "allow", tool: "bash", command: "ls", noHookx: true, wantThrow: "cannot start hookx"},
+			{name: "tools as a string fails closed", mode: "allow", tool: "bash", command: "ls", hooksFile: `{"hooks":[{"event":"tool.execute.before","tools":"xbashx","argv":["allow"]}]}`, wantThrow: "a hook it cannot read"},
+			{name: "null hook fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{"hooks":[null]}`, wantThrow: "a hook it cannot read"},
+			{name: "hooks file null fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `null`, wantThrow: "no hooks array"},
+			{name: "hooks file not JSON fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{`, wantThrow: "cannot read"},
+			{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantThrow: "cannot read"},
+		} {
+			t.Run(rt+"/"+tc.name, func(t *testing.T) {
+				// A project directory a hostile repository might name.
+				dir := filepath.Join(t.TempDir(), "p \"q\"; 'r' $x\nz")
+				bin := filepath.Join(dir, "bin")
+				if err := os.MkdirAll(bin, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				write := func(name, text string, mode os.FileMode) {
+					if err := os.WriteFile(filepath.Join(dir, name), []byte(text), mode); err != nil {
+						t.Fatal(err)
+					}
+				}
+				write("hookx.mjs", Render(OpenCode, "9.9.9"), 0o644)
+				write("harness.mjs", harness, 0o644)
+				if !tc.noHookx {
+					write("bin/hookx", fakeHookx, 0o755)
+				}
+				tools := tc.tools
+				if tools == nil {
+					tools = []string{"bash", "edit"}
+				}
+				if tc.hooksFile != "" {
+					write("hookx.hooks.json", tc.hooksFile, 0o644)
+				} else if !tc.noHooksFile {
+					h, _ := json.Marshal(Hooks{Hookx: "9.9.9", Hooks: []Hook{
+						{Event: "tool.execute.after", Tools: []string{"*"}, Argv: []string{"block"}, TimeoutMs: 500}, // not run yet
+						{Event: Event, Tools: tools, Argv: []string{tc.mode, "wrap", "--from", "claude", "--host", "opencode", "--", "./g.sh"}, TimeoutMs: 500},
+					}})
+					write("hookx.hooks.json", string(h), 0o644)
+				}
+				call, _ := json.Marshal(map[string]any{"tool": tc.tool, "args": map[string]any{"command": tc.command}})
+				write("call.json", string(call), 0o644)
+				cmd := exec.Command(argv[0], "harness.mjs")
+				cmd.Dir = dir
+				path := bin + ":/usr/bin:/bin"
+				if tc.noHookx {
+					path = bin
+				}
+				cmd.Env = append(os.Environ(), "PATH="+path)
+				cmd.Env = append(cmd.Env, argv[1:]...)
+				b, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", rt, err, b)
+				}
+				var got out
+				if err := json.Unmarshal(b, &got); err != nil {
+					t.Fatalf("%v: %.500s", err, b)
+				}
+				if got.Exports != nil {
+					t.Fatalf("exports %v are not functions: OpenCode skips the whole plugin", got.Exports)
+				}
+				if !got.SameArgs || !got.Proto {
+					t.Errorf("output.args was replaced (%v) or its prototype changed (%v): the agent runs the object it passed", !got.SameArgs, !got.Proto)
+				}
+				if tc.wantThrow != "" {
+					if got.Threw == nil || !strings.Contains(*got.Threw, tc.wantThrow) {
+						t.Fatalf("threw %v, want an Error with %q", got.Threw, tc.wantThrow)
+					}
+					if tc.mode == "block" && *got.Threw != "no rm -rf, \"really\"\nplease" {
+						t.Errorf("the reason was changed: %q", *got.Threw)
+					}
+					return
+				}
+				if got.Threw != nil {
+					t.Fatalf("threw %q", *got.Threw)
+				}
+				if diff := cmp.Diff(tc.wantArgs, got.Args); diff != "" {
+					t.Errorf("args (-want +got):\n%.2000s", diff)
+				}
+				if tc.mode == "allow" {
+					in, _ := os.ReadFile(filepath.Join(bin, "stdin.json"))
+					var sent map[string]any
+					if err := json.Unmarshal(in, &sent); err != nil {
+						t.Fatalf("hookx's stdin: %v", err)
+					}
+					want := map[string]any{"type": Event, "tool": tc.tool, "sessionID": "s1", "callID": "c1", "args": map[string]any{"command": tc.command}, "directory": dir, "worktree": dir}
+					if diff := cmp.Diff(want, sent); diff != "" {
+						t.Errorf("hookx's stdin (-want +got):\n%.2000s", diff)
+					}
+					av, _ := os.ReadFile(filepath.Join(bin, "argv.txt"))
+					if got, want := string(av), "allow\nwrap\n--from\nclaude\n--host\nopencode\n--\n./g.sh\n"; got != want {
+						t.Errorf("hookx's argv %q, want %q", got, want)
+					}
+					cwd, _ := os.ReadFile(filepath.Join(bin, "cwd.txt"))
+					if strings.TrimSuffix(string(cwd), "\n") != dir {
+						t.Errorf("hookx ran in %q, want the project %q", cwd, dir)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHooksRunInOrder: each hook gets the arguments the one before it
+// rewrote, and a block after a rewrite still blocks.
+func TestHooksRunInOrder(t *testing.T) {
+	rts := runtimes(t)
+	for rt, argv := range rts {
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "bin")
+		os.MkdirAll(bin, 0o755)
+		os.WriteFile(filepath.Join(dir, "hookx.mjs"), []byte(Render(Kilo, "9.9.9")), 0o644)
+		os.WriteFile(filepath.Join(dir, "harness.mjs"), []byte(harness), 0o644)
+		// Rewrites ls to "echo safe", then refuses anything but "echo safe".
+		os.WriteFile(filepath.Join(bin, "hookx"), []byte(`#!/bin/sh
+in=$(cat)
+case "$1:$in" in
+first:*'"ls"'*) echo '{"args":{"command":"echo safe"}}' ;;
+second:*'"echo safe"'*) printf '{"block":true,"reason":"second saw the rewrite"}' ;;
+*) echo '{}' ;;
+esac
+`), 0o755)
+		h, _ := json.Marshal(Hooks{Hooks: []Hook{{Event: Event, Tools: []string{"bash"}, Argv: []string{"first"}}, {Event: Event, Tools: []string{"bash"}, Argv: []string{"second"}}}})
+		os.WriteFile(filepath.Join(dir, "hookx.hooks.json"), h, 0o644)
+		os.WriteFile(filepath.Join(dir, "call.json"), []byte(`{"tool":"bash","args":{"command":"ls"}}`), 0o644)
+		cmd := exec.Command(argv[0], "harness.mjs")
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "PATH="+bin+":/usr/bin:/bin"), argv[1:]...)
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", rt, err, b)
+		}
+		if !strings.Contains(string(b), `"threw":"second saw the rewrite"`) {
+			t.Errorf("%s: %s", rt, b)
+		}
+	}
+}
+
+func TestRender(t *testing.T) {
+	for _, h := range []Host{OpenCode, Kilo} {
+		got := Render(h, "1.2.3")
+		if strings.Contains(got, "HOOKX_") {
+			t.Errorf("%s: a placeholder left: %s", h.Name, regexp.MustCompile(`.*HOOKX_.*`).FindString(got))
+		}
+		for _, want := range []string{`const VERSION = "1.2.3";`, "generated by hookx 1.2.3 (hookx migrate --to " + h.Name + ") for " + h.Agent, "--host " + h.Name} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: no %q", h.Name, want)
+			}
+		}
+		// Pi's doctor check reads the same stamp.
+		if m := regexp.MustCompile(`(?m)^const VERSION = "([^"\n]*)";$`).FindStringSubmatch(got); m == nil || m[1] != "1.2.3" {
+			t.Errorf("%s: stamp %v", h.Name, m)
+		}
+		if filepath.Dir(h.Path) != filepath.Dir(h.HooksPath) || filepath.Base(h.HooksPath) != "hookx.hooks.json" {
+			t.Errorf("%s: the hooks file is not beside the plugin: %s, %s", h.Name, h.Path, h.HooksPath)
+		}
+	}
+}
