@@ -26,6 +26,11 @@ type doctorClass struct {
 
 const notBuilt = "not built yet"
 
+// clineDispatchers is why Cline's dispatcher rules have no live proof: the
+// cline/* scenarios write their hook files by hand, and no doctor batch
+// runs Cline yet.
+const clineDispatchers = "the cline/* scenarios write Cline's hook files by hand; a doctor batch on Cline is " + notBuilt
+
 // doctorErrorClasses are every error class doctor reports. A new error
 // rule in doctor's registry fails TestDoctorClassesHaveLiveProofs until it
 // is listed here with a live proof or the reason it has none.
@@ -86,6 +91,9 @@ var doctorErrorClasses = []doctorClass{
 	{"trust-file-unreadable", "HX227", "cannot read %s (%v) and refuses to start", rejectsFile, notBuilt},
 	{"folder-do-not-trust", "HX228", "marked DO_NOT_TRUST", rejectsFile, notBuilt},
 	{"project-not-trusted", "HX229", "marks the project %s = %q", rejectsFile, notBuilt},
+	{"dispatcher-missing", "HX330", "dispatcher beside it: %s runs none of them", neverFires, clineDispatchers},
+	{"dispatcher-not-hookx", "HX331", "this is not the dispatcher hookx writes", neverFires, clineDispatchers},
+	{"dispatcher-without-entries", "HX332", "it refuses every call (it fails closed)", blocksAll, clineDispatchers},
 	{"hooks-switched-off-every-guard", "HX225", "%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", rejectsFile, notBuilt},
 }
 
