@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/internal/rustregex"
 	"github.com/hookx-dev/hookx/mappings"
 )

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookx-dev/hookx/conformance/agents"
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/agents"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/mappings"
 )
 

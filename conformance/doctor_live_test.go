@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // Doctor's claims, proven in batches: one project per agent holds many

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // A doctorCase is a project with one guard that hookx doctor calls broken,

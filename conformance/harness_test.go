@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookx-dev/hookx/conformance/agents"
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/internal/agentrun/agents"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 )
 
 // suiteStart is when the test binary started; the report gives the total.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookx-dev/hookx/conformance/agents"
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/hooktest"
+	"github.com/hookx-dev/hookx/internal/agentrun/agents"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/internal/confine"
 	"github.com/hookx-dev/hookx/mappings"
 )

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
 	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/internal/findings"
 	"github.com/hookx-dev/hookx/mappings"
 	hxmigrate "github.com/hookx-dev/hookx/migrate"

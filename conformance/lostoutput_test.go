@@ -5,7 +5,7 @@ package conformance
 import (
 	"testing"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // TestLostFastOutputIsNarrow: only the host's own record of the same

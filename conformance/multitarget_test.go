@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // TestMultiTargetMigrate is issue 24's team flow, live: a Claude guard

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookx-dev/hookx/conformance/agents"
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/agents"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // A plugin scenario ships a guard the way hook collections are shipped: a

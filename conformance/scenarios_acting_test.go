@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 )
 
 // acting: a host tool that runs commands with no tool of its own in the

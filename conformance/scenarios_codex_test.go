@@ -3,7 +3,7 @@
 package conformance
 
 import (
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // codexScenarios are issue 15's proofs for Codex CLI 0.169.0, each with its

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // awkwardProject is a project directory name with a space, a quote and a ;

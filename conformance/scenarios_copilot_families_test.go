@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // copilotFamilies are the scenario families beyond the pre-tool guard for

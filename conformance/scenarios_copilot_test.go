@@ -5,7 +5,7 @@ package conformance
 import (
 	"fmt"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // copilotScenarios are issue 15's scenarios for Copilot CLI 1.0.102 through

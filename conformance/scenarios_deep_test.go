@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // deepInputScenarios: the model's shell call carries an argument nested

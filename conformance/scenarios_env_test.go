@@ -12,7 +12,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // envScenarios: the environment family (issue 23, item 4). Each dialect's

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // eventScenarios check what a hook sees of a tool call (issue 8, "Events"):

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 )
 
 // ls lists a project directory: Gemini's list_directory, Claude's legacy

@@ -5,7 +5,7 @@ package conformance
 import (
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // ndialectScenarios are issue 15's five checks for each agent X that is a

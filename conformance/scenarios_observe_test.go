@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // observeScenarios show events that only observe firing in a headless run,

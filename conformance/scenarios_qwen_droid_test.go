@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 	"github.com/hookx-dev/hookx/mappings"
 )
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/mappings"
 )
 

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 )
 
 // The search tools (glob, grep) of Claude Code, Gemini CLI, Qwen Code and

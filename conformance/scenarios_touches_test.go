@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
-	"github.com/hookx-dev/hookx/conformance/internal/fakemodel"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 )
 
 // What a tool touches, on every host that has the argument (issue 23,

@@ -2,7 +2,7 @@
 
 package conformance
 
-import "github.com/hookx-dev/hookx/conformance/internal/driver"
+import "github.com/hookx-dev/hookx/internal/agentrun/driver"
 
 // verdictScenarios pin what the host does with a hook's answer (issue 8,
 // "Verdicts"). Each runs natively, the oracle, and through hookx.

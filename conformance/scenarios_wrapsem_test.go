@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 )
 
 // wrapsemScenarios are the scenarios of issue 8 items 5 to 7: which

@@ -9,10 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/migrate"
 	"github.com/tailscale/hujson"
 )
 
@@ -81,15 +84,34 @@ var Outcomes = []string{"deny", "allow", "ask", "context", "rewrite", "continue"
 
 // Parse reads a test file (JSONC) and checks what the schema cannot: the
 // dialects, the hosts and the patterns. name is for errors.
+//
+// The file is JSONC as hujson reads it: comments, trailing commas and CRLF
+// line ends are accepted, and so is a leading UTF-8 byte order mark (some
+// editors write one). Refused, with the line and column: a syntax error,
+// a key written twice anywhere (encoding/json would keep the last one
+// silently, so a case's second "expect" would hide its first), a key of the
+// format in other case than the schema's ("Name": encoding/json would take
+// it for "name"), and anything after the top-level object.
 func Parse(name string, data []byte, tbl *mappings.Table) (*File, error) {
-	std, err := hujson.Standardize(data)
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	v, err := migrate.ParseJSONC(name, data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
+	if err := checkKeys(name, data, &v, false); err != nil {
+		return nil, err
+	}
+	v.Standardize() // same length: json's offsets are the file's
+	std := v.Pack()
 	dec := json.NewDecoder(bytes.NewReader(std))
 	dec.DisallowUnknownFields()
 	var f File
 	if err := dec.Decode(&f); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			line, col := lineCol(data, int(te.Offset))
+			return nil, fmt.Errorf("%s:%d:%d: %s is %s, want %s", name, line, col, te.Field, te.Value, te.Type)
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var errs []error
@@ -149,4 +171,60 @@ func Parse(name string, data []byte, tbl *mappings.Table) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &f, nil
+}
+
+// keys are the keys of the format outside payloads and inputs (which are
+// the author's JSON, not the format's).
+var keys = map[string]string{}
+
+func init() {
+	for _, t := range []reflect.Type{reflect.TypeFor[File](), reflect.TypeFor[Case](), reflect.TypeFor[Hook](), reflect.TypeFor[Event](), reflect.TypeFor[Expect]()} {
+		for f := range t.Fields() {
+			if k, _, _ := strings.Cut(f.Tag.Get("json"), ","); k != "" {
+				keys[strings.ToLower(k)] = k
+			}
+		}
+	}
+}
+
+// checkKeys refuses every key written twice in an object of v (as
+// encoding/json matches keys: case-insensitively) and, outside the
+// author's own JSON (free), a key of the format in other case.
+func checkKeys(name string, data []byte, v *hujson.Value, free bool) error {
+	at := func(off int, format string, a ...any) error {
+		line, col := lineCol(data, off)
+		return fmt.Errorf("%s:%d:%d: %s", name, line, col, fmt.Sprintf(format, a...))
+	}
+	var errs []error
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		seen := map[string]int{} // folded key → offset of its first use
+		for i := range c.Members {
+			m := &c.Members[i]
+			k := m.Name.Value.(hujson.Literal).String()
+			folded := strings.ToLower(k)
+			if first, ok := seen[folded]; ok {
+				line, _ := lineCol(data, first)
+				errs = append(errs, at(m.Name.StartOffset, "the key %q is written again (first at line %d); one of them would be ignored", k, line))
+			} else {
+				seen[folded] = m.Name.StartOffset
+			}
+			if want, ok := keys[folded]; ok && !free && want != k {
+				errs = append(errs, at(m.Name.StartOffset, "the key %q is %q (keys are case-sensitive)", k, want))
+			}
+			errs = append(errs, checkKeys(name, data, &m.Value, free || k == "payload" || k == "input"))
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			errs = append(errs, checkKeys(name, data, &c.Elements[i], free))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func lineCol(b []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(b))
+	line = 1 + bytes.Count(b[:off], []byte("\n"))
+	col = 1 + off - (bytes.LastIndexByte(b[:off], '\n') + 1)
+	return line, col
 }

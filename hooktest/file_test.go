@@ -186,3 +186,45 @@ func TestJSONFollowsFindingsSchema(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }
+
+// TestParseSyntax: what a test file may and may not be, deliberately: JSONC
+// as hujson reads it (comments, trailing commas, CRLF, a leading byte order
+// mark), and never a key written twice or in other case, which
+// encoding/json would take silently (the last one, or the folded one).
+func TestParseSyntax(t *testing.T) {
+	const c = `{"name": "a", "hook": {"command": "x", "dialect": "claude"}, "event": {"name": "shell", "command": "ls"}, "expect": {"outcome": "allow"}}`
+	for _, tc := range []struct {
+		name, doc string
+		err       string // "" accepts
+	}{
+		{"plain", `{"cases": [` + c + `]}`, ""},
+		{"comments", "// hooks of this repo\n{\"cases\": [/* one */" + c + "]} // end\n", ""},
+		{"trailing commas", `{"cases": [` + c[:len(c)-1] + `,},],}`, ""},
+		{"CRLF", "{\r\n\"cases\": [\r\n" + c + "\r\n]\r\n}\r\n", ""},
+		{"byte order mark", "\uFEFF{\"cases\": [" + c + "]}", ""},
+		{"duplicate key in a case", "{\"cases\": [\n{\"name\": \"a\",\n \"expect\": {\"outcome\": \"deny\"},\n \"hook\": {\"command\": \"x\", \"dialect\": \"claude\"}, \"event\": {\"name\": \"shell\"},\n \"expect\": {\"outcome\": \"allow\"}}]}",
+			`f.jsonc:5:2: the key "expect" is written again (first at line 3)`},
+		{"duplicate top-level key", "{\"cases\": [" + c + "],\n\"cases\": []}", `f.jsonc:2:1: the key "cases" is written again (first at line 1)`},
+		{"duplicate in other case", "{\"cases\": [" + c + "],\n\"Cases\": []}", `f.jsonc:2:1: the key "Cases" is written again (first at line 1)`},
+		{"duplicate in a payload", "{\"cases\": [{\"name\": \"a\", \"hook\": {\"command\": \"x\", \"dialect\": \"claude\"}, \"event\": {\"dialect\": \"claude\", \"payload\": {\"hook_event_name\": \"Stop\",\n \"hook_event_name\": \"Stop\"}}, \"expect\": {\"outcome\": \"allow\"}}]}",
+			`f.jsonc:2:2: the key "hook_event_name" is written again (first at line 1)`},
+		{"key in other case", `{"Cases": [` + c + `]}`, `f.jsonc:1:2: the key "Cases" is "cases" (keys are case-sensitive)`},
+		{"payload keys are the author's", `{"cases": [{"name": "a", "hook": {"command": "x", "dialect": "claude"}, "event": {"dialect": "claude", "payload": {"hook_event_name": "Stop", "Name": 1}}, "expect": {"outcome": "allow"}}]}`, ""},
+		{"two documents", `{"cases": [` + c + `]} {"cases": []}`, "f.jsonc:1:"},
+		{"empty", "", "f.jsonc:1:1: does not parse"},
+		{"wrong type", "{\"cases\": [{\"name\":\n 7}]}", `f.jsonc:2:3: cases.name is number, want string`},
+		{"syntax error", "{\"cases\": [\n" + c + "\n}", "f.jsonc:3:1: does not parse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.jsonc", []byte(tc.doc), mappings.Default())
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.err != "" && err == nil:
+				t.Fatalf("accepted, want an error %q", tc.err)
+			case tc.err != "" && !strings.Contains(err.Error(), tc.err):
+				t.Fatalf("error %q, want it to hold %q", err, tc.err)
+			}
+		})
+	}
+}
