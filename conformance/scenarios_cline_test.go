@@ -8,7 +8,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/hookx-dev/hookx/conformance/internal/driver"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/mappings"
 )
 
