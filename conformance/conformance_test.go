@@ -102,7 +102,11 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		// dialect's settings itself: the host's own reading of them is
 		// then what hookx migrate delivers, and is judged.
 		itself := runsItself(host, sc.dialect) && !sc.removeSource
-		if problems := migrate(t, sb, host, bin, args, &setup, itself); problems != nil {
+		if hosts[host].noMigrate || hosts[sc.dialect].noMigrate {
+			if problems := handWrap(sb, sc, host, &setup); problems != nil {
+				return runResult{problems: problems, evidence: setup.String()}
+			}
+		} else if problems := migrate(t, sb, host, bin, args, &setup, itself); problems != nil {
 			return runResult{problems: problems, evidence: setup.String()}
 		}
 		for _, a := range sc.alsoFrom {
@@ -146,6 +150,9 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		t.Logf("setup:\n%s", setup.String())
 	}
 	t.Logf("%s on %s (%s): agent run took %s", sc.name, host, path, o.res.Duration.Round(time.Millisecond))
+	if o.note != "" {
+		t.Logf("%s on %s (%s): %s", sc.name, host, path, o.note)
+	}
 	if os.Getenv("HOOKX_CONFORMANCE_EVIDENCE") != "" {
 		t.Logf("evidence:\n%s%s\nsettings warnings: %q", setup.String(), o.describe(), o.warnings)
 	}
@@ -337,8 +344,8 @@ func (r *report) flush(t *testing.T) {
 		return cmp.Or(strings.Compare(a.scenario, b.scenario), cmp.Compare(order[a.path], order[b.path]))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s. %s. Suite wall time so far: %s.\n\n",
-		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion,
+	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s, Cline %s. %s. Suite wall time so far: %s.\n\n",
+		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion, agents.ClineVersion,
 		agentsNote, time.Since(suiteStart).Round(time.Second))
 	b.WriteString("| scenario | path | host | result | agent run | detail |\n|---|---|---|---|---|---|\n")
 	var total time.Duration

@@ -175,6 +175,9 @@ type outcome struct {
 	wantWarning string
 	anyExit     bool   // a non-zero exit of the agent is no problem
 	okWarning   string // warnings with this text are no problem
+	// note is what a check records about the run without judging it
+	// (e.g. whether Cline's task went on after a block); logged.
+	note string
 }
 
 // runAgent serves the scenario's script to host and runs it in sb.
@@ -218,11 +221,12 @@ func runHost(t *testing.T, p agents.Paths, sb *driver.Sandbox, host driver.Agent
 		return nil, err
 	}
 	res, err := sb.Run(context.Background(), driver.Cmd{
-		Path:    exe(p, host),
-		Args:    append(driver.AgentArgs(host, cmp.Or(rs.prompt, "do the task")), rs.extra...),
-		Env:     sb.Env(host, srv.URL),
-		Stop:    srv.Exceeded(),
-		Timeout: hosts[host].runTimeout,
+		Path:         exe(p, host),
+		Args:         append(driver.AgentArgs(host, cmp.Or(rs.prompt, "do the task")), rs.extra...),
+		Env:          sb.Env(host, srv.URL),
+		Stop:         srv.Exceeded(),
+		Timeout:      hosts[host].runTimeout,
+		EndLeftovers: hosts[host].leavesDaemon,
 	})
 	o := &outcome{host: host, sb: sb, srv: srv, res: res}
 	o.warnings = sb.SettingsWarnings(host, res)
@@ -246,6 +250,9 @@ func (o *outcome) describe() string {
 			b = append(b[:1500:1500], "…"...)
 		}
 		fmt.Fprintf(&logs, "--- hook stdin %s ---\n%s\n", filepath.Base(f), b)
+	}
+	if len(o.res.Leftover) > 0 {
+		fmt.Fprintf(&logs, "--- left running after the run, ended by PID ---\n%s\n", strings.Join(o.res.Leftover, "\n"))
 	}
 	return fmt.Sprintf("%s run: %s\n%sfake %s server: %s", o.host, o.res, logs.String(), o.host.Wire(), o.srv.Summary())
 }

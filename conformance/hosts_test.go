@@ -56,6 +56,17 @@ type hostSpec struct {
 	// losesFastOutput says the agent's shell tool can lose the output of a
 	// command that exits at once (see lostFastOutput).
 	losesFastOutput bool
+	// hookFiles says the agent's hooks are executable files named after
+	// their event in the directory of settings (Cline): render is nil, a
+	// scenario's scripts are the hook files (hookDir/<Event>.sh).
+	hookFiles bool
+	// noMigrate says hookx migrate neither writes nor reads this agent's
+	// hooks yet (Cline, issue 30): the hookx path writes the entry by hand,
+	// as the agent's docs page tells users to (handWrap).
+	noMigrate bool
+	// leavesDaemon says a run leaves a detached process behind, which the
+	// driver ends by its PID (driver.Cmd.EndLeftovers).
+	leavesDaemon bool
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -203,6 +214,19 @@ var hosts = map[driver.Agent]hostSpec{
 		exe:         func(p agents.Paths) string { return p.Droid },
 		transcripts: ".factory/sessions/*/*.jsonl",
 	},
+	// Cline 3.0.65: one executable file per event in .clinerules/hooks
+	// (PreToolUse.sh is one: a hook file may carry .sh), no matcher, no
+	// project variable (a hook runs in the project; its payload names it).
+	// Its shell tool takes a list of commands (mappings/data/cline.jsonc).
+	driver.Cline: {
+		settings: ".clinerules/hooks/PreToolUse", hookDir: ".clinerules/hooks", projectRef: "", timeout: 30000,
+		preTool: "PreToolUse", shellMatcher: "",
+		shell: func(cmd string) fakemodel.Call {
+			return fakemodel.Call{Name: "run_commands", Args: map[string]any{"commands": []any{cmd}}}
+		},
+		exe:       func(p agents.Paths) string { return p.Cline },
+		hookFiles: true, noMigrate: true, leavesDaemon: true,
+	},
 }
 
 // call is one tool call of the model.
@@ -266,6 +290,9 @@ func TestHostsRenderTheirOwnShape(t *testing.T) {
 	}
 	for a, w := range want {
 		hs := hosts[a]
+		if hs.render == nil {
+			continue
+		}
 		got := hs.render([]hookDef{{event: hs.preTool, matcher: hs.shellMatcher}}, cmdOf, hs.timeout)
 		if diff := gocmp.Diff(w, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", a, diff)

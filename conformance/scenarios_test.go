@@ -117,12 +117,17 @@ func (s *scenario) command(h hookDef) string {
 // so a migration that copies the number unchanged shows up.
 func (s *scenario) writeProject(sb *driver.Sandbox) error {
 	hs := hosts[s.dialect]
-	if s.config != "" {
+	switch {
+	case s.config != "":
 		if err := sb.WriteFile(hs.settings, s.config); err != nil {
 			return err
 		}
-	} else if err := sb.WriteJSON(hs.settings, hs.render(s.hooks, s.command, hs.timeout)); err != nil {
-		return err
+	case hs.hookFiles:
+		// The scripts are the hook files; nothing else to write.
+	default:
+		if err := sb.WriteJSON(hs.settings, hs.render(s.hooks, s.command, hs.timeout)); err != nil {
+			return err
+		}
 	}
 	for name, body := range s.scripts {
 		if err := sb.WriteFile(hs.hookDir+"/"+name+".sh", "#!/bin/sh\n"+body); err != nil {
@@ -460,6 +465,7 @@ func scenarios() []*scenario {
 	list = append(list, exitScenarios()...)
 	list = append(list, stopLoopScenarios()...)
 	list = append(list, actingScenarios()...)
+	list = append(list, clineScenarios()...)
 	return list
 }
 

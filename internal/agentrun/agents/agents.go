@@ -1,8 +1,8 @@
 //go:build unix
 
 // Package agents installs the exact releases of the agents the conformance
-// suite runs (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code and
-// Factory Droid), and says where their executables are.
+// suite runs (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code,
+// Factory Droid and Cline), and says where their executables are.
 //
 // The versions are pinned by package.json and package-lock.json in this
 // directory. Install runs `npm install --ignore-scripts` from that lock into
@@ -43,6 +43,11 @@ const (
 	// (@factory/cli-linux-x64), which is what runs; @factory/cli itself is
 	// 0.225.1 and declares a 0.225.1 binary that was never published.
 	DroidVersion = "0.225.2"
+	// ClineVersion is the version of the linux-x64 binary package
+	// (@cline/cli-linux-x64), a compiled executable that carries all of
+	// Cline; the cline package itself only adds a launcher and some 200
+	// dependencies (434 MB) the binary does not use.
+	ClineVersion = "3.0.65"
 )
 
 //go:embed package.json
@@ -60,6 +65,7 @@ type Paths struct {
 	Copilot string // node_modules/.bin/copilot, a node launcher
 	Qwen    string // node_modules/.bin/qwen, a node script
 	Droid   string // node_modules/@factory/cli-linux-x64/bin/droid, native
+	Cline   string // node_modules/@cline/cli-linux-x64/bin/cline, native
 	// CopilotCache is the XDG_CACHE_HOME every Copilot run gets: on its
 	// first run Copilot unpacks its package (235 MB) into
 	// $XDG_CACHE_HOME/copilot/pkg. Install's version check does that once,
@@ -101,7 +107,7 @@ func DefaultDir() (string, error) {
 
 const marker = ".hookx-installed"
 
-// Install makes sure the six agents are installed in dir and returns their
+// Install makes sure the seven agents are installed in dir and returns their
 // paths. It is idempotent: when dir already holds a finished install of the
 // same lock it only verifies the executables. Concurrent callers (several
 // test binaries) are serialised with a lock file beside dir. Errors wrap
@@ -148,6 +154,7 @@ func Install(ctx context.Context, dir string) (Paths, error) {
 	p.Copilot = filepath.Join(bin, "copilot")
 	p.Qwen = filepath.Join(bin, "qwen")
 	p.Droid = filepath.Join(dir, "node_modules", "@factory", "cli-"+runtime.GOOS+"-"+npmArch(), "bin", "droid")
+	p.Cline = filepath.Join(dir, "node_modules", "@cline", "cli-"+runtime.GOOS+"-"+npmArch(), "bin", "cline")
 	p.CopilotCache = filepath.Join(dir, "xdg-cache")
 	for _, c := range []struct {
 		name, exe, want string
@@ -158,6 +165,7 @@ func Install(ctx context.Context, dir string) (Paths, error) {
 		{"copilot", p.Copilot, CopilotVersion, []string{"XDG_CACHE_HOME=" + p.CopilotCache, "COPILOT_OFFLINE=true"}},
 		{"qwen", p.Qwen, QwenVersion, nil},
 		{"droid", p.Droid, DroidVersion, []string{"FACTORY_AIRGAP_ENABLED=true"}},
+		{"cline", p.Cline, ClineVersion, nil},
 	} {
 		if err := checkVersionEnv(ctx, c.exe, []string{"--version"}, c.want, c.env); err != nil {
 			return p, fmt.Errorf("%s in %s: %w", c.name, dir, err)

@@ -9,6 +9,7 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -191,6 +192,9 @@ type Result struct {
 	Duration time.Duration
 	TimedOut bool // the timeout killed it
 	Stopped  bool // the stop channel killed it
+	// Leftover are the processes Cmd.EndLeftovers found still running
+	// after the run, each "PID args", which Run ended by their PID.
+	Leftover []string
 }
 
 func (r Result) String() string {
@@ -230,6 +234,11 @@ type Cmd struct {
 	Timeout time.Duration // default DefaultTimeout
 	// Stop, when closed, kills the run (e.g. a fake's Exceeded).
 	Stop <-chan struct{}
+	// EndLeftovers ends, by PID, every process still running after the
+	// run whose environment has the sandbox's HOME: a daemon the agent
+	// detached into a session of its own, out of the reach of the group
+	// kill (Cline's hub daemon). They are listed in Result.Leftover.
+	EndLeftovers bool
 }
 
 // Run runs c with stdin from /dev/null and stdout/stderr to files under the
@@ -295,6 +304,9 @@ func (s *Sandbox) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	syscall.Kill(-pgid, syscall.SIGKILL)
 	res.Duration = time.Since(start)
+	if c.EndLeftovers {
+		res.Leftover = s.endLeftovers()
+	}
 	res.ExitCode = cmd.ProcessState.ExitCode()
 	var ee *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &ee) {
@@ -316,3 +328,48 @@ func AgentArgs(a Agent, prompt string) []string {
 	}
 	return openAIArgs(a, prompt)
 }
+
+// endLeftovers ends, by PID, every process whose environment holds this
+// sandbox's HOME (unique to the sandbox), and returns them as "PID args".
+// Processes of other users, whose environment cannot be read, are not
+// looked at.
+func (s *Sandbox) endLeftovers() []string {
+	want := []byte("HOME=" + s.Home + "\x00")
+	var out []string
+	for _, pid := range sandboxPIDs(want) {
+		args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			continue // it ended on its own
+		}
+		out = append(out, strconv.Itoa(pid)+" "+strings.TrimSpace(strings.ReplaceAll(string(args), "\x00", " ")))
+	}
+	return out
+}
+
+// sandboxPIDs lists the processes (not this one) whose environment has
+// the entry want ("HOME=…\x00").
+func sandboxPIDs(want []byte) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// Running lists the processes still running with the sandbox's HOME (a
+// leak check after Run).
+func (s *Sandbox) Running() []int { return sandboxPIDs([]byte("HOME=" + s.Home + "\x00")) }

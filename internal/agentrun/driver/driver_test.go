@@ -75,3 +75,31 @@ func isZombie(pid int) bool {
 	f := strings.Fields(string(b))
 	return len(f) > 2 && f[2] == "Z"
 }
+
+// A daemon the agent detaches into a session of its own outlives the
+// group kill; EndLeftovers ends it by its PID and reports it (Cline's hub
+// daemon, issue 30).
+func TestRunEndsDetachedLeftovers(t *testing.T) {
+	sb, err := NewSandbox(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sb.Run(context.Background(), Cmd{
+		Path: "/bin/sh", Args: []string{"-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 & sleep 0.3"},
+		Env: sb.baseEnv(), EndLeftovers: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Leftover) != 1 || !strings.Contains(res.Leftover[0], "sleep 300") {
+		t.Fatalf("Leftover = %q, want the detached sleep", res.Leftover)
+	}
+	pid, _ := strconv.Atoi(strings.Fields(res.Leftover[0])[0])
+	time.Sleep(100 * time.Millisecond)
+	if b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat")); err == nil && !strings.Contains(string(b), ") Z ") {
+		t.Errorf("the detached process %d still runs: %s", pid, b)
+	}
+	if left := sb.Running(); len(left) != 0 {
+		t.Errorf("processes with the sandbox HOME left: %v", left)
+	}
+}

@@ -19,10 +19,13 @@ const (
 	Copilot Agent = "copilot" // GitHub Copilot CLI, OpenAI Chat Completions
 	Qwen    Agent = "qwen"    // Qwen Code, OpenAI Chat Completions
 	Droid   Agent = "droid"   // Factory Droid, OpenAI Chat Completions
+	// Cline CLI 3.0.65 (issue 30), OpenAI Chat Completions through its
+	// openai-compatible provider (../shared/reference/plugin-agents-offline.md).
+	Cline Agent = "cline"
 )
 
 // Agents are all the agents the suite runs.
-var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid}
+var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid, Cline}
 
 // Wire names the model API an agent speaks.
 type Wire string
@@ -94,6 +97,15 @@ trust_level = "trusted"
 			"provider": "generic-chat-completion-api", "maxOutputTokens": 1024,
 		}}})
 		files[".factory/settings.json"] = string(b) + "\n"
+	case Cline:
+		// What `cline auth -p openai-compatible -k dummy -m fake-model -b
+		// URL` writes (seen 2026-11-28), without its 5 s run.
+		b, _ := json.Marshal(map[string]any{"version": 1, "lastUsedProvider": "openai-compatible", "modes": map[string]any{},
+			"providers": map[string]any{"openai-compatible": map[string]any{
+				"settings":  map[string]any{"provider": "openai-compatible", "apiKey": "dummy", "model": FakeModel, "baseUrl": v1},
+				"updatedAt": "2026-11-28T00:00:00.000Z", "tokenSource": "manual",
+			}}})
+		files[".cline/data/settings/providers.json"] = string(b) + "\n"
 	}
 	for rel, content := range files {
 		p := filepath.Join(s.Home, filepath.FromSlash(rel))
@@ -153,6 +165,16 @@ func (s *Sandbox) openAIEnv(a Agent, baseURL string) []string {
 		// Without it Droid looks up api.factory.ai and an OpenTelemetry
 		// collector, and waits about 6 s on DNS.
 		return []string{"FACTORY_AIRGAP_ENABLED=true", "NO_COLOR=1"}
+	case Cline:
+		// A run in the default backend mode ("auto") looks for a hub on
+		// 127.0.0.1:25463, the same port for every HOME, and, finding none,
+		// runs locally and starts a detached hub daemon there for the next
+		// run: parallel sandboxes would meet in one daemon, with another
+		// sandbox's home and project. A fresh HOME's first run is the local
+		// runtime anyway; "local" keeps it so and starts no daemon
+		// (G2/U2 in the binary's core). Run still ends any process left
+		// with the sandbox's HOME by its PID (Result.Leftover).
+		return []string{"CLINE_SESSION_BACKEND_MODE=local", "CLINE_NO_AUTO_UPDATE=1", "NO_COLOR=1"}
 	}
 	return nil
 }
@@ -168,6 +190,12 @@ func openAIArgs(a Agent, prompt string) []string {
 		return []string{"-p", prompt, "--yolo"}
 	case Droid:
 		return []string{"exec", "-m", "custom:" + FakeModel, "--auto", "high", prompt}
+	case Cline:
+		// Headless without a TTY, tools auto-approved by default; --json
+		// writes every message of the task to stdout, for the evidence.
+		// The provider and model are named too: without them a run took
+		// the default provider "cline" and retried its API for 64 s.
+		return []string{"--json", "-P", "openai-compatible", "-m", FakeModel, prompt}
 	}
 	return nil
 }
@@ -201,6 +229,10 @@ var warningSources = map[Agent][]warningSource{
 		{re: stderrWarnings},
 		{glob: ".factory/logs/*.log", re: regexp.MustCompile(`(?i)invalid hooks file|unknown hook event`)},
 	},
+	// Cline reports a hook it could not read or run as an error of the
+	// tool call: "tool_call hook produced invalid control JSON", "hook
+	// command timed out" (core@706683).
+	Cline: {{re: regexp.MustCompile(`(?i)hook produced invalid|hook command timed out|hook command failed`)}},
 }
 
 // SettingsWarnings returns every line in a's settings-warning channels (the
