@@ -47,7 +47,9 @@ func call(name string, args map[string]any) fakemodel.Call {
 
 var hosts = map[driver.Agent]host{
 	driver.Claude: {".claude/settings.json",
-		func(cmd string) fakemodel.Call { return call("Bash", map[string]any{"command": cmd, "description": "fake call"}) },
+		func(cmd string) fakemodel.Call {
+			return call("Bash", map[string]any{"command": cmd, "description": "fake call"})
+		},
 		func(abs, content string) fakemodel.Call {
 			return call("Write", map[string]any{"file_path": abs, "content": content})
 		},
@@ -67,7 +69,9 @@ var hosts = map[driver.Agent]host{
 		nil,
 		func(p agents.Paths) string { return p.Codex }},
 	driver.Copilot: {".github/hooks/hookx.json",
-		func(cmd string) fakemodel.Call { return call("bash", map[string]any{"command": cmd, "description": "fake call"}) },
+		func(cmd string) fakemodel.Call {
+			return call("bash", map[string]any{"command": cmd, "description": "fake call"})
+		},
 		func(abs, content string) fakemodel.Call {
 			return call("create", map[string]any{"path": abs, "file_text": content})
 		},
