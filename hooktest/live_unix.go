@@ -99,7 +99,7 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 	if err != nil {
 		return cell, err
 	}
-	if hk.Settings == "" {
+	if c.Hook.Settings == "" {
 		// A command hook: written into its own agent's hook file, in the
 		// copy, as its author would.
 		if !agentrun.Supported(hk.Dialect) {
