@@ -113,7 +113,7 @@ func testRun(opts *testOptions) error {
 		if !opts.unconfined {
 			return withCode(exitBadInput, fmt.Errorf("test: refusing --live: %v. Pass --unconfined to run it anyway: the agents and the project's hooks then run with your rights, in a throwaway home, offline but for the fake model", hooktest.ErrLiveConfined))
 		}
-		fmt.Fprintln(opts.s.Err, "test: warning: --live runs unconfined: the agents and the project's hooks run with your rights (a throwaway home, the loopback fake model)")
+		fmt.Fprintln(opts.s.Err, "test: warning: --live runs unconfined: the agents and the project's hooks run with your rights (in a throwaway home), and a case's command the hook lets through really runs, network included")
 		ropts.Unconfined = true
 		ropts.Live = &hooktest.Live{Hookx: self}
 	}
