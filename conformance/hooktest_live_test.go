@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hookx-dev/hookx/hooktest"
+	"github.com/hookx-dev/hookx/internal/agentrun"
 	"github.com/hookx-dev/hookx/internal/agentrun/agents"
 	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/internal/confine"
@@ -71,7 +72,7 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 		fast[[2]string{c.Case, c.Host}] = c
 	}
 
-	for _, host := range driver.Agents {
+	for _, host := range agentrun.Agents {
 		t.Run(string(host), func(t *testing.T) {
 			t.Parallel()
 			f := *file

@@ -25,8 +25,9 @@ import (
 	"github.com/hookx-dev/hookx/internal/confine"
 )
 
-// Agents are the agents agentrun runs: those pinned in package agents.
-var Agents = driver.Agents
+// Agents are the agents agentrun runs: those of the driver it has calls
+// for (hosts); an agent the driver gains is run once it has them.
+var Agents = slices.DeleteFunc(slices.Clone(driver.Agents), func(a driver.Agent) bool { _, ok := hosts[a]; return !ok })
 
 // Supported reports whether agentrun can run the agent of dialect name.
 func Supported(name string) bool { return slices.Contains(Agents, driver.Agent(name)) }
