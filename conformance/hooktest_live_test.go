@@ -3,11 +3,10 @@
 package conformance
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/hookx-dev/hookx/hooktest"
+	"github.com/hookx-dev/hookx/internal/agentrun"
 	"github.com/hookx-dev/hookx/internal/agentrun/agents"
 	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/internal/confine"
@@ -17,11 +16,11 @@ import (
 // TestHookxTestLive holds hookx test's fast path (wrap and each host's
 // reader, no agent) against the real agents: a small test file of a
 // project's Claude Code guard (rm -rf build is denied, a harmless command
-// runs) is run by hooktest.Run, and the same hook, migrated by hookx to
-// each of the six agents, is run by that agent with a fake model making the
-// same two calls. What the agent really did (build/ still there; the
-// harmless command's output reached the model) must equal the fast path's
-// cell on every host; where they differ, the fast path is wrong.
+// runs) is run by hooktest.Run, and again by hooktest.Run with Live set,
+// the code path of hookx test --live: the same hook, migrated by hookx to
+// each of the six agents, is run by that agent with a fake model making
+// the same call. What the agent really did must equal the fast path's cell
+// on every host; where they differ, the fast path is wrong.
 //
 // Two guards: one in Claude Code's exit-2 idiom, which every agent blocks,
 // and one answering {"decision":"deny"}, which Claude Code ignores (the
@@ -44,24 +43,18 @@ func TestHookxTestLive(t *testing.T) {
 func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 	file := &hooktest.File{Cases: []hooktest.Case{
 		{Name: "rm -rf build", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
-			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny"}},
+			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
 		{Name: "harmless", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
 			Event: hooktest.Event{Name: "shell", Command: "printf ALLOW%s -RAN"}, Expect: hooktest.Expect{Outcome: "allow"}},
 	}}
-	newScenario := func(host driver.Agent) *scenario {
-		return &scenario{
-			name: "hookx-test/" + string(host), dialect: driver.Claude,
-			steps:   []action{shell("rm -rf build"), shell("printf ALLOW%s -RAN")},
-			hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
-			scripts: map[string]string{"guard": onDangerous(guardBody)},
-			files:   map[string]string{"build/keep.txt": "keep\n"},
-			to:      []driver.Agent{host},
-		}
+	sc := &scenario{
+		name: "hookx-test", dialect: driver.Claude,
+		hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
+		scripts: map[string]string{"guard": onDangerous(guardBody)},
+		files:   map[string]string{"build/keep.txt": "keep\n"},
 	}
-
-	// The fast path, on the project as the scenario writes it.
 	sb := newSandbox(t, p, "")
-	if err := newScenario(driver.Claude).writeProject(sb); err != nil {
+	if err := sc.writeProject(sb); err != nil {
 		t.Fatal(err)
 	}
 	opts := hooktest.Options{Table: mappings.Default(), Dir: sb.Project, Wrap: []string{bin, "wrap"}}
@@ -74,47 +67,57 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast := map[[2]string]string{}
+	fast := map[[2]string]hooktest.Cell{}
 	for _, c := range cells {
-		fast[[2]string{c.Case, c.Host}] = c.Did
+		fast[[2]string{c.Case, c.Host}] = c
 	}
 
-	for _, host := range []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen, driver.Droid} {
+	for _, host := range agentrun.Agents {
 		t.Run(string(host), func(t *testing.T) {
 			t.Parallel()
-			sc := newScenario(host)
-			live := map[string]string{}
-			sc.check = func(o *outcome) []string {
-				live["rm -rf build"] = "allow"
-				if o.exists("build/keep.txt") {
-					live["rm -rf build"] = "deny"
-				}
-				live["harmless"] = "deny"
-				if rs := lastResults(o); len(rs) == 2 && (strings.Contains(rs[1].Text, "ALLOW-RAN") || lostFastOutput(o.host, rs[1].Text, "printf ALLOW%s -RAN")) {
-					live["harmless"] = "allow"
-				}
-				var problems []string
-				for _, c := range file.Cases {
-					if f := fast[[2]string{c.Name, string(host)}]; f != live[c.Name] {
-						problems = append(problems, fmt.Sprintf("%s on %s: the agent did %s, hookx test's fast path says %s", c.Name, host, live[c.Name], f))
+			f := *file
+			f.Cases = nil
+			for _, c := range file.Cases {
+				c.Hosts = []string{string(host)}
+				f.Cases = append(f.Cases, c)
+			}
+			lopts := opts
+			lopts.Exec, lopts.Unconfined = nil, true // --live --unconfined
+			lopts.Live = &hooktest.Live{Hookx: bin}
+			live, err := hooktest.Run(&f, lopts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range live {
+				want := fast[[2]string{l.Case, l.Host}]
+				t.Logf("%s on %s: live %s (pass %v), fast path %s (pass %v); %q", l.Case, host, l.Did, l.Pass, want.Did, want.Pass, l.Notes)
+				if why, ok := liveUnobserved[host]; ok {
+					if l.Did != "unobserved" {
+						t.Errorf("%s on %s: --live now observes %s (%s): remove it from liveUnobserved", l.Case, host, host, l.Did)
+					} else {
+						t.Logf("%s on %s: --live cannot observe it yet: %s", l.Case, host, why)
 					}
+					continue
 				}
-				return problems
+				if !l.Ran || l.Did != want.Did || l.Pass != want.Pass {
+					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass)
+				}
 			}
-			path := pathHookx
-			if host == driver.Claude {
-				path = pathNative
-			}
-			r := runScenario(t, p, sc, path, host)
-			for _, pr := range r.problems {
-				t.Error(pr)
-			}
-			t.Logf("%s: live %v, fast path rm=%s harmless=%s, agent run %s", host, live, fast[[2]string{"rm -rf build", string(host)}], fast[[2]string{"harmless", string(host)}], r.took)
-			if r.problems != nil {
-				t.Logf("evidence:\n%s", r.evidence)
+			if len(live) != len(file.Cases) {
+				t.Errorf("%d live cells, want %d", len(live), len(file.Cases))
 			}
 		})
 	}
+}
+
+// liveUnobserved are the agents whose shell --live cannot see yet, and
+// why: their cells must say "unobserved" (never a verdict); one that
+// starts to be seen fails here until it is removed.
+var liveUnobserved = map[driver.Agent]string{
+	// Copilot CLI 1.0.102 runs its bash tool in a persistent shell that
+	// reads neither BASH_ENV nor ~/.bashrc, or replaces the recorder's
+	// DEBUG trap (2026-11-28): the recorder sees none of its commands.
+	driver.Copilot: "its persistent bash tool escapes the recorder",
 }
 
 func ptr(s string) *string { return &s }

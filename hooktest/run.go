@@ -66,7 +66,28 @@ type Options struct {
 	Wrap   []string
 	Getenv func(string) string
 	Limit  time.Duration // per run; default 10s
+	// Live, when set, runs each case in the real agent instead (RunLive).
+	Live *Live
 }
+
+// Live is how a live run runs the agents.
+type Live struct {
+	// Hookx is the hookx executable: it migrates each hook to each host
+	// and is on the agents' PATH for the hookx wrap they run.
+	Hookx string
+	// Timeout bounds one agent run; default the driver's.
+	Timeout time.Duration
+}
+
+// ErrLiveInstall says the pinned agents are not installed and could not
+// be (offline, or no npm).
+var ErrLiveInstall = errors.New("the agents for --live are not installed and could not be")
+
+// ErrLiveConfined is Run's answer to a live run without Unconfined: the
+// agents must reach the fake model over loopback TCP, which the
+// confinement refuses (every TCP port), so a live run cannot be confined
+// yet.
+var ErrLiveConfined = errors.New("hookx test --live runs the agents, and the project's hooks in them, with loopback TCP to the fake model, which hookx's confinement refuses: it cannot confine a live run yet")
 
 // Cell is one case on one host.
 type Cell struct {
@@ -92,6 +113,9 @@ func Run(f *File, opts Options) ([]Cell, error) {
 	if opts.Exec == nil && !opts.Unconfined {
 		return nil, ErrUnconfined
 	}
+	if opts.Live != nil && !opts.Unconfined {
+		return nil, ErrLiveConfined
+	}
 	if opts.Limit == 0 {
 		opts.Limit = 10 * time.Second
 	}
@@ -100,6 +124,13 @@ func Run(f *File, opts Options) ([]Cell, error) {
 	}
 	var hooks []doctor.Hook
 	var cells []Cell
+	var live *liveRun
+	if opts.Live != nil {
+		var err error
+		if live, err = startLive(opts); err != nil {
+			return nil, err
+		}
+	}
 	for _, c := range f.Cases {
 		hk := c.Hook
 		if hk.Settings != "" {
@@ -116,7 +147,11 @@ func Run(f *File, opts Options) ([]Cell, error) {
 			if len(c.Hosts) > 0 && !slices.Contains(c.Hosts, host.Name) {
 				continue
 			}
-			cell, err := runCell(c, hk, host, opts)
+			run := runCell
+			if opts.Live != nil {
+				run = live.cell
+			}
+			cell, err := run(c, hk, host, opts)
 			if err != nil {
 				return nil, fmt.Errorf("case %s on %s: %w", c.Name, host.Name, err)
 			}

@@ -28,6 +28,7 @@ type testOptions struct {
 	schema     bool
 	init       bool
 	unconfined bool
+	live       bool
 }
 
 // defaultTestFile is the file hookx test reads, and --init writes, by default.
@@ -80,10 +81,14 @@ unreadable test file; 3 an I/O or internal error.`,
 	cmd.Flags().BoolVar(&opts.schema, "schema", false, "print the JSON Schema of a test file")
 	cmd.Flags().BoolVar(&opts.init, "init", false, "write a starter test file for the project's hooks (FILE, default "+defaultTestFile+")")
 	cmd.Flags().BoolVar(&opts.unconfined, "unconfined", false, "run the hooks where they cannot be confined, with your rights")
+	cmd.Flags().BoolVar(&opts.live, "live", false, "run the cases in the real agents, offline, with a scripted fake model (installs the pinned agents on first use; needs --unconfined)")
 	return cmd
 }
 
 func testRun(opts *testOptions) error {
+	if opts.live && (opts.schema || opts.init) {
+		return withCode(exitBadInput, errors.New("test: --live runs a test file; it does not go with --schema or --init"))
+	}
 	if opts.schema {
 		_, err := opts.s.Out.Write(hooktest.Schema)
 		return err
@@ -104,6 +109,14 @@ func testRun(opts *testOptions) error {
 		ropts.Exec = []string{self, confine.HelperName}
 	}
 	ropts.Home, _ = os.UserHomeDir()
+	if opts.live {
+		if !opts.unconfined {
+			return withCode(exitBadInput, fmt.Errorf("test: refusing --live: %v. Pass --unconfined to run it anyway: the agents and the project's hooks then run with your rights, in a throwaway home, offline but for the fake model", hooktest.ErrLiveConfined))
+		}
+		fmt.Fprintln(opts.s.Err, "test: warning: --live runs unconfined: the agents and the project's hooks run with your rights (in a throwaway home), and a case's command the hook lets through really runs, network included")
+		ropts.Unconfined = true
+		ropts.Live = &hooktest.Live{Hookx: self}
+	}
 	if opts.init {
 		return testInit(opts, ropts)
 	}
@@ -122,6 +135,9 @@ func testRun(opts *testOptions) error {
 		return withCode(exitBadInput, fmt.Errorf("test: %w", err))
 	}
 	cells, err := hooktest.Run(f, ropts)
+	if errors.Is(err, hooktest.ErrLiveInstall) {
+		return withCode(exitInternal, fmt.Errorf("test --live: %w", err))
+	}
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("test: %w", err))
 	}
