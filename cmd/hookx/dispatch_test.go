@@ -71,7 +71,7 @@ func TestClineDispatcherInHostileDirectories(t *testing.T) {
 				t.Errorf("mode %v, want 0755", fi.Mode().Perm())
 			}
 			for _, tc := range []struct{ command, want string }{
-				{"rm -rf /tmp/nothing-here", `{"cancel":true,"errorMessage":"no rm -rf"}` + "\n"},
+				{"rm -rf /tmp/nothing-here", `{"overrideInput":{"commands":["printf 'A hook refused this command; it did not run: %s\\n' 'no rm -rf'"]},"context":"no rm -rf"}` + "\n"},
 				{"ls -la", ""},
 			} {
 				// As Cline runs it: the file itself, cwd the workspace.
