@@ -365,11 +365,17 @@ func npmLauncher(npmDir string, st stamp, docs map[string][]byte) error {
 		Engines:              map[string]string{"node": ">=18"},
 		OptionalDependencies: map[string]string{},
 	}
+	var supported []string
 	for _, p := range platforms {
 		pkg.OptionalDependencies[p.npmName()] = st.Version
+		supported = append(supported, p.npmName())
+	}
+	names, err := json.Marshal(supported)
+	if err != nil {
+		return err
 	}
 	return writePackage(filepath.Join(npmDir, "hookx"), pkg, map[string]archived{
-		"bin/hookx.js": {Mode: 0o755, Data: []byte(launcherJS)},
+		"bin/hookx.js": {Mode: 0o755, Data: []byte(strings.Replace(launcherJS, "__PLATFORMS__", string(names), 1))},
 		"LICENSE":      {Mode: 0o644, Data: docs["LICENSE"]},
 		"README.md":    {Mode: 0o644, Data: docs["README.md"]},
 	})
@@ -410,11 +416,16 @@ let bin;
 try {
   bin = require.resolve(pkg + "/bin/" + exe);
 } catch (e) {
+  // Exit 2, a usage error, not 1: no stack trace, and the way out.
+  const supported = __PLATFORMS__;
   process.stderr.write(
-    "hookx: no binary for " + process.platform + " " + process.arch +
-    ": the package " + pkg + " is not installed (npm omits optional dependencies with" +
-    " --omit=optional or --no-optional; releases are built for darwin, linux and win32 on x64 and arm64)\n");
-  process.exit(1);
+    "hookx: no binary for " + process.platform + " " + process.arch + ": the package " + pkg +
+    " is not installed.\n" +
+    (supported.includes(pkg)
+      ? "Install it: npm install " + pkg + " (npm leaves optional dependencies out with --omit=optional or --no-optional).\n"
+      : "hookx is not built for this platform.\n") +
+    "Platforms with a package: " + supported.join(", ") + "\n");
+  process.exit(2);
 }
 const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit", windowsHide: true });
 if (r.error) {

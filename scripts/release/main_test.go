@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -304,5 +305,31 @@ func TestNPM(t *testing.T) {
 	const deny = `{"decision":"deny","reason":"Blocked: rm -rf is not allowed in this project; delete files one by one."}`
 	if strings.TrimSpace(out) != deny {
 		t.Errorf("npx hookx wrap printed %q, want %s", out, deny)
+	}
+
+	// The platform package left out (npm i --omit=optional): the launcher
+	// exits 2 naming the package to install and the platforms built, with
+	// no stack trace.
+	want := "@hookx/" + nodeOS + "-" + nodeCPU
+	if err := os.RemoveAll(filepath.Join(proj, "node_modules", "@hookx", nodeOS+"-"+nodeCPU)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(npx, "--offline", "hookx", "--version")
+	cmd.Dir, cmd.Env = proj, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("npx hookx without %s: %v, want exit status 2\n%s", want, err, stderr.Bytes())
+	}
+	msg := stderr.String()
+	if !strings.Contains(msg, "npm install "+want) || strings.Contains(msg, "    at ") || stdout.Len() != 0 {
+		t.Errorf("npx hookx without %s: stdout %q, stderr %q; want the package to install on stderr, no stack trace", want, stdout.Bytes(), msg)
+	}
+	for _, p := range platforms {
+		if !strings.Contains(msg, p.npmName()) {
+			t.Errorf("npx hookx without %s: stderr %q does not name %s", want, msg, p.npmName())
+		}
 	}
 }
