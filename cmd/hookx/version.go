@@ -84,6 +84,11 @@ func versionString(override string, bi *debug.BuildInfo) string {
 	if v == "" {
 		v = releaseVersion + "-dev"
 	}
+	// One form everywhere: a stamped release prints 0.1.0, and `go install
+	// …@v0.1.0` records the module version v0.1.0; drop the tag's v.
+	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+		v = v[1:]
+	}
 	if commit != "" {
 		extra := []string{"commit " + commit}
 		if built != "" {

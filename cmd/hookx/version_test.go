@@ -28,11 +28,12 @@ func TestVersionString(t *testing.T) {
 	}{
 		{"no build info", "", nil, releaseVersion + "-dev"},
 		{"devel without vcs", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, releaseVersion + "-dev"},
-		{"module version", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, "v0.3.0"},
+		{"module version", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, "0.3.0"},
 		{"checkout build", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261123160000-3ffdd4d1a2b3+dirty"}, Settings: vcs},
-			"v0.0.0-20261123160000-3ffdd4d1a2b3+dirty (revision 3ffdd4d1a2b3, 2026-11-23T16:00:00Z, modified)"},
+			"0.0.0-20261123160000-3ffdd4d1a2b3+dirty (revision 3ffdd4d1a2b3, 2026-11-23T16:00:00Z, modified)"},
 		{"ldflags override", "v9.9.9", &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}, Settings: vcs[:2]},
-			"v9.9.9 (revision 3ffdd4d1a2b3)"},
+			"9.9.9 (revision 3ffdd4d1a2b3)"},
+		{"go install of a tag prints what a stamped build prints", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, "0.1.0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

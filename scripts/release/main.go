@@ -39,8 +39,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 )
@@ -130,13 +132,31 @@ func release(o options) error {
 		}
 		docs[name] = b
 	}
-	sums := map[string]string{}
-	for _, p := range platforms {
+	// The six builds run side by side, as many at once as there are CPUs:
+	// each go build links alone on one core, and the compiles they share
+	// come from the build cache. The archives are then written in order.
+	bins := make([][]byte, len(platforms))
+	errs := make([]error, len(platforms))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, p := range platforms {
 		fmt.Fprintf(o.Log, "release: building %s/%s\n", p.GOOS, p.GOARCH)
-		bin, err := build(o.Root, o.Out, p, st)
-		if err != nil {
-			return err
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			bins[i], errs[i] = build(o.Root, o.Out, p, st)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	sums := map[string]string{}
+	for i, p := range platforms {
+		bin := bins[i]
+		var err error
 		files := []archived{{p.exe(), 0o755, bin}}
 		for _, name := range []string{"LICENSE", "README.md", "CHANGELOG.md"} {
 			files = append(files, archived{name, 0o644, docs[name]})
@@ -365,11 +385,17 @@ func npmLauncher(npmDir string, st stamp, docs map[string][]byte) error {
 		Engines:              map[string]string{"node": ">=18"},
 		OptionalDependencies: map[string]string{},
 	}
+	var supported []string
 	for _, p := range platforms {
 		pkg.OptionalDependencies[p.npmName()] = st.Version
+		supported = append(supported, p.npmName())
+	}
+	names, err := json.Marshal(supported)
+	if err != nil {
+		return err
 	}
 	return writePackage(filepath.Join(npmDir, "hookx"), pkg, map[string]archived{
-		"bin/hookx.js": {Mode: 0o755, Data: []byte(launcherJS)},
+		"bin/hookx.js": {Mode: 0o755, Data: []byte(strings.Replace(launcherJS, "__PLATFORMS__", string(names), 1))},
 		"LICENSE":      {Mode: 0o644, Data: docs["LICENSE"]},
 		"README.md":    {Mode: 0o644, Data: docs["README.md"]},
 	})
@@ -410,11 +436,16 @@ let bin;
 try {
   bin = require.resolve(pkg + "/bin/" + exe);
 } catch (e) {
+  // Exit 2, a usage error, not 1: no stack trace, and the way out.
+  const supported = __PLATFORMS__;
   process.stderr.write(
-    "hookx: no binary for " + process.platform + " " + process.arch +
-    ": the package " + pkg + " is not installed (npm omits optional dependencies with" +
-    " --omit=optional or --no-optional; releases are built for darwin, linux and win32 on x64 and arm64)\n");
-  process.exit(1);
+    "hookx: no binary for " + process.platform + " " + process.arch + ": the package " + pkg +
+    " is not installed.\n" +
+    (supported.includes(pkg)
+      ? "Install it: npm install " + pkg + " (npm leaves optional dependencies out with --omit=optional or --no-optional).\n"
+      : "hookx is not built for this platform.\n") +
+    "Platforms with a package: " + supported.join(", ") + "\n");
+  process.exit(2);
 }
 const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit", windowsHide: true });
 if (r.error) {

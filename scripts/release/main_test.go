@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -251,34 +253,44 @@ func TestNPM(t *testing.T) {
 	}
 	packs := filepath.Join(tmp, "packs")
 	os.Mkdir(packs, 0o755)
-	var launcher, plat string
-	for _, pkg := range []string{"hookx", "hookx-" + nodeOS + "-" + nodeCPU} {
-		name := strings.TrimSpace(run(filepath.Join(dir, "npm", pkg), nil, npm, "pack", "--silent", "--pack-destination", packs))
-		if pkg == "hookx" {
-			launcher = filepath.Join(packs, name)
-		} else {
-			plat = filepath.Join(packs, name)
-		}
+	pack := func(pkg string) string {
+		return filepath.Join(packs, strings.TrimSpace(run(filepath.Join(dir, "npm", pkg), nil, npm, "pack", "--silent", "--pack-destination", packs)))
 	}
-	proj := filepath.Join(tmp, "project")
-	os.Mkdir(proj, 0o755)
-	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"t","private":true}`), 0o644); err != nil {
-		t.Fatal(err)
+	launcher := pack("hookx")
+	// Every platform's package is offered, each through the project's
+	// "overrides" to its packed tarball (a file: mapping, so npm needs no
+	// registry for any of the six), and npm itself picks the one whose os
+	// and cpu match this machine, as a user's npm i hookx would.
+	overrides := map[string]string{}
+	for _, p := range platforms {
+		overrides[p.npmName()] = "file:" + pack("hookx-"+p.NodeOS+"-"+p.NodeCPU)
 	}
-	// As a user's npm i hookx, without --omit=optional: the launcher's
-	// optional dependency on this platform's package is met by the tarball
-	// given beside it (same name, same version), and npm leaves the other
-	// platforms' packages out (checked below) without asking the registry:
-	// --offline, and the registry is a closed port, so any attempt fails.
-	run(proj, nil, npm, "install", "--offline", "--no-audit", "--no-fund", launcher, plat)
-	lock, err := os.ReadFile(filepath.Join(proj, "package-lock.json"))
+	manifest, err := json.Marshal(map[string]any{
+		"name": "t", "private": true,
+		"dependencies": map[string]string{"hookx": "file:" + launcher},
+		"overrides":    overrides,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range platforms {
-		if in := strings.Contains(string(lock), `"node_modules/`+p.npmName()+`"`); in != (p.NodeOS == nodeOS && p.NodeCPU == nodeCPU) {
-			t.Errorf("package-lock.json: %s installed: %v", p.npmName(), in)
-		}
+	proj := filepath.Join(tmp, "project")
+	os.Mkdir(proj, 0o755)
+	if err := os.WriteFile(filepath.Join(proj, "package.json"), manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Without --omit=optional, and without asking the registry: --offline,
+	// and the registry is a closed port, so any attempt fails.
+	run(proj, nil, npm, "install", "--offline", "--no-audit", "--no-fund")
+	installed, err := os.ReadDir(filepath.Join(proj, "node_modules", "@hookx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range installed {
+		names = append(names, "@hookx/"+e.Name())
+	}
+	if diff := cmp.Diff([]string{"@hookx/" + nodeOS + "-" + nodeCPU}, names); diff != "" {
+		t.Errorf("platform packages installed (-want +got):\n%s", diff)
 	}
 	st, err := readStamp(root, true)
 	if err != nil {
@@ -304,5 +316,46 @@ func TestNPM(t *testing.T) {
 	const deny = `{"decision":"deny","reason":"Blocked: rm -rf is not allowed in this project; delete files one by one."}`
 	if strings.TrimSpace(out) != deny {
 		t.Errorf("npx hookx wrap printed %q, want %s", out, deny)
+	}
+
+	// Every other platform's package beside this one's (as a node_modules
+	// copied between machines would have them): the launcher still runs
+	// this platform's binary, not the first it finds.
+	for _, p := range platforms {
+		if p.NodeOS == nodeOS && p.NodeCPU == nodeCPU {
+			continue
+		}
+		if err := os.CopyFS(filepath.Join(proj, "node_modules", "@hookx", p.NodeOS+"-"+p.NodeCPU), os.DirFS(filepath.Join(dir, "npm", "hookx-"+p.NodeOS+"-"+p.NodeCPU))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := run(proj, nil, npx, "--offline", "hookx", "--version"); !strings.HasPrefix(out, "hookx "+st.Version+" (commit "+st.Commit+", built ") {
+		t.Errorf("npx hookx --version, every platform's package installed, printed %q", out)
+	}
+
+	// The platform package left out (npm i --omit=optional): the launcher
+	// exits 2 naming the package to install and the platforms built, with
+	// no stack trace.
+	want := "@hookx/" + nodeOS + "-" + nodeCPU
+	if err := os.RemoveAll(filepath.Join(proj, "node_modules", "@hookx", nodeOS+"-"+nodeCPU)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(npx, "--offline", "hookx", "--version")
+	cmd.Dir, cmd.Env = proj, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("npx hookx without %s: %v, want exit status 2\n%s", want, err, stderr.Bytes())
+	}
+	msg := stderr.String()
+	if !strings.Contains(msg, "npm install "+want) || strings.Contains(msg, "    at ") || stdout.Len() != 0 {
+		t.Errorf("npx hookx without %s: stdout %q, stderr %q; want the package to install on stderr, no stack trace", want, stdout.Bytes(), msg)
+	}
+	for _, p := range platforms {
+		if !strings.Contains(msg, p.npmName()) {
+			t.Errorf("npx hookx without %s: stderr %q does not name %s", want, msg, p.npmName())
+		}
 	}
 }
