@@ -101,8 +101,9 @@ func installPinned(t *testing.T, name string, packages []string) string {
 // exist yet): a block whose reason reaches the model, a harmless command
 // that runs, a rewrite, and hookx missing (fails closed). Each run takes
 // tens of seconds: set HOOKX_PLUGIN_LIVE to the agents to run
-// ("opencode,kilo"). The first run installs them into the conformance
-// cache. To move into the conformance driver once the hosts are dialects.
+// ("opencode,kilo"; .ci/run names both, and in CI a missing npm fails the
+// test). The first run installs them into the conformance cache; the two
+// agents run side by side. To move into the conformance driver once the hosts are dialects.
 func TestOpenCodeLive(t *testing.T) {
 	want := strings.Split(os.Getenv("HOOKX_PLUGIN_LIVE"), ",")
 	fake := `#!/bin/sh
@@ -119,7 +120,11 @@ esac
 			if !slices.Contains(want, ag.host.Name) {
 				t.Skipf("HOOKX_PLUGIN_LIVE does not name %s", ag.host.Name)
 			}
+			t.Parallel()
 			if _, err := exec.LookPath("npm"); err != nil {
+				if os.Getenv("CI") != "" {
+					t.Fatal("npm not installed: .ci/run installs it")
+				}
 				t.Skip("npm not installed")
 			}
 			inst := installPinned(t, ag.host.Name, ag.packages)
