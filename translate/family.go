@@ -37,6 +37,7 @@ var families = map[string]family{
 	"claude":  claudeFamily{},
 	"gemini":  geminiFamily{},
 	"copilot": copilotFamily{},
+	"pi":      piFamily{},
 }
 
 // familyOf is d's protocol family. The table is validated against
