@@ -576,6 +576,8 @@ type PluginHost struct {
 	Extension string   `json:"extension"`
 	Hooks     string   `json:"hooks"`
 	Events    []string `json:"events"`
+	// Format names the generator of both files (migrate's pluginFormats).
+	Format string `json:"format"`
 }
 
 // Substitution is one text replacement of Command.PreSubstitute.
@@ -1160,8 +1162,8 @@ func (t *Table) index() error {
 			bad("%s: command.argv is empty", d.Name)
 		}
 		if ph := d.PluginHost; ph != nil {
-			if ph.Extension == "" || ph.Hooks == "" {
-				bad("%s: pluginHost needs extension and hooks", d.Name)
+			if ph.Extension == "" || ph.Hooks == "" || ph.Format == "" {
+				bad("%s: pluginHost needs extension, hooks and format", d.Name)
 			}
 			for _, e := range ph.Events {
 				if !slices.ContainsFunc(d.Events, func(ev *Event) bool { return ev.Name == e }) {

@@ -384,6 +384,10 @@ type targetRun struct {
 	diff                    string
 	manifestPath            string
 	manifest                []byte
+	// pluginPath is a plugin host's generated plugin (Pi's extension),
+	// written when plugin differs from pluginBefore.
+	pluginPath, pluginShown string
+	pluginBefore, plugin    []byte
 	files                   []migrate.PluginFile
 	changed, refused        bool
 	strict                  bool
@@ -512,6 +516,7 @@ func migrateRun(opts *migrateOptions) error {
 			PluginOut: opts.out != "", Prune: prune, FailClosed: failClosed,
 			// Where hookx lives on this machine does not make a project stale.
 			AnyHookxPath: opts.check,
+			Version:      stampVersion(),
 		}
 		if !wrap && opts.hookx == "" {
 			planOpts.Hookx = "" // as before: --no-wrap names no hookx
@@ -544,6 +549,26 @@ func migrateRun(opts *migrateOptions) error {
 		}
 		if res.Changed() {
 			t.diff = migrate.UnifiedDiff(fromLabel, toLabel, res.Before, res.After)
+		}
+		// A plugin host needs its plugin beside the hooks file, owned by
+		// hookx and updated in place like it.
+		if res.Plugin != nil {
+			rel := filepath.FromSlash(res.Plugin.Path)
+			t.pluginPath, t.pluginShown = filepath.Join(base, rel), showPath(rel)
+			if _, err := inScope(t.pluginPath, t.pluginShown, scopeDir, scopeName, opts.allowOutside); err != nil {
+				return nil, err
+			}
+			if t.pluginBefore, err = readSettings(t.pluginPath, t.pluginShown); err != nil {
+				return nil, err
+			}
+			if !bytes.Equal(t.pluginBefore, res.Plugin.Data) {
+				t.plugin = res.Plugin.Data
+				from := "a/" + filepath.ToSlash(rel)
+				if t.pluginBefore == nil {
+					from = "/dev/null"
+				}
+				t.diff += migrate.UnifiedDiff(from, "b/"+filepath.ToSlash(rel), t.pluginBefore, t.plugin)
+			}
 		}
 		// A converted plugin needs a manifest of the target's kind.
 		if opts.out != "" {
@@ -581,7 +606,7 @@ func migrateRun(opts *migrateOptions) error {
 				}
 			}
 		}
-		t.changed = res.Changed() || t.manifest != nil || len(t.files) > 0
+		t.changed = res.Changed() || t.manifest != nil || len(t.files) > 0 || t.plugin != nil
 		t.refused = strict && res.Count(migrate.NotCarried)+res.Count(migrate.Weakened) > 0
 		return t, nil
 	}
@@ -648,6 +673,9 @@ func migrateRun(opts *migrateOptions) error {
 			if err == nil && t.manifest != nil {
 				err = migrate.WriteFile(t.manifestPath, nil, t.manifest)
 			}
+			if err == nil && t.plugin != nil {
+				err = migrate.WriteFile(t.pluginPath, t.pluginBefore, t.plugin)
+			}
 			for _, f := range t.files {
 				if err == nil {
 					err = migrate.CopyPluginFile(opts.plugin, opts.out, f.Rel)
@@ -687,6 +715,9 @@ func migrateRun(opts *migrateOptions) error {
 				verb = "Copied"
 				if t.manifest != nil {
 					fmt.Fprintf(opts.s.Err, "Wrote %s (new manifest).\n", t.manifestPath)
+				}
+				if t.plugin != nil {
+					fmt.Fprintf(opts.s.Err, "Wrote %s (the %s plugin hookx generates; it runs the hooks of %s).\n", t.pluginShown, t.to.Agent, t.targetShown)
 				}
 			}
 			for _, f := range t.files {

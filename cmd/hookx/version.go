@@ -21,6 +21,16 @@ const releaseVersion = "0.1.0"
 // go build -ldflags "-X main.version=0.1.0 -X main.commit=abc1234 -X main.built=2026-11-28T05:00:00Z".
 var version, commit, built = "", "", ""
 
+// stampVersion is the version hookx stamps on what it generates (Pi's
+// extension), which doctor compares with its own: the stamped release
+// version, else releaseVersion.
+func stampVersion() string {
+	if version != "" {
+		return version
+	}
+	return releaseVersion
+}
+
 // versionInfo is `hookx version --json`.
 type versionInfo struct {
 	Version  string         `json:"version"`
