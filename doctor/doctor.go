@@ -51,6 +51,9 @@ type Options struct {
 	Home string
 	// User also checks the hooks of the user settings files.
 	User bool
+	// HookxVersion is this hookx's version, which the plugin hookx
+	// generates for a plugin host (Pi's extension) is stamped with.
+	HookxVersion string
 	// Probe runs each pre-tool hook against canned events of its agent.
 	Probe bool
 	// ProbeExec confines each probed hook: the program and first
@@ -176,6 +179,7 @@ func (c *checker) run() {
 	}
 	c.checkSwitches()
 	c.checkTrust()
+	c.checkPluginHosts()
 	c.checkHookxEntries()
 	if c.opts.Probe {
 		c.probeAll()
