@@ -3747,7 +3747,6 @@ func dialectPi() *Dialect {
 				Convert:   "piEdits",
 				Paths:     map[string]string{"path": "piPath"},
 				Required:  []string{"path"},
-				Live:      true,
 				Source:    "core/tools/edit.js:10-20, 81",
 			},
 			{Name: "grep",
