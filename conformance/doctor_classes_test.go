@@ -31,6 +31,10 @@ const notBuilt = "not built yet"
 // runs Cline yet.
 const clineDispatchers = "the cline/* scenarios write Cline's hook files by hand; a doctor batch on Cline is " + notBuilt
 
+// piPlugin is why Pi's plugin rules have no live proof: no pi family
+// runs in the conformance suite on this branch.
+const piPlugin = "Pi has no family in the conformance suite yet; a doctor batch on Pi is " + notBuilt
+
 // doctorErrorClasses are every error class doctor reports. A new error
 // rule in doctor's registry fails TestDoctorClassesHaveLiveProofs until it
 // is listed here with a live proof or the reason it has none.
@@ -94,6 +98,9 @@ var doctorErrorClasses = []doctorClass{
 	{"dispatcher-missing", "HX330", "dispatcher beside it: %s runs none of them", neverFires, clineDispatchers},
 	{"dispatcher-not-hookx", "HX331", "this is not the dispatcher hookx writes", neverFires, clineDispatchers},
 	{"dispatcher-without-entries", "HX332", "it refuses every call (it fails closed)", blocksAll, clineDispatchers},
+	{"plugin-missing", "HX240", "is missing: Pi runs none of them", neverFires, piPlugin},
+	{"plugin-hooks-missing", "HX240", "is missing: the plugin refuses every tool call", blocksAll, piPlugin},
+	{"plugin-untrusted", "HX242", "Pi will not load %s in this project", neverFires, piPlugin},
 	{"hooks-switched-off-every-guard", "HX225", "%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", rejectsFile, notBuilt},
 }
 

@@ -59,6 +59,16 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(fakeBin, "hookx"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The version hookx stamps on what it generates (Pi's extension),
+	// which doctor compares with its own.
+	vj, err := exec.Command(bin, "version", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ver struct{ Version string }
+	if err := json.Unmarshal(vj, &ver); err != nil || ver.Version == "" {
+		t.Fatalf("hookx version --json: %v\n%s", err, vj)
+	}
 	getenv := func(k string) string {
 		if k == "PATH" {
 			return fakeBin + string(os.PathListSeparator) + os.Getenv("PATH")
@@ -128,7 +138,7 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 					}
 					trust(t, home, sb.Project)
 					check := func() []doctor.Finding {
-						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: sb.Project, Home: home, Getenv: getenv})
+						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: sb.Project, Home: home, Getenv: getenv, HookxVersion: ver.Version})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -201,8 +211,13 @@ func projectKey(sc *scenario) string {
 // are about the user's act, not about what migrate wrote.
 func trust(t *testing.T, home, project string) {
 	t.Helper()
+	real, err := filepath.EvalSymlinks(project)
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := map[string]string{
 		".gemini/trustedFolders.json": fmt.Sprintf(`{%q: "TRUST_FOLDER"}`, project),
+		".pi/agent/trust.json":        fmt.Sprintf(`{%q: true}`, real),
 		".codex/config.toml":          fmt.Sprintf("[projects.%q]\ntrust_level = \"trusted\"\n", project),
 		".copilot/config.json":        fmt.Sprintf(`{"trustedFolders": [%q]}`, project),
 	}

@@ -69,8 +69,9 @@ type Options struct {
 	// files: for CI on changes from people the project does not trust,
 	// where a comment in the change could silence what the change breaks.
 	NoInlineIgnore bool
-	// HookxVersion is this hookx's version, which the dispatchers hookx
-	// migrate writes for Cline are stamped with; "": not compared.
+	// HookxVersion is this hookx's version, which what hookx migrate
+	// generates is stamped with (Cline's dispatchers, Pi's extension);
+	// "": dispatchers' stamps are not compared.
 	HookxVersion string
 }
 
@@ -179,6 +180,7 @@ func (c *checker) run() {
 	}
 	c.checkSwitches()
 	c.checkTrust()
+	c.checkPluginHosts()
 	c.checkHookxEntries()
 	c.checkHookFiles()
 	if c.opts.Probe {

@@ -125,6 +125,10 @@ var (
 
 // HX2xx: the agent loads the file but never runs the hook.
 var (
+	// A plugin host (Pi): the plugin hookx generates and its hooks file.
+	rulePluginMissing    = rule("HX240", "plugin-missing", Error, NeverFires, "the hooks file of hookx's plugin is there, the plugin (or the hooks file) is not: the agent runs none of the hooks, or refuses every tool")
+	rulePluginStale      = rule("HX421", "plugin-stale", Warning, "runs-differently", "hookx's generated plugin was written by another hookx, or edited")
+	rulePluginUntrusted  = rule("HX242", "plugin-untrusted", Error, NeverFires, "the agent does not load the project's plugin (Pi: an untrusted project): its guards never run")
 	ruleHooksNotObject   = rule("HX201", "hooks-not-object", Error, NeverFires, "the hooks key is not an object of event names: the agent runs none of them")
 	ruleEventsNested     = rule("HX202", "events-nested", Error, NeverFires, "events wrapped in an object where the agent reads them at the root: it ignores every hook under it")
 	ruleEventNotArray    = rule("HX203", "event-not-array", Error, NeverFires, "an event's value is not an array of matcher groups: the agent runs none of its hooks")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -60,6 +61,9 @@ type hook struct {
 func (c *checker) readFiles() []*file {
 	var files []*file
 	for _, d := range c.tbl.Dialects {
+		if d.PluginHost != nil {
+			continue // hookx's own files: checkPluginHosts
+		}
 		type loc struct{ rel, scope string }
 		locs := []loc{{d.Settings.Project, "project"}}
 		if g := d.Settings.ProjectGlob; g != "" {
@@ -393,7 +397,17 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 			lookedFor = append(lookedFor, d.Settings.User)
 		}
 	}
-	return lookedFor, len(c.readFiles()) > 0
+	found = len(c.readFiles()) > 0
+	for _, d := range c.tbl.Dialects {
+		if ph := d.PluginHost; ph != nil && !found {
+			for _, rel := range []string{ph.Hooks, ph.Extension} {
+				if _, err := os.Lstat(filepath.Join(opts.Dir, filepath.FromSlash(rel))); err == nil {
+					found = true
+				}
+			}
+		}
+	}
+	return lookedFor, found
 }
 
 // hookCommands are the commands of the hooks under v (an event key's

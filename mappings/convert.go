@@ -213,6 +213,57 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 				return nil
 			},
 		},
+		// Pi's edit carries its replacements as edits[] of {oldText,
+		// newText}, each matched against the original file (Pi 1.6.0
+		// core/tools/edit.js:10-20): one is one edit call; several, or an
+		// entry with anything else, have no one-call counterpart, and a
+		// guard of another agent fails closed on them.
+		"piEdits": {
+			Args:      []string{"edits"},
+			Canonical: []string{"old_string", "new_string"},
+			ToCanonical: func(a map[string]any) []string {
+				if _, has := a["edits"]; !has {
+					return nil
+				}
+				one, ok := piOneEdit(a["edits"])
+				if !ok {
+					return []string{"Pi's edits[] other than one {oldText, newText} cannot be expressed as one edit call"}
+				}
+				delete(a, "edits")
+				a["old_string"], a["new_string"] = one["oldText"], one["newText"]
+				return nil
+			},
+			FromCanonical: func(a map[string]any) []string {
+				var notes []string
+				edit := map[string]any{}
+				for k, to := range map[string]string{"old_string": "oldText", "new_string": "newText"} {
+					if v, ok := a[k]; ok {
+						edit[to] = v
+						delete(a, k)
+					}
+				}
+				if ra, _ := a["replace_all"].(bool); ra {
+					notes = append(notes, "Pi's edit replaces one unique match; replace_all has no counterpart")
+				}
+				delete(a, "replace_all")
+				if len(edit) > 0 {
+					a["edits"] = []any{edit}
+				}
+				return notes
+			},
+			Uncarried: func(a map[string]any) string {
+				if _, has := a["edits"]; !has {
+					return ""
+				}
+				if _, ok := piOneEdit(a["edits"]); !ok {
+					if l, isList := a["edits"].([]any); isList {
+						return fmt.Sprintf("%d edits in one call", len(l))
+					}
+					return "edits is not a list of one {oldText, newText}"
+				}
+				return ""
+			},
+		},
 		// Gemini web_fetch has no url argument: the URL lives in the prompt (T§6.2).
 		"urlInPrompt": {
 			Canonical: []string{"url"},
@@ -416,6 +467,19 @@ func clineCommandsUncarried(a map[string]any) string {
 		return "run_commands holds a command that is not a string, which no shell call carries"
 	}
 	return ""
+}
+
+// piOneEdit is the one {oldText, newText} of a Pi edits[] list, with no
+// other member, or false.
+func piOneEdit(v any) (map[string]any, bool) {
+	l, _ := v.([]any)
+	one, _ := firstOnly(l).(map[string]any)
+	if one == nil || len(one) != 2 {
+		return nil, false
+	}
+	_, o := one["oldText"].(string)
+	_, n := one["newText"].(string)
+	return one, o && n
 }
 
 func firstOnly(list []any) any {

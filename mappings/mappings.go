@@ -105,9 +105,13 @@ type Dialect struct {
 	Command Command `json:"command"`
 	// Plugin is how the agent packages hooks for others to install; nil
 	// where hookx knows no such package.
-	Plugin   *Plugin  `json:"plugin"`
-	Settings Settings `json:"settings"`
-	Timeout  Timeout  `json:"timeout"`
+	Plugin *Plugin `json:"plugin"`
+	// PluginHost is set where the agent runs hooks only through a plugin
+	// that hookx generates (Pi's extension); nil for an agent with
+	// command hooks of its own.
+	PluginHost *PluginHost `json:"pluginHost"`
+	Settings   Settings    `json:"settings"`
+	Timeout    Timeout     `json:"timeout"`
 	// HeldOutput is what the agent does when a hook exits while something
 	// it started still holds its stdout or stderr open.
 	HeldOutput HeldOutput        `json:"heldOutput"`
@@ -569,6 +573,18 @@ type Plugin struct {
 	// loads the package, with the value: "root" for its directory, "/" for
 	// the path separator, "" when hookx cannot know it.
 	Hydrate map[string]string `json:"hydrate"`
+}
+
+// PluginHost is the generated plugin through which an agent without
+// command hooks runs them (Pi: .pi/extensions/hookx.ts): the plugin's path
+// and its hooks data file, relative to the project, and the agent's events
+// the plugin runs hooks on. migrate writes both files, doctor checks them.
+type PluginHost struct {
+	Extension string   `json:"extension"`
+	Hooks     string   `json:"hooks"`
+	Events    []string `json:"events"`
+	// Format names the generator of both files (migrate's pluginFormats).
+	Format string `json:"format"`
 }
 
 // Substitution is one text replacement of Command.PreSubstitute.
@@ -1152,6 +1168,16 @@ func (t *Table) index() error {
 		if len(d.Command.Argv) == 0 {
 			bad("%s: command.argv is empty", d.Name)
 		}
+		if ph := d.PluginHost; ph != nil {
+			if ph.Extension == "" || ph.Hooks == "" || ph.Format == "" {
+				bad("%s: pluginHost needs extension, hooks and format", d.Name)
+			}
+			for _, e := range ph.Events {
+				if !slices.ContainsFunc(d.Events, func(ev *Event) bool { return ev.Name == e }) {
+					bad("%s: pluginHost event %q is not one of its events", d.Name, e)
+				}
+			}
+		}
 		if pl := d.Plugin; pl != nil && (pl.Manifest == "" || pl.RootVar == "" || pl.What == "") {
 			bad("%s: plugin needs manifest, what and rootVar", d.Name)
 		}
@@ -1431,7 +1457,7 @@ func (t *Table) index() error {
 
 // Protocols are the protocol families whose Go code reads and renders hook
 // output; a dialect names one (NDIALECT §1).
-var Protocols = []string{"claude", "gemini", "copilot", "cline"}
+var Protocols = []string{"claude", "gemini", "copilot", "cline", "pi"}
 
 // fill sets the shape's defaults and checks it.
 func (s *Shape) fill(dialect string) error {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hookx-dev/hookx/internal/jsregex"
@@ -135,6 +136,19 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 				return r, "how Cline takes a relative path was not seen"
 			}
 			return filepath.Clean(p), ""
+		},
+		// Pi's file tools (1.6.0 core/tools/path-utils.js:35-44,
+		// utils/paths.js): a leading @ stripped, unicode spaces made plain,
+		// ~ expanded, then resolved against the session's cwd; read also
+		// tries macOS spellings of a missing file.
+		"piPath": func(p string, c PathContext) (string, string) {
+			if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "@") {
+				return p, "Pi expands ~ and strips a leading @ before it uses the path"
+			}
+			if strings.ContainsFunc(p, func(r rune) bool { return r > 0x7f && unicode.IsSpace(r) }) {
+				return p, "Pi turns unicode spaces in a path into plain ones"
+			}
+			return nodeResolve(c.Cwd, p)
 		},
 		// Factory Droid's Read, Create, Edit and LS: taken against the
 		// session's cwd as Node's path.resolve would (read in its binary, not

@@ -115,6 +115,17 @@ func FuzzMigrate(f *testing.F) {
 		if off := TrailingComma(&d.root); off >= 0 {
 			t.Fatalf("trailing comma at %d:\n%s", off, res.After)
 		}
+		if ph := mappings.Default().MustDialect(to).PluginHost; ph != nil {
+			// A plugin host's hooks file is hookx's own: it reads as its
+			// plugin reads it, and a second run changes nothing.
+			if _, err := pluginFormats[ph.Format].read(res.After); err != nil {
+				t.Fatalf("the %s hooks file does not read: %v\n%s", to, err, res.After)
+			}
+			if again, err := Plan(opts, sources, Source{Path: "t", Data: res.After}); err != nil || again.Changed() {
+				t.Fatalf("a second run: %v, changed %v", err, again != nil && again.Changed())
+			}
+			return
+		}
 		if _, _, err := d.readHooks(mappings.Default().MustDialect(to).Settings.Shape); err != nil {
 			t.Fatalf("the result's hooks do not read: %v\n%s", err, res.After)
 		}

@@ -113,6 +113,9 @@ type Options struct {
 	// event whose answer can block (a guard): a guard that errors or times
 	// out then blocks, whatever its source says.
 	FailClosed bool
+	// Version is hookx's version, stamped on the plugin of a plugin host
+	// (Pi's extension), which doctor compares with its own.
+	Version string
 }
 
 // Entry is one hookx-owned target entry that Plan wants in the target.
@@ -153,6 +156,9 @@ type Result struct {
 	Items      []Item   `json:"items"`
 	Before     []byte   `json:"-"`
 	After      []byte   `json:"-"`
+	// Plugin is the plugin a plugin host (Pi) needs beside the target, its
+	// hooks file; the caller writes it. nil for other targets.
+	Plugin *HostPlugin `json:"-"`
 
 	fromName, toName string // the dialects' names, for Findings and JSON
 }
@@ -266,6 +272,9 @@ func Plan(opts Options, sources []Source, target Source) (*Result, error) {
 		res.Entries = append(res.Entries, p.translate(sh)...)
 	}
 	p.nativeRunItems()
+	if p.to.PluginHost != nil {
+		return p.planPluginHost(res, target)
+	}
 
 	res.Before = target.Data
 	base := target.Data

@@ -38,6 +38,7 @@ var families = map[string]family{
 	"gemini":  geminiFamily{},
 	"copilot": copilotFamily{},
 	"cline":   clineFamily{},
+	"pi":      piFamily{},
 }
 
 // familyOf is d's protocol family. The table is validated against

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
-	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate/clinehooks"
@@ -70,14 +68,4 @@ func dispatchRun(opts *dispatchOptions) error {
 		Host: d.Name, Event: opts.event, Script: opts.script, Stdin: payload, Stderr: opts.s.Err})
 	_, err = opts.s.Out.Write(out)
 	return err
-}
-
-// hookxVersion is this hookx's version, one word, as dispatchers are
-// stamped with it.
-func hookxVersion() string {
-	if version != "" {
-		return version
-	}
-	bi, _ := debug.ReadBuildInfo()
-	return strings.SplitN(versionString("", bi), " ", 2)[0]
 }

@@ -184,10 +184,9 @@ func doctorRun(opts *doctorOptions) error {
 	}
 	all, err := doctor.Check(doctor.Options{
 		Table: mappings.Default(), Dir: opts.dir, Home: home,
-		User: opts.user, Probe: opts.probe, Getenv: opts.getenv,
+		User: opts.user, Probe: opts.probe, Getenv: opts.getenv, HookxVersion: stampVersion(),
 		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined,
 		Ignore: opts.ignore, NoInlineIgnore: opts.noInlineIgnore,
-		HookxVersion: hookxVersion(),
 	})
 	if err != nil {
 		return withCode(exitBadInput, fmt.Errorf("doctor: %w", err))

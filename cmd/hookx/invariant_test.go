@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -194,7 +195,15 @@ func TestWhatMigrateWritesDoctorPasses(t *testing.T) {
 								t.Fatalf("migrate --to %s wrote no PreToolUse dispatcher:\n%s", to.Name, errb.String())
 							}
 						}
-						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: dir, Home: home, Getenv: getenv, HookxVersion: hookxVersion()})
+						if to.PluginHost != nil {
+							// The step migrate's notice asks for: Pi trusts the
+							// project (doctor's HX242 otherwise, as it should).
+							real, _ := filepath.EvalSymlinks(dir)
+							tj, _ := json.Marshal(map[string]bool{real: true})
+							os.MkdirAll(filepath.Join(home, ".pi", "agent"), 0o755)
+							os.WriteFile(filepath.Join(home, ".pi", "agent", "trust.json"), tj, 0o644)
+						}
+						fs, err := doctor.Check(doctor.Options{Table: tbl, Dir: dir, Home: home, Getenv: getenv, HookxVersion: stampVersion()})
 						if err != nil {
 							t.Fatal(err)
 						}

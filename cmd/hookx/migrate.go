@@ -384,6 +384,10 @@ type targetRun struct {
 	diff                    string
 	manifestPath            string
 	manifest                []byte
+	// pluginPath is a plugin host's generated plugin (Pi's extension),
+	// written when plugin differs from pluginBefore.
+	pluginPath, pluginShown string
+	pluginBefore, plugin    []byte
 	files                   []migrate.PluginFile
 	dispatchers             []migrate.HookFile
 	changed, refused        bool
@@ -513,6 +517,7 @@ func migrateRun(opts *migrateOptions) error {
 			PluginOut: opts.out != "", Prune: prune, FailClosed: failClosed,
 			// Where hookx lives on this machine does not make a project stale.
 			AnyHookxPath: opts.check,
+			Version:      stampVersion(),
 		}
 		if !wrap && opts.hookx == "" {
 			planOpts.Hookx = "" // as before: --no-wrap names no hookx
@@ -545,6 +550,26 @@ func migrateRun(opts *migrateOptions) error {
 		}
 		if res.Changed() {
 			t.diff = migrate.UnifiedDiff(fromLabel, toLabel, res.Before, res.After)
+		}
+		// A plugin host needs its plugin beside the hooks file, owned by
+		// hookx and updated in place like it.
+		if res.Plugin != nil {
+			rel := filepath.FromSlash(res.Plugin.Path)
+			t.pluginPath, t.pluginShown = filepath.Join(base, rel), showPath(rel)
+			if _, err := inScope(t.pluginPath, t.pluginShown, scopeDir, scopeName, opts.allowOutside); err != nil {
+				return nil, err
+			}
+			if t.pluginBefore, err = readSettings(t.pluginPath, t.pluginShown); err != nil {
+				return nil, err
+			}
+			if !bytes.Equal(t.pluginBefore, res.Plugin.Data) {
+				t.plugin = res.Plugin.Data
+				from := "a/" + filepath.ToSlash(rel)
+				if t.pluginBefore == nil {
+					from = "/dev/null"
+				}
+				t.diff += migrate.UnifiedDiff(from, "b/"+filepath.ToSlash(rel), t.pluginBefore, t.plugin)
+			}
 		}
 		// A converted plugin needs a manifest of the target's kind.
 		if opts.out != "" {
@@ -585,7 +610,7 @@ func migrateRun(opts *migrateOptions) error {
 		// An agent that runs one file per event (Cline) gets a dispatcher
 		// per event beside the entries file.
 		if to.Settings.HookFiles {
-			hfs, err := migrate.HookFiles(to, res, migrate.HostQuote(hookx), hookxVersion(), opts.check)
+			hfs, err := migrate.HookFiles(to, res, migrate.HostQuote(hookx), stampVersion(), opts.check)
 			if err != nil {
 				return nil, withCode(exitInternal, err)
 			}
@@ -604,7 +629,7 @@ func migrateRun(opts *migrateOptions) error {
 				t.dispatchers = append(t.dispatchers, hf)
 			}
 		}
-		t.changed = res.Changed() || t.manifest != nil || len(t.files) > 0 || len(t.dispatchers) > 0
+		t.changed = res.Changed() || t.manifest != nil || len(t.files) > 0 || len(t.dispatchers) > 0 || t.plugin != nil
 		t.refused = strict && res.Count(migrate.NotCarried)+res.Count(migrate.Weakened) > 0
 		return t, nil
 	}
@@ -671,6 +696,9 @@ func migrateRun(opts *migrateOptions) error {
 			if err == nil && t.manifest != nil {
 				err = migrate.WriteFile(t.manifestPath, nil, t.manifest)
 			}
+			if err == nil && t.plugin != nil {
+				err = migrate.WriteFile(t.pluginPath, t.pluginBefore, t.plugin)
+			}
 			for _, f := range t.files {
 				if err == nil {
 					err = migrate.CopyPluginFile(opts.plugin, opts.out, f.Rel)
@@ -715,6 +743,9 @@ func migrateRun(opts *migrateOptions) error {
 				verb = "Copied"
 				if t.manifest != nil {
 					fmt.Fprintf(opts.s.Err, "Wrote %s (new manifest).\n", t.manifestPath)
+				}
+				if t.plugin != nil {
+					fmt.Fprintf(opts.s.Err, "Wrote %s (the %s plugin hookx generates; it runs the hooks of %s).\n", t.pluginShown, t.to.Agent, t.targetShown)
 				}
 			}
 			for _, f := range t.files {

@@ -21,6 +21,18 @@ const releaseVersion = "0.1.0"
 // go build -ldflags "-X main.version=0.1.0 -X main.commit=abc1234 -X main.built=2026-11-28T05:00:00Z".
 var version, commit, built = "", "", ""
 
+// stampVersion is the version hookx stamps on what it generates (Pi's
+// extension, Cline's dispatchers), which doctor compares with its own:
+// the version `hookx version --json` reports (the stamped release
+// version, else the module version, else releaseVersion+"-dev").
+func stampVersion() string {
+	if version != "" {
+		return version
+	}
+	bi, _ := debug.ReadBuildInfo()
+	return strings.SplitN(versionString("", bi), " ", 2)[0]
+}
+
 // versionInfo is `hookx version --json`.
 type versionInfo struct {
 	Version  string         `json:"version"`
@@ -49,11 +61,7 @@ release each dialect of the mapping table was checked against.`,
 		RunE: func(*cobra.Command, []string) error {
 			bi, _ := debug.ReadBuildInfo()
 			if asJSON {
-				v := version
-				if v == "" {
-					v = strings.SplitN(versionString("", bi), " ", 2)[0]
-				}
-				info := versionInfo{Version: v, Commit: commit, Built: built,
+				info := versionInfo{Version: stampVersion(), Commit: commit, Built: built,
 					Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, Agents: []versionAgent{}}
 				for _, d := range mappings.Default().Dialects {
 					info.Agents = append(info.Agents, versionAgent{d.Name, d.Agent, d.Version})

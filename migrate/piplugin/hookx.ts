@@ -72,7 +72,8 @@ export default function (pi) {
   }
   pi.on("tool_call", async (event, ctx) => {
     for (const hook of hooks) {
-      if (hook.event !== "tool_call" || !hook.tools.includes(event.toolName)) continue;
+      // "*" is every tool: hookx wrap --match then filters in the hook's own names.
+      if (hook.event !== "tool_call" || !(hook.tools.includes(event.toolName) || hook.tools.includes("*"))) continue;
       const answer = await run(hook, {
         type: "tool_call", toolName: event.toolName, toolCallId: event.toolCallId, input: event.input,
         cwd: ctx.cwd, sessionId: ctx.sessionManager && ctx.sessionManager.getSessionId ? ctx.sessionManager.getSessionId() : "",

@@ -26,9 +26,13 @@ func Render(version string) string {
 }
 
 // Hook is one entry of hookx.hooks.json: the Pi event, the Pi tool names
-// its matcher names, the arguments of hookx (wrap --from D --host pi ...)
+// its matcher names ("*": every tool, hookx wrap --match filtering), the arguments of hookx (wrap --from D --host pi ...)
 // and how long the plugin waits before it refuses the tool.
 type Hook struct {
+	// ID is the migrated hook's id and From its dialect: migrate
+	// updates its own hooks in place and keeps those of other dialects.
+	ID        string   `json:"id,omitempty"`
+	From      string   `json:"from,omitempty"`
 	Event     string   `json:"event"`
 	Tools     []string `json:"tools"`
 	Argv      []string `json:"argv"`
