@@ -74,6 +74,11 @@ func TestClinePayload(t *testing.T) {
 		{`{"command":"rm -rf /x"}`, "rm -rf /x"},
 		{`"rm -rf /x"`, "rm -rf /x"},
 		{`["rm -rf /x"]`, "rm -rf /x"},
+		// {command, args} runs the executable with argv (core@166853, m4):
+		// a guard saw "rm" alone and let rm -rf /x run.
+		{`{"command":"rm","args":["-rf","/x"]}`, "rm -rf /x"},
+		{`{"command":"sh","args":["-c","rm -rf /x; echo $(id)"]}`, "sh -c 'rm -rf /x; echo $(id)'"},
+		{`{"command":"rm -rf /x","args":[]}`, "rm -rf /x"},
 	} {
 		tr := newTr(t, "cline", "claude")
 		res, err := tr.Event([]byte(strings.Replace(envelope, "INPUT", c.input, 1)))
@@ -91,6 +96,14 @@ func TestClinePayload(t *testing.T) {
 		}
 		if got.Event != "PreToolUse" || got.Tool != "Bash" || got.Input["command"] != c.want || got.Cwd != "/p" {
 			t.Errorf("%s: got %s, want Bash with command %q in /p", c.input, res.Payload, c.want)
+		}
+	}
+
+	// An argv a guard cannot be shown as it runs: fail closed.
+	for _, input := range []string{`{"command":"rm","args":["-rf",1]}`, `{"command":"rm","args":"-rf /x"}`, `{"command":"rm","args":["-rf","/x\u0000"]}`} {
+		tr := newTr(t, "cline", "claude")
+		if res, err := tr.Event([]byte(strings.Replace(envelope, "INPUT", input, 1))); err == nil {
+			t.Errorf("%s: a Claude guard is shown %s, want an error (fail closed)", input, res.Payload)
 		}
 	}
 
