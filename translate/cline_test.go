@@ -459,3 +459,22 @@ func TestClineEditorIsAWrite(t *testing.T) {
 		t.Errorf("a Cline hook got %s, want editor with input and parameters %v", res.Payload, want)
 	}
 }
+
+// TestClineApplyPatchFailsAGuardClosed: Cline writes files with apply_patch
+// instead of editor for GPT and Codex models (core@229929); a Claude
+// Write|Edit guard was not run on it (its matcher named no tool standing
+// for an unknown one) and the patch wrote .env. Until the patch is carried,
+// a write or edit guard fails closed on it. Fails on a69df98..stage34 (no
+// apply_patch row: the call passed on as an unknown tool).
+func TestClineApplyPatchFailsAGuardClosed(t *testing.T) {
+	for _, input := range []string{
+		`{"input":"*** Begin Patch\n*** Add File: .env\n+K=1\n*** End Patch"}`,
+		`"*** Begin Patch\n*** Add File: .env\n+K=1\n*** End Patch"`,
+	} {
+		tr := newTr(t, "cline", "claude")
+		res, err := tr.Event(clineCall("apply_patch", input))
+		if err == nil || !strings.Contains(err.Error(), "changes files") {
+			t.Errorf("%s: a Claude guard is shown %s (err %v), want it to fail closed", input, res.Payload, err)
+		}
+	}
+}
