@@ -165,10 +165,11 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 						return "read_files names its files in " + k + ", a form hookx does not carry"
 					}
 				}
-				if f, ok := a["files"]; ok {
-					if _, isList := f.([]any); !isList {
-						return "read_files names its files in a form hookx does not carry"
-					}
+				// files absent is a bare path or list of paths (given as
+				// commands, clineInbound) or a top-level {path}: read, but
+				// shown to a guard as a read of nothing.
+				if _, isList := a["files"].([]any); !isList {
+					return "read_files names its files in a form hookx does not carry"
 				}
 				files, _ := a["files"].([]any)
 				if len(files) > 1 {

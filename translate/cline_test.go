@@ -478,3 +478,25 @@ func TestClineApplyPatchFailsAGuardClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestClineReadFilesFormsFailAGuardClosed: read_files' input union also
+// takes a bare path, a list of paths, {path} and [{path}] (core@166853,
+// dU); a Claude Read guard was shown {} (no file_path) for each and let
+// Cline read .env. Until they are carried, a guard fails closed on them;
+// the forms hookx carries still reach the guard with the path. Fails on
+// stage34.
+func TestClineReadFilesFormsFailAGuardClosed(t *testing.T) {
+	for _, input := range []string{`"/p/.env"`, `["/p/.env"]`, `{"path":"/p/.env"}`, `[{"path":"/p/.env"}]`, `{"files":"/p/.env"}`, `{"files":{"path":"/p/.env"}}`, `{"paths":"/p/.env"}`} {
+		tr := newTr(t, "cline", "claude")
+		if res, err := tr.Event(clineCall("read_files", input)); err == nil {
+			t.Errorf("%s: a Claude guard is shown %s, want it to fail closed", input, res.Payload)
+		}
+	}
+	for _, input := range []string{`{"files":[{"path":"/p/.env"}]}`, `{"files":["/p/.env"]}`} {
+		tr := newTr(t, "cline", "claude")
+		res, err := tr.Event(clineCall("read_files", input))
+		if err != nil || !strings.Contains(string(res.Payload), `"file_path":"/p/.env"`) {
+			t.Errorf("%s: got %v %v, want a Read of /p/.env", input, res, err)
+		}
+	}
+}
