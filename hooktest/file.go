@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
@@ -181,7 +182,7 @@ func init() {
 	for _, t := range []reflect.Type{reflect.TypeFor[File](), reflect.TypeFor[Case](), reflect.TypeFor[Hook](), reflect.TypeFor[Event](), reflect.TypeFor[Expect]()} {
 		for f := range t.Fields() {
 			if k, _, _ := strings.Cut(f.Tag.Get("json"), ","); k != "" {
-				keys[strings.ToLower(k)] = k
+				keys[foldKey(k)] = k
 			}
 		}
 	}
@@ -202,7 +203,7 @@ func checkKeys(name string, data []byte, v *hujson.Value, free bool) error {
 		for i := range c.Members {
 			m := &c.Members[i]
 			k := m.Name.Value.(hujson.Literal).String()
-			folded := strings.ToLower(k)
+			folded := foldKey(k)
 			if first, ok := seen[folded]; ok {
 				line, _ := lineCol(data, first)
 				errs = append(errs, at(m.Name.StartOffset, "the key %q is written again (first at line %d); one of them would be ignored", k, line))
@@ -220,6 +221,22 @@ func checkKeys(name string, data []byte, v *hujson.Value, free bool) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// foldKey is k folded as encoding/json matches keys (Unicode simple case
+// folding, bytes.EqualFold): each rune is the least of its folding orbit,
+// so "ſ" (U+017F) is "s" and the Kelvin sign "K" is "k", which
+// strings.ToLower keeps apart ("deciſion" set "decision").
+func foldKey(k string) string {
+	var b strings.Builder
+	for _, r := range k {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 func lineCol(b []byte, off int) (line, col int) {

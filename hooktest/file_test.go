@@ -210,6 +210,10 @@ func TestParseSyntax(t *testing.T) {
 		{"duplicate in a payload", "{\"cases\": [{\"name\": \"a\", \"hook\": {\"command\": \"x\", \"dialect\": \"claude\"}, \"event\": {\"dialect\": \"claude\", \"payload\": {\"hook_event_name\": \"Stop\",\n \"hook_event_name\": \"Stop\"}}, \"expect\": {\"outcome\": \"allow\"}}]}",
 			`f.jsonc:2:2: the key "hook_event_name" is written again (first at line 1)`},
 		{"key in other case", `{"Cases": [` + c + `]}`, `f.jsonc:1:2: the key "Cases" is "cases" (keys are case-sensitive)`},
+		// encoding/json folds ſ (U+017F) to s and the Kelvin sign to k:
+		// the second key replaced the first unseen.
+		{"duplicate by Unicode folding", "{\"cases\": [" + c + "],\n\"ca\u017fes\": []}", `f.jsonc:2:1: the key "caſes" is written again (first at line 1)`},
+		{"duplicate by the Kelvin sign", "{\"cases\": [{\"name\": \"a\", \"hook\": {\"command\": \"x\", \"dialect\": \"claude\"},\n \"hoo\u212a\": {\"command\": \"y\", \"dialect\": \"claude\"}, \"event\": {\"name\": \"shell\"}, \"expect\": {\"outcome\": \"allow\"}}]}", "f.jsonc:2:2: the key \"hoo\u212a\" is written again (first at line 1)"},
 		{"payload keys are the author's", `{"cases": [{"name": "a", "hook": {"command": "x", "dialect": "claude"}, "event": {"dialect": "claude", "payload": {"hook_event_name": "Stop", "Name": 1}}, "expect": {"outcome": "allow"}}]}`, ""},
 		{"two documents", `{"cases": [` + c + `]} {"cases": []}`, "f.jsonc:1:"},
 		{"empty", "", "f.jsonc:1:1: does not parse"},

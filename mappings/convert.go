@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/internal/jsregex"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // The conversions the data cannot express as renames: small named functions
@@ -94,13 +95,14 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 		// the canonical command, several commands one per line (each runs,
 		// in order, as the lines of one shell script would).
 		"clineCommands": {
-			Args:      []string{"commands", "command", "cmd"},
+			Args:      []string{"commands", "command", "cmd", "args"},
 			Canonical: []string{"command"},
 			Uncarried: clineCommandsUncarried,
 			ToCanonical: func(a map[string]any) []string {
 				cmds, _ := clineCommandList(a)
 				delete(a, "commands")
 				delete(a, "cmd")
+				delete(a, "args")
 				if len(cmds) == 0 {
 					return nil
 				}
@@ -163,10 +165,11 @@ var inputConverters = sync.OnceValue(func() map[string]*InputConverter {
 						return "read_files names its files in " + k + ", a form hookx does not carry"
 					}
 				}
-				if f, ok := a["files"]; ok {
-					if _, isList := f.([]any); !isList {
-						return "read_files names its files in a form hookx does not carry"
-					}
+				// files absent is a bare path or list of paths (given as
+				// commands, clineInbound) or a top-level {path}: read, but
+				// shown to a guard as a read of nothing.
+				if _, isList := a["files"].([]any); !isList {
+					return "read_files names its files in a form hookx does not carry"
 				}
 				files, _ := a["files"].([]any)
 				if len(files) > 1 {
@@ -431,16 +434,22 @@ func droidPatterns(v any) (patterns []string, ok bool) {
 	return patterns, true
 }
 
-// firstOnly returns the only element of list, or nil.
 // clineCommandList reads run_commands' commands in every form its input
 // union takes (core@166853): commands as a list of strings or one string,
-// command, cmd. ok is false when a value is of another kind.
+// command (with its argv list args: {command, args} runs the executable
+// command with args, no shell), cmd. ok is false when a value is of
+// another kind.
 func clineCommandList(a map[string]any) (cmds []string, ok bool) {
 	ok = true
 	for _, k := range []string{"commands", "command", "cmd"} {
 		switch v := a[k].(type) {
 		case nil:
 		case string:
+			if k == "command" && a["args"] != nil {
+				line, argsOK := clineArgv(v, a["args"])
+				ok = ok && argsOK
+				v = line
+			}
 			cmds = append(cmds, v)
 		case []any:
 			for _, c := range v {
@@ -456,6 +465,30 @@ func clineCommandList(a map[string]any) (cmds []string, ok bool) {
 		}
 	}
 	return cmds, ok
+}
+
+// clineArgv is {command, args} as one shell command line: command, then
+// each of args quoted as one literal word (the executable gets them as
+// argv, unexpanded). ok is false when args is not a list of strings that
+// quote.
+func clineArgv(command string, args any) (line string, ok bool) {
+	list, isList := args.([]any)
+	if !isList {
+		return command, false
+	}
+	words := []string{command}
+	for _, arg := range list {
+		s, isString := arg.(string)
+		if !isString {
+			return command, false
+		}
+		q, err := syntax.Quote(s, syntax.LangBash)
+		if err != nil {
+			return command, false
+		}
+		words = append(words, q)
+	}
+	return strings.Join(words, " "), true
 }
 
 // clineCommandsUncarried says why a run_commands call cannot be shown to
@@ -482,6 +515,7 @@ func piOneEdit(v any) (map[string]any, bool) {
 	return one, o && n
 }
 
+// firstOnly returns the only element of list, or nil.
 func firstOnly(list []any) any {
 	if len(list) != 1 {
 		return nil

@@ -74,6 +74,11 @@ func TestClinePayload(t *testing.T) {
 		{`{"command":"rm -rf /x"}`, "rm -rf /x"},
 		{`"rm -rf /x"`, "rm -rf /x"},
 		{`["rm -rf /x"]`, "rm -rf /x"},
+		// {command, args} runs the executable with argv (core@166853, m4):
+		// a guard saw "rm" alone and let rm -rf /x run.
+		{`{"command":"rm","args":["-rf","/x"]}`, "rm -rf /x"},
+		{`{"command":"sh","args":["-c","rm -rf /x; echo $(id)"]}`, "sh -c 'rm -rf /x; echo $(id)'"},
+		{`{"command":"rm -rf /x","args":[]}`, "rm -rf /x"},
 	} {
 		tr := newTr(t, "cline", "claude")
 		res, err := tr.Event([]byte(strings.Replace(envelope, "INPUT", c.input, 1)))
@@ -91,6 +96,14 @@ func TestClinePayload(t *testing.T) {
 		}
 		if got.Event != "PreToolUse" || got.Tool != "Bash" || got.Input["command"] != c.want || got.Cwd != "/p" {
 			t.Errorf("%s: got %s, want Bash with command %q in /p", c.input, res.Payload, c.want)
+		}
+	}
+
+	// An argv a guard cannot be shown as it runs: fail closed.
+	for _, input := range []string{`{"command":"rm","args":["-rf",1]}`, `{"command":"rm","args":"-rf /x"}`, `{"command":"rm","args":["-rf","/x\u0000"]}`} {
+		tr := newTr(t, "cline", "claude")
+		if res, err := tr.Event([]byte(strings.Replace(envelope, "INPUT", input, 1))); err == nil {
+			t.Errorf("%s: a Claude guard is shown %s, want an error (fail closed)", input, res.Payload)
 		}
 	}
 
@@ -444,5 +457,46 @@ func TestClineEditorIsAWrite(t *testing.T) {
 	want := map[string]any{"path": "/p/.env", "new_text": "API_KEY=1"}
 	if got.Call.Name != "editor" || !cmp.Equal(got.Call.Input, want) || !cmp.Equal(got.Pre.Parameters, want) {
 		t.Errorf("a Cline hook got %s, want editor with input and parameters %v", res.Payload, want)
+	}
+}
+
+// TestClineApplyPatchFailsAGuardClosed: Cline writes files with apply_patch
+// instead of editor for GPT and Codex models (core@229929); a Claude
+// Write|Edit guard was not run on it (its matcher named no tool standing
+// for an unknown one) and the patch wrote .env. Until the patch is carried,
+// a write or edit guard fails closed on it. Fails on a69df98..stage34 (no
+// apply_patch row: the call passed on as an unknown tool).
+func TestClineApplyPatchFailsAGuardClosed(t *testing.T) {
+	for _, input := range []string{
+		`{"input":"*** Begin Patch\n*** Add File: .env\n+K=1\n*** End Patch"}`,
+		`"*** Begin Patch\n*** Add File: .env\n+K=1\n*** End Patch"`,
+	} {
+		tr := newTr(t, "cline", "claude")
+		res, err := tr.Event(clineCall("apply_patch", input))
+		if err == nil || !strings.Contains(err.Error(), "changes files") {
+			t.Errorf("%s: a Claude guard is shown %s (err %v), want it to fail closed", input, res.Payload, err)
+		}
+	}
+}
+
+// TestClineReadFilesFormsFailAGuardClosed: read_files' input union also
+// takes a bare path, a list of paths, {path} and [{path}] (core@166853,
+// dU); a Claude Read guard was shown {} (no file_path) for each and let
+// Cline read .env. Until they are carried, a guard fails closed on them;
+// the forms hookx carries still reach the guard with the path. Fails on
+// stage34.
+func TestClineReadFilesFormsFailAGuardClosed(t *testing.T) {
+	for _, input := range []string{`"/p/.env"`, `["/p/.env"]`, `{"path":"/p/.env"}`, `[{"path":"/p/.env"}]`, `{"files":"/p/.env"}`, `{"files":{"path":"/p/.env"}}`, `{"paths":"/p/.env"}`} {
+		tr := newTr(t, "cline", "claude")
+		if res, err := tr.Event(clineCall("read_files", input)); err == nil {
+			t.Errorf("%s: a Claude guard is shown %s, want it to fail closed", input, res.Payload)
+		}
+	}
+	for _, input := range []string{`{"files":[{"path":"/p/.env"}]}`, `{"files":["/p/.env"]}`} {
+		tr := newTr(t, "cline", "claude")
+		res, err := tr.Event(clineCall("read_files", input))
+		if err != nil || !strings.Contains(string(res.Payload), `"file_path":"/p/.env"`) {
+			t.Errorf("%s: got %v %v, want a Read of /p/.env", input, res, err)
+		}
 	}
 }

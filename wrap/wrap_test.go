@@ -290,6 +290,11 @@ func TestHeldOutputWaitsAsTheHooksAgent(t *testing.T) {
 			`(sleep 0.3; echo late) & exit 0`, "late\n", false, false},
 		{"gemini: held past the timeout is a timeout", "gemini", 300 * time.Millisecond,
 			`echo early; sleep 5 & exit 0`, "early\n", false, true},
+		// Cline reads stdout 1000 ms after the exit, held or not
+		// (core@704656): a cancel printed before exit is its answer.
+		// hookx waited for end of file, timed out and let the call run.
+		{"cline: read a second after the exit, held or not", "cline", 3 * time.Second,
+			`echo '{"cancel":true}'; sleep 5 & exit 0`, "{\"cancel\":true}\n", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

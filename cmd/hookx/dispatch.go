@@ -32,7 +32,8 @@ it, beside hookx.hooks.json): it reads the host's payload on stdin,
 runs the EVENT entries of hookx.hooks.json beside DISPATCHER in order (each a
 hookx wrap command, whose --match is the hook's own matcher), and prints
 the host's answer on stdout: the first refusal, after which no hook runs;
-else the hooks' context. On an event whose answer guards something, an
+else the first rewrite of the input (the hooks after it still run, and a
+refusal of theirs wins); else the hooks' context. On an event whose answer guards something, an
 entries file it cannot read and a hook that cannot start or does not answer
 in time are a refusal (fail closed).`,
 		Args: cobra.ExactArgs(1),

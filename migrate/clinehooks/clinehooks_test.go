@@ -42,8 +42,12 @@ func TestDispatch(t *testing.T) {
 			`{"cancel":true,"errorMessage":"no"}` + "\n", false},
 		{"a refusal after an allow", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "touch ran"}, {Command: "echo log; printf 'HOOK_CONTROL\\t%s\\n' '{\"cancel\": true, \"errorMessage\": \"no\"}'"}}},
 			`{"cancel":true,"errorMessage":"no"}` + "\n", true},
-		{"overrideInput ends it too", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: `echo '{"overrideInput":{"commands":["echo no"]},"context":"no"}'`}, {Command: "touch ran"}}},
-			`{"overrideInput":{"commands":["echo no"]},"context":"no"}` + "\n", false},
+		// A rewrite does not end it: a later guard's refusal wins (a
+		// rewrite returned at once let rm -rf run past the guard after it).
+		{"a rewrite, then no opinion", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: `echo '{"overrideInput":{"commands":["echo no"]},"context":"no"}'`}, {Command: "touch ran"}}},
+			`{"overrideInput":{"commands":["echo no"]},"context":"no"}` + "\n", true},
+		{"a rewrite, then a refusal", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: `echo '{"overrideInput":{"commands":["pnpm i && rm -rf /x"]}}'`}, {Command: deny}, {Command: "touch ran"}}},
+			`{"cancel":true,"errorMessage":"no"}` + "\n", false},
 		{"cannot start", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "/nonexistent/hookx wrap"}, {Command: "touch ran"}}}, `{"cancel":true,"errorMessage":"hookx could not translate this hook call: PreToolUse entry 1 of …`, false},
 		{"killed", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "kill -9 $$"}}}, `{"cancel":true,…`, false},
 		{"timed out", "PreToolUse", map[string][]ent{"PreToolUse": {{Command: "sleep 5", Timeout: 200}}}, `{"cancel":true,…`, false},

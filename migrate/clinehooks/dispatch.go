@@ -48,8 +48,9 @@ type entry struct {
 // Dispatch runs the entries of o.Event in the entries file beside
 // o.Script, in order, each as the host runs a hook command (the dialect's
 // command argv, the payload on stdin), and returns the host's answer:
-// nothing when no hook has an opinion; the first refusal (or input
-// replacement) as that hook gave it, after which no hook runs; else the
+// nothing when no hook has an opinion; the first refusal as that hook
+// gave it, after which no hook runs; else the first input replacement
+// (the hooks after it still run, and a refusal of theirs wins); else the
 // hooks' context joined. Each command is a hookx wrap whose --match is the
 // hook's own matcher, so that a hook not meant for the tool answers
 // nothing. On an event whose answer guards something, an entries file
@@ -90,6 +91,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) []byte {
 	ctx, cancel := context.WithTimeout(ctx, o.Budget)
 	defer cancel()
 	var contexts []string
+	var rewrite []byte // the first hook's replaced input, Cline's answer
 	for i, e := range entries {
 		name := fmt.Sprintf("%s entry %d of %s", o.Event, i+1, file)
 		if e.Type != "" && e.Type != "command" || e.Command == "" {
@@ -110,7 +112,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) []byte {
 		if err != nil {
 			return refuse(err.Error())
 		}
-		if v.Block || v.Stop || v.NewInput != nil {
+		if v.Block || v.Stop {
 			// The hook's answer is Cline's already (hookx wrap --host
 			// cline): passed on as Cline reads it.
 			if ctl := control(out.Stdout); ctl != nil {
@@ -118,7 +120,25 @@ func Dispatch(ctx context.Context, o DispatchOptions) []byte {
 			}
 			return refusal(d, o.Event, cmp.Or(v.Reason, v.StopReason, "a hook refused the call"))
 		}
+		if v.NewInput != nil {
+			// A replaced input is not a refusal: the hooks after it still
+			// run, on the call as the model made it (every agent runs
+			// all its matching hooks, and a deny of any wins over
+			// another's rewrite), and a refusal of theirs wins.
+			if rewrite == nil {
+				rewrite = control(out.Stdout)
+				if rewrite == nil {
+					return refusal(d, o.Event, name+" replaced the input in an answer hookx cannot pass on")
+				}
+			} else {
+				fmt.Fprintf(o.Stderr, "hookx dispatch: %s also replaced the input; the first replacement is kept\n", name)
+			}
+			continue
+		}
 		contexts = append(contexts, v.Context...)
+	}
+	if rewrite != nil {
+		return rewrite
 	}
 	if len(contexts) == 0 {
 		return nil
