@@ -102,7 +102,7 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		// dialect's settings itself: the host's own reading of them is
 		// then what hookx migrate delivers, and is judged.
 		itself := runsItself(host, sc.dialect) && !sc.removeSource
-		if hosts[host].noMigrate || hosts[sc.dialect].noMigrate {
+		if hosts[sc.dialect].noMigrateFrom {
 			if problems := handWrap(sb, sc, host, &setup); problems != nil {
 				return runResult{problems: problems, evidence: setup.String()}
 			}
@@ -115,7 +115,7 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 				return runResult{problems: problems, evidence: setup.String()}
 			}
 		}
-		if b, err := os.ReadFile(sb.Path(settingsFile(host))); err != nil && itself {
+		if b, err := os.ReadFile(sb.Path(entriesFile(host))); err != nil && itself {
 			fmt.Fprintf(&setup, "(no %s written: %s runs the hooks of %s itself)\n", settingsFile(host), host, settingsFile(sc.dialect))
 		} else if !strings.Contains(string(b), "hookx wrap ") {
 			return runResult{problems: []string{"the migrated settings run no \"hookx wrap\""}, evidence: setup.String()}
@@ -126,7 +126,7 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 			}
 		}
 		if sc.wrapFlags != "" {
-			if err := addWrapFlags(sb.Path(settingsFile(host)), sc.wrapFlags); err != nil {
+			if err := addWrapFlags(sb.Path(entriesFile(host)), sc.wrapFlags); err != nil {
 				return runResult{problems: []string{err.Error()}, evidence: setup.String()}
 			}
 		}
@@ -137,6 +137,11 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 	}
 	if b, err := os.ReadFile(sb.Path(settingsFile(host))); err == nil {
 		fmt.Fprintf(&setup, "%s settings the host loads:\n%s\n", host, b)
+	}
+	if f := entriesFile(host); f != settingsFile(host) {
+		if b, err := os.ReadFile(sb.Path(f)); err == nil {
+			fmt.Fprintf(&setup, "%s entries the dispatcher reads (%s):\n%s\n", host, f, b)
+		}
 	}
 	o, err := runAgent(t, p, sb, host, sc)
 	if err != nil {

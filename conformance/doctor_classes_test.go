@@ -27,9 +27,10 @@ type doctorClass struct {
 const notBuilt = "not built yet"
 
 // clineDispatchers is why Cline's dispatcher rules have no live proof: the
-// cline/* scenarios write their hook files by hand, and no doctor batch
-// runs Cline yet.
-const clineDispatchers = "the cline/* scenarios write Cline's hook files by hand; a doctor batch on Cline is " + notBuilt
+// cline/<dialect>-guard-on-cline scenarios run the dispatcher hookx
+// migrate writes, whole and beside its entries (no finding), and no doctor
+// batch runs Cline with one missing, foreign or without entries yet.
+const clineDispatchers = "the cline/*-guard-on-cline scenarios run migrate's dispatcher as written (no finding); a doctor batch on Cline with a broken one is " + notBuilt
 
 // piPlugin is why Pi's plugin rules have no live proof: no pi family
 // runs in the conformance suite on this branch.

@@ -60,10 +60,15 @@ type hostSpec struct {
 	// their event in the directory of settings (Cline): render is nil, a
 	// scenario's scripts are the hook files (hookDir/<Event>.sh).
 	hookFiles bool
-	// noMigrate says hookx migrate neither writes nor reads this agent's
-	// hooks yet (Cline, issue 30): the hookx path writes the entry by hand,
-	// as the agent's docs page tells users to (handWrap).
-	noMigrate bool
+	// noMigrateFrom says hookx migrate does not read this agent's hooks
+	// (Cline's hook files, issue 30): the hookx path from it writes the
+	// entries by hand, as the agent's docs page tells users to (handWrap).
+	// Onto it, hookx migrate runs as for any other host.
+	noMigrateFrom bool
+	// entries is the file hookx migrate writes its entries into, when not
+	// settings (Cline: hookx.hooks.json beside the dispatchers, which are
+	// the hook files the agent runs).
+	entries string
 	// leavesDaemon says a run leaves a detached process behind, which the
 	// driver ends by its PID (driver.Cmd.EndLeftovers).
 	leavesDaemon bool
@@ -225,7 +230,8 @@ var hosts = map[driver.Agent]hostSpec{
 			return fakemodel.Call{Name: "run_commands", Args: map[string]any{"commands": []any{cmd}}}
 		},
 		exe:       func(p agents.Paths) string { return p.Cline },
-		hookFiles: true, noMigrate: true, leavesDaemon: true,
+		entries:   ".clinerules/hooks/hookx.hooks.json",
+		hookFiles: true, noMigrateFrom: true, leavesDaemon: true,
 	},
 }
 
@@ -269,6 +275,10 @@ func exe(p agents.Paths, a driver.Agent) string { return hosts[a].exe(p) }
 
 // settingsFile is the agent's project hook configuration file.
 func settingsFile(a driver.Agent) string { return hosts[a].settings }
+
+// entriesFile is where hookx migrate writes the agent's entries: its
+// settings, or (Cline) the entries file its dispatchers read.
+func entriesFile(a driver.Agent) string { return cmpOr(hosts[a].entries, hosts[a].settings) }
 
 // Each agent's hooks are rendered in the shape that agent loads (seen live
 // 2026-11-23, ../shared/reference/more-agents-offline.md): Droid's events at

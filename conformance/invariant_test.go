@@ -84,12 +84,12 @@ func TestWhatMigrateWritesDoctorPassesOnScenarioProjects(t *testing.T) {
 		if sc.wantWarning != "" {
 			continue // a negative control: its settings are broken on purpose
 		}
-		if hosts[sc.dialect].noMigrate {
+		if hosts[sc.dialect].noMigrateFrom {
 			continue // migrate refuses its hooks (Cline's hook files) yet
 		}
 		var others []*mappings.Dialect
 		for _, to := range tbl.Dialects {
-			if to.Name != string(sc.dialect) && !to.Settings.HookFiles { // migrate refuses hook-file agents (Cline)
+			if to.Name != string(sc.dialect) { // Cline too: migrate writes its entries file and dispatchers, doctor reads both
 				others = append(others, to)
 			}
 		}

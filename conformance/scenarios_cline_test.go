@@ -4,8 +4,6 @@ package conformance
 
 import (
 	"fmt"
-	"os"
-	"path"
 	"strings"
 
 	"github.com/hookx-dev/hookx/internal/agentrun/driver"
@@ -16,13 +14,14 @@ import (
 // Cline runs as that takes (each costs 10-30 s):
 //
 //   - cline/<dialect>-guard-on-cline: a Claude, Gemini and Codex shell guard,
-//     each natively on its own agent (the oracle) and on Cline behind a
-//     hand-written `hookx wrap --from <dialect> --host cline` hook file
-//     (.clinerules/hooks/PreToolUse; migrate does not write it yet). The
+//     each natively on its own agent (the oracle) and on Cline as
+//     `hookx migrate --from <dialect> --to cline` writes it: its entry in
+//     .clinerules/hooks/hookx.hooks.json and the PreToolUse dispatcher that
+//     runs `hookx dispatch` (the same file Cline runs, nothing by hand). The
 //     model first runs a harmless command (it must run and its output reach
-//     the model), then `rm -rf build` (it must not run, and the model must
-//     get the guard's reason, or, where Cline's answer ends the task, Cline
-//     must end it showing the reason). Whether the task went on is logged.
+//     the model), then `rm -rf build`: it must not run, the model's next
+//     request must carry the guard's reason, and the task must go on (the
+//     overrideInput deny, as cline/cline-overrideInput does natively).
 //   - cline/cline-cancel: a Cline hook answering {"cancel":true,
 //     "errorMessage":…} natively on Cline (the oracle: the tool does not
 //     run and the task ends) and wrapped onto Claude and Gemini with
@@ -85,17 +84,19 @@ func clineScenarios() []*scenario {
 	}
 }
 
-// handWrap writes, for a host or a dialect hookx migrate does not handle
-// yet (hostSpec.noMigrate), what docs/cline.md tells users to write: each
-// hook of the scenario behind `hookx wrap --from <dialect> --host <host>`,
-// on the host's event for it (the table's mapping), as an executable hook
-// file for a host whose hooks are files, else in the host's settings.
+// handWrap writes, for a dialect whose hooks hookx migrate does not read
+// (hostSpec.noMigrateFrom: Cline's hook files), what docs/cline.md tells
+// users to write: each hook of the scenario behind `hookx wrap --from
+// <dialect> --host <host>`, on the host's event for it (the table's
+// mapping), in the host's settings.
 func handWrap(sb *driver.Sandbox, sc *scenario, host driver.Agent, log *strings.Builder) []string {
 	tbl := mappings.Default()
 	from, to := tbl.MustDialect(string(sc.dialect)), tbl.MustDialect(string(host))
 	hs := hosts[host]
+	if hs.hookFiles {
+		return []string{fmt.Sprintf("handWrap writes settings, and %s's hooks are files: hookx migrate writes them", host)}
+	}
 	var hooks []hookDef
-	written := map[string]bool{}
 	for _, h := range sc.hooks {
 		m, err := tbl.MapEvent(from, to, h.event)
 		if err != nil || m.To == nil {
@@ -106,30 +107,12 @@ func handWrap(sb *driver.Sandbox, sc *scenario, host driver.Agent, log *strings.
 			cmd += " --match " + shq(h.matcher)
 		}
 		cmd += " -- " + shq(sc.command(h))
-		if !hs.hookFiles {
-			hooks = append(hooks, hookDef{event: m.To.Name, raw: cmd})
-			continue
-		}
-		if written[m.To.Name] {
-			return []string{fmt.Sprintf("two hooks on %s's %s: one hook file each is all handWrap writes", host, m.To.Name)}
-		}
-		written[m.To.Name] = true
-		rel := path.Join(path.Dir(hs.settings), m.To.Name)
-		body := "#!/bin/sh\nexec " + cmd + "\n"
-		if err := sb.WriteFile(rel, body); err != nil {
-			return []string{err.Error()}
-		}
-		if err := os.Chmod(sb.Path(rel), 0o755); err != nil {
-			return []string{err.Error()}
-		}
-		fmt.Fprintf(log, "wrote %s by hand (hookx migrate does not write %s hooks yet):\n%s\n", rel, host, body)
+		hooks = append(hooks, hookDef{event: m.To.Name, raw: cmd})
 	}
-	if len(hooks) > 0 {
-		if err := sb.WriteJSON(hs.settings, hs.render(hooks, func(h hookDef) string { return h.raw }, hs.timeout)); err != nil {
-			return []string{err.Error()}
-		}
-		fmt.Fprintf(log, "wrote %s by hand (hookx migrate does not read %s hooks yet)\n", hs.settings, sc.dialect)
+	if err := sb.WriteJSON(hs.settings, hs.render(hooks, func(h hookDef) string { return h.raw }, hs.timeout)); err != nil {
+		return []string{err.Error()}
 	}
+	fmt.Fprintf(log, "wrote %s by hand (hookx migrate does not read %s hooks)\n", hs.settings, sc.dialect)
 	return nil
 }
 

@@ -29,7 +29,7 @@ func commandScenarios() []*scenario {
 		check := guardCheck(marker)
 		// Every host hookx writes commands for runs the migrated guard.
 		var to []driver.Agent
-		for _, h := range []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen, driver.Droid} {
+		for _, h := range []driver.Agent{driver.Claude, driver.Gemini, driver.Codex, driver.Copilot, driver.Qwen, driver.Droid, driver.Cline} {
 			if h != dialect {
 				to = append(to, h)
 			}
