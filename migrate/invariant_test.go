@@ -166,6 +166,14 @@ func checkMatcher(t *testing.T, tbl *mappings.Table, hook, host *mappings.Dialec
 			}
 			checked++
 			got, err := tr.Event(hostPayload(hostEvent, ht))
+			if err != nil && strings.Contains(err.Error(), "cannot be shown to the hook as one") {
+				// The synthetic input is in a form of the host tool's
+				// arguments that hookx does not carry (Cline's read_files
+				// with files as one string): the guard fails closed, which
+				// is a firing, in the safe direction (translate's tests
+				// hold each such form).
+				continue
+			}
 			if err != nil && strings.Contains(err.Error(), "the guard cannot judge it") {
 				// A host tool that acts with no counterpart in the hook's
 				// agent fails the guard closed: migrate's report says so.
