@@ -66,6 +66,7 @@ var doctorErrorClasses = []doctorClass{
 	{"idiom-stdout-deny-nonzero", "HX313", "answers a deny on stdout and exits non-zero", failsOpen, "only TerminaI and Crush read stdout at exit 0 alone (reading.streams byExit), and neither has a live agent in the suite"},
 	{"idiom-permissionDecision", "HX314", "answers permissionDecision \"deny\"", failsOpen, ""},
 	{"idiom-decision-block", "HX318", "answers {\"decision\":\"block\"}", failsOpen, "Crush, which reads only allow or deny, has no live agent in the suite; Factory Droid's PreToolUse ignoring it is proven by verdict/droid-decision-block-ignored, not yet as a doctor class"},
+	{"cline-exit-code-only", "HX319", "never reads its exit code: this exit refuses nothing", failsOpen, "Cline ignoring a guard's exit 2 is proven by cline/claude-exit2-unwrapped, not yet as a doctor class; a doctor batch on Cline is " + notBuilt},
 	{"hookx-not-at", "HX308", "hookx is not at %s", failsOpen, "a migrated project moved to a machine without hookx at that path; " + notBuilt},
 	{"hookx-not-on-path", "HX308", "hookx is not on the PATH", failsOpen, notBuilt},
 	{"probe-timed-out", "HX315", "timed out after %s", failsOpen, ""},

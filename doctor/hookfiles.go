@@ -1,9 +1,11 @@
 package doctor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/hookx-dev/hookx/migrate/clinehooks"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // checkHookFiles reads what hookx migrate wrote for an agent that runs one
@@ -49,6 +52,9 @@ func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
 			withEntries[ev] = true
 		}
 	}
+	for _, h := range ownHookFiles(d, dir) {
+		c.checkOwnHookFile(d, h)
+	}
 	for _, e := range d.Events {
 		p := filepath.Join(dir, e.Name)
 		f := &file{d: d, scope: "project", path: p, shown: p}
@@ -80,4 +86,146 @@ func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
 			}
 		}
 	}
+}
+
+// ownHook is a hook file of the user's own (not hookx's dispatcher) that
+// the agent runs for an event: executable, regular, named after the event.
+type ownHook struct {
+	path  string
+	event *mappings.Event
+	text  []byte
+}
+
+// ownHookFiles lists the files of dir the agent runs for one of its events
+// (Cline: the event's name, any case, with one of the endings it runs) and
+// that hookx did not write; a file it does not run (not executable, not
+// regular, another name) is not one.
+func ownHookFiles(d *mappings.Dialect, dir string) []ownHook {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := make([]string, len(d.Events))
+	for i, e := range d.Events {
+		names[i] = e.Name
+	}
+	var out []ownHook
+	for _, de := range ents {
+		ev := clinehooks.EventOf(de.Name(), names)
+		if ev == "" {
+			continue
+		}
+		p := filepath.Join(dir, de.Name())
+		fi, err := os.Stat(p) // Cline runs what a link points to
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			continue
+		}
+		text, err := os.ReadFile(p)
+		if err != nil || len(text) > migrate.MaxFileSize || clinehooks.Owned(text) {
+			continue
+		}
+		out = append(out, ownHook{path: p, event: d.Event(ev), text: text})
+	}
+	return out
+}
+
+// HookFiles returns the hook files of the user's own that an agent running
+// one executable file per event (Cline) runs under opts: Command is the
+// file, Event the event its name maps to. hookx's dispatchers are not
+// among them (Hooks reads their entries file).
+func HookFiles(opts Options) []Hook {
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	if opts.Table == nil {
+		return nil
+	}
+	var out []Hook
+	for _, d := range opts.Table.Dialects {
+		if !d.Settings.HookFiles {
+			continue
+		}
+		dirs := []string{filepath.Dir(filepath.Join(opts.Dir, filepath.FromSlash(d.Settings.Project)))}
+		if opts.User && opts.Home != "" && d.Settings.User != "" {
+			dirs = append(dirs, filepath.Dir(filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))))
+		}
+		for _, dir := range dirs {
+			for _, h := range ownHookFiles(d, dir) {
+				out = append(out, Hook{File: h.path, Dialect: d.Name, Event: h.event.Name, AgentEvent: h.event.Name, Command: h.path})
+			}
+		}
+	}
+	return out
+}
+
+// checkOwnHookFile flags a guard of the user's own that Cline runs and
+// that refuses only by its exit code, which Cline never reads
+// (core@704656): a shell script with a literal non-zero exit whose text
+// never names cancel, overrideInput or HOOK_CONTROL (the answers Cline
+// reads) nor hookx, and that hands its stdout to no other script or
+// interpreter (which might answer for it). Static: a script that builds
+// its answer elsewhere is not flagged.
+func (c *checker) checkOwnHookFile(d *mappings.Dialect, h ownHook) {
+	if h.event == nil || !h.event.Output.BlocksOnFailure() || !shellHookFile(h.path, h.text) {
+		return
+	}
+	for _, w := range []string{"cancel", "overrideInput", "HOOK_CONTROL", "hookx"} {
+		if bytes.Contains(h.text, []byte(w)) {
+			return
+		}
+	}
+	prog, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(h.text), h.path)
+	if err != nil {
+		return
+	}
+	exitOff, delegates := -1, false
+	syntax.Walk(prog, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		name := call.Args[0].Lit()
+		switch {
+		case name == "exit" && len(call.Args) > 1:
+			if v := call.Args[1].Lit(); v != "" && strings.Trim(v, "0123456789") == "" && strings.Trim(v, "0") != "" && exitOff < 0 {
+				exitOff = int(call.Pos().Offset())
+			}
+		case name == "" || name == "exec" || name == "source" || name == "." || name == "eval" || strings.Contains(name, "/") || interpreters[strings.TrimRight(name, "0123456789.")]:
+			delegates = true
+		}
+		return true
+	})
+	if exitOff < 0 || delegates {
+		return
+	}
+	f := &file{d: d, scope: "project", path: h.path, shown: h.path, data: h.text}
+	c.addFile(f, exitOff, ruleExitCodeIgnored,
+		fmt.Sprintf("%s runs this file for every %s and never reads its exit code: this exit refuses nothing, the tool runs; only {\"cancel\":true} (or overrideInput, a HOOK_CONTROL line) on stdout refuses", d.Agent, h.event.Name),
+		fmt.Sprintf("answer {\"cancel\":true,\"errorMessage\":\"why\"} on stdout; or keep the guard as it is (a Claude guard), move it out of %s and run it from a file there with: hookx wrap --from claude --host %s -- <file>", filepath.Dir(h.path), d.Name))
+}
+
+// interpreters run a script whose stdout a hook file may pass on as its
+// own answer.
+var interpreters = map[string]bool{"python": true, "node": true, "bash": true, "sh": true, "zsh": true, "dash": true, "deno": true, "bun": true, "ruby": true, "perl": true, "php": true, "npx": true, "uv": true, "go": true, "java": true, "pwsh": true}
+
+// shellHookFile reports whether the agent runs the file with a shell: its
+// #! line names one, or, with none, its name ends in a shell's extension.
+func shellHookFile(path string, text []byte) bool {
+	if line, ok := bytes.CutPrefix(text, []byte("#!")); ok {
+		line, _, _ = bytes.Cut(line, []byte("\n"))
+		fields := strings.Fields(string(line))
+		if len(fields) == 0 {
+			return false
+		}
+		prog := filepath.Base(fields[0])
+		if prog == "env" && len(fields) > 1 {
+			prog = fields[len(fields)-1]
+		}
+		return prog == "sh" || prog == "bash" || prog == "zsh" || prog == "dash"
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".sh", ".bash", ".zsh":
+		return true
+	}
+	return false
 }

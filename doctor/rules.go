@@ -180,6 +180,7 @@ var (
 	ruleProbeIdiom          = rule("HX316", "probe-ignored-idiom", Error, FailsOpen, "probed, the guard answers in an idiom the agent ignores")
 	ruleProbeFailedOpen     = rule("HX317", "probe-failed-open", Error, FailsOpen, "probed, the guard fails: the agent runs the tool")
 	ruleDecisionBlock       = rule("HX318", "decision-block-ignored", Error, FailsOpen, "a guard answers {\"decision\":\"block\"} where the agent reads no such decision")
+	ruleExitCodeIgnored     = rule("HX319", "exit-code-ignored", Error, FailsOpen, "a hook file the agent runs reads no exit code (Cline), yet the shell script refuses only with a non-zero exit: it never blocks")
 	ruleDispatcherMissing   = rule("HX330", "dispatcher-missing", Error, CannotRun, "hookx's entries for an event the agent runs from a file per event (Cline), with no dispatcher file: none of them run")
 	ruleDispatcherNotHookx  = rule("HX331", "dispatcher-not-hookx", Error, CannotRun, "a file of the name of hookx's dispatcher that hookx did not write: the agent runs it, not hookx's entries")
 	ruleDispatcherNoEntries = rule("HX332", "dispatcher-without-entries", Error, CannotRun, "a dispatcher hookx wrote whose entries file is missing: a guard event's refuses every call")

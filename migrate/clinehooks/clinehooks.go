@@ -81,3 +81,26 @@ func Owned(script []byte) bool {
 	_, _, ok := Stamp(script)
 	return ok
 }
+
+// Extensions are the name endings with which Cline runs a hook file of an
+// event (core@702440 and Il, Bq after it): "PreToolUse", "PreToolUse.sh",
+// "pretooluse.py"; the event's name is matched case-insensitively.
+var Extensions = []string{"", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"}
+
+// EventOf returns the event among events whose hook file Cline runs under
+// name, and "" for a name Cline runs for no event.
+func EventOf(name string, events []string) string {
+	low := strings.ToLower(name)
+	for _, ext := range Extensions {
+		if !strings.HasSuffix(low, ext) {
+			continue
+		}
+		base := low[:len(low)-len(ext)]
+		for _, e := range events {
+			if strings.ToLower(e) == base {
+				return e
+			}
+		}
+	}
+	return ""
+}
