@@ -52,7 +52,7 @@ func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
 			withEntries[ev] = true
 		}
 	}
-	for _, h := range ownHookFiles(d, dir) {
+	for _, h := range agentHookFiles(d, dir, false) {
 		c.checkOwnHookFile(d, h)
 	}
 	for _, e := range d.Events {
@@ -96,11 +96,11 @@ type ownHook struct {
 	text  []byte
 }
 
-// ownHookFiles lists the files of dir the agent runs for one of its events
-// (Cline: the event's name, any case, with one of the endings it runs) and
-// that hookx did not write; a file it does not run (not executable, not
-// regular, another name) is not one.
-func ownHookFiles(d *mappings.Dialect, dir string) []ownHook {
+// agentHookFiles lists the files of dir the agent runs for one of its
+// events (Cline: the event's name, any case, with one of the endings it
+// runs), and, unless withHookx, only those hookx did not write; a file it
+// does not run (not executable, not regular, another name) is not one.
+func agentHookFiles(d *mappings.Dialect, dir string, withHookx bool) []ownHook {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -121,7 +121,7 @@ func ownHookFiles(d *mappings.Dialect, dir string) []ownHook {
 			continue
 		}
 		text, err := os.ReadFile(p)
-		if err != nil || len(text) > migrate.MaxFileSize || clinehooks.Owned(text) {
+		if err != nil || len(text) > migrate.MaxFileSize || (!withHookx && clinehooks.Owned(text)) {
 			continue
 		}
 		out = append(out, ownHook{path: p, event: d.Event(ev), text: text})
@@ -142,15 +142,8 @@ func HookFiles(opts Options) []Hook {
 	}
 	var out []Hook
 	for _, d := range opts.Table.Dialects {
-		if !d.Settings.HookFiles {
-			continue
-		}
-		dirs := []string{filepath.Dir(filepath.Join(opts.Dir, filepath.FromSlash(d.Settings.Project)))}
-		if opts.User && opts.Home != "" && d.Settings.User != "" {
-			dirs = append(dirs, filepath.Dir(filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))))
-		}
-		for _, dir := range dirs {
-			for _, h := range ownHookFiles(d, dir) {
+		for _, dir := range hookFileDirs(d, opts) {
+			for _, h := range agentHookFiles(d, dir, false) {
 				out = append(out, Hook{File: h.path, Dialect: d.Name, Event: h.event.Name, AgentEvent: h.event.Name, Command: h.path})
 			}
 		}
@@ -228,4 +221,17 @@ func shellHookFile(path string, text []byte) bool {
 		return true
 	}
 	return false
+}
+
+// hookFileDirs are the directories whose files an agent that runs one
+// executable file per event runs under opts (none for another agent).
+func hookFileDirs(d *mappings.Dialect, opts Options) []string {
+	if !d.Settings.HookFiles {
+		return nil
+	}
+	dirs := []string{filepath.Dir(filepath.Join(opts.Dir, filepath.FromSlash(d.Settings.Project)))}
+	if opts.User && opts.Home != "" && d.Settings.User != "" {
+		dirs = append(dirs, filepath.Dir(filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))))
+	}
+	return dirs
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -388,7 +389,11 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 	}
 	c := &checker{opts: opts, tbl: opts.Table}
 	for _, d := range c.tbl.Dialects {
-		for _, p := range []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local} {
+		files := []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local}
+		if d.Settings.HookFiles { // and the files it runs, one per event
+			files = append(files, path.Dir(d.Settings.Project)+"/<Event>")
+		}
+		for _, p := range files {
 			if p != "" && !slices.Contains(lookedFor, p) {
 				lookedFor = append(lookedFor, p)
 			}
@@ -398,6 +403,11 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 		}
 	}
 	found = len(c.readFiles()) > 0
+	for _, d := range c.tbl.Dialects {
+		for _, dir := range hookFileDirs(d, opts) {
+			found = found || len(agentHookFiles(d, dir, true)) > 0 // Cline's hook files, hookx's or not
+		}
+	}
 	for _, d := range c.tbl.Dialects {
 		if ph := d.PluginHost; ph != nil && !found {
 			for _, rel := range []string{ph.Hooks, ph.Extension} {
