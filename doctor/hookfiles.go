@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -120,8 +121,8 @@ func agentHookFiles(d *mappings.Dialect, dir string, withHookx bool) []ownHook {
 		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 			continue
 		}
-		text, err := os.ReadFile(p)
-		if err != nil || len(text) > migrate.MaxFileSize || (!withHookx && clinehooks.Owned(text)) {
+		text, err := readAtMost(p, migrate.MaxFileSize)
+		if err != nil || (!withHookx && clinehooks.Owned(text)) {
 			continue
 		}
 		out = append(out, ownHook{path: p, event: d.Event(ev), text: text})
@@ -234,4 +235,23 @@ func hookFileDirs(d *mappings.Dialect, opts Options) []string {
 		dirs = append(dirs, filepath.Dir(filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))))
 	}
 	return dirs
+}
+
+// readAtMost reads a regular file (through a link: the agent runs what it
+// points to) of at most max bytes; a bigger one, or one that is no longer
+// regular when opened, is an error.
+func readAtMost(p string, max int) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	if err == nil && len(b) > max {
+		err = fmt.Errorf("%s: over %d bytes", p, max)
+	}
+	return b, err
 }
