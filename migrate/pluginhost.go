@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -177,7 +176,9 @@ func wrapArgv(cmd string) ([]string, error) {
 			return nil, fmt.Errorf("word %d of %q: %w", i, cmd, err)
 		}
 	}
-	if path.Base(words[0]) != "hookx" || words[1] != "wrap" {
+	// words[0] is the hookx migrate was given (any name, any path): the
+	// plugin runs the hookx on its PATH, and fails closed without one.
+	if words[1] != "wrap" {
 		return nil, fmt.Errorf("not a hookx wrap call: %q", cmd)
 	}
 	return words[1:], nil

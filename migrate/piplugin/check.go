@@ -55,7 +55,7 @@ func Check(project, agentDir, version string) ([]Problem, error) {
 	if err != nil {
 		out = append(out, Problem{"untrusted", fmt.Sprintf("Pi cannot read its trust store, so it may not load %s: %v", Path, err)})
 	} else if r.Verdict != pitrust.Trusted {
-		out = append(out, Problem{"untrusted", fmt.Sprintf("Pi will not load %s in this project (%s): the guards do not run; trust the project in Pi, or add it to its trust.json", Path, r.Why)})
+		out = append(out, Problem{"untrusted", fmt.Sprintf("Pi will not load %s in this project (%s): the guards do not run", Path, r.Why)})
 	}
 	return out, nil
 }
