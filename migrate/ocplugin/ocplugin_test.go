@@ -52,6 +52,7 @@ array) echo '[]' ;;
 null) echo 'null' ;;
 blockstring) echo '{"block":"yes"}' ;;
 argsarray) echo '{"args":["rm"]}' ;;
+otherkey) echo '{"decision":"deny"}' ;;
 crash) echo boom >&2; exit 3 ;;
 hang) sleep 30 ;;
 huge) head -c 3000000 /dev/zero | tr '\0' x ;;
@@ -111,6 +112,7 @@ func TestPlugin(t *testing.T) {
 			{name: "null fails closed", mode: "null", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable answer"},
 			{name: "odd block fails closed", mode: "blockstring", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable block"},
 			{name: "args not an object fails closed", mode: "argsarray", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable args"},
+			{name: "another agent's deny fails closed", mode: "otherkey", tool: "bash", command: "ls", wantThrow: "failed closed: unreadable answer: unknown decision"},
 			{name: "crash fails closed", mode: "crash", tool: "bash", command: "ls", wantThrow: "exited 3: boom"},
 			{name: "hang fails closed", mode: "hang", tool: "bash", command: "ls", wantThrow: "no answer in 500 ms"},
 			{name: "huge answer fails closed", mode: "huge", tool: "bash", command: "ls", wantThrow: "answer too long"},
