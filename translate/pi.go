@@ -24,7 +24,7 @@ import (
 //   - {}: the tool runs.
 
 // piOutputKeys are what the extension reads of an answer.
-var piOutputKeys = keySet("block", "reason", "input", "terminate")
+var piOutputKeys = keySet("block", "reason", "input")
 
 // jsonSpace is the white space JSON.parse skips around a value.
 const jsonSpace = " \t\n\r"
@@ -47,8 +47,10 @@ func readPi(ev *mappings.Event, out Output, fs *findings) Verdict {
 		return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable answer: " + truncate(text, 200)}
 	}
 	o := parseFields(obj)
-	for _, k := range o.unknown(piOutputKeys) {
-		fs.add(mappings.None, "output key "+k, "not read by hookx's Pi extension; ignored")
+	if unknown := o.unknown(piOutputKeys); len(unknown) > 0 {
+		// The extension refuses an answer with a key it does not read
+		// (another agent's {"decision":"deny"} must not pass as {}).
+		return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable answer: unknown " + strings.Join(unknown, ", ")}
 	}
 	switch b := string(o["block"]); b {
 	case "true":

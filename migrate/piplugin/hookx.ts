@@ -45,6 +45,8 @@ function run(hook, event) {
       let answer;
       try { answer = JSON.parse(out); } catch { return refuse(`unreadable answer: ${out.slice(0, 200)}`); }
       if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return refuse(`unreadable answer: ${out.slice(0, 200)}`);
+      const unknown = Object.keys(answer).filter((k) => !["block", "reason", "input"].includes(k));
+      if (unknown.length) return refuse(`unreadable answer: unknown ${unknown.join(", ")}`);
       if (answer.block === true) return finish({ block: true, reason: String(answer.reason || "blocked by a hook") });
       if (answer.block !== undefined && answer.block !== false) return refuse(`unreadable block: ${JSON.stringify(answer.block)}`);
       if (answer.input !== undefined && (answer.input === null || typeof answer.input !== "object" || Array.isArray(answer.input))) return refuse("unreadable input");

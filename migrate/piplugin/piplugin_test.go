@@ -36,6 +36,7 @@ rewrite) echo '{"input":{"command":"echo safe"}}' ;;
 garbage) echo 'not json' ;;
 array) echo '[]' ;;
 blockstring) echo '{"block":"yes"}' ;;
+otherkey) echo '{"decision":"deny"}' ;;
 crash) echo boom >&2; exit 3 ;;
 hang) sleep 30 ;;
 huge) head -c 3000000 /dev/zero | tr '\0' x ;;
@@ -69,6 +70,7 @@ func TestPlugin(t *testing.T) {
 		{name: "garbage fails closed", mode: "garbage", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer"},
 		{name: "array fails closed", mode: "array", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer"},
 		{name: "odd block fails closed", mode: "blockstring", tool: "bash", command: "ls", wantReason: "failed closed: unreadable block"},
+		{name: "another agent's deny fails closed", mode: "otherkey", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer: unknown decision"},
 		{name: "crash fails closed", mode: "crash", tool: "bash", command: "ls", wantReason: "exited 3: boom"},
 		{name: "hang fails closed", mode: "hang", tool: "bash", command: "ls", wantReason: "no answer in 500 ms"},
 		{name: "huge answer fails closed", mode: "huge", tool: "bash", command: "ls", wantReason: "answer too long"},
