@@ -92,7 +92,8 @@ func carried(d *Dialect, tool *Tool, e inputEvidence) error {
 }
 
 // TestEvidenceInputsHeldByTheTable holds the table against each agent's
-// list of the tool arguments that change what its tools touch (the cure
+// list of the tool arguments that change what its tools touch (every
+// dialect of the table, but those in inputsNotEnumerated) (the cure
 // for issue 23's class: a path, directory or working directory that
 // reaches another dialect's hook as written, or not at all, turns its
 // guard's block into an allow). Every listed argument is carried (a path
@@ -101,9 +102,19 @@ func carried(d *Dialect, tool *Tool, e inputEvidence) error {
 // is in the list, with its evidence. On b20418e Gemini's and TerminaI's
 // dir_path, Qwen's directory and Codex's apply_patch paths were not.
 func TestEvidenceInputsHeldByTheTable(t *testing.T) {
+	for name := range inputsNotEnumerated {
+		if _, err := Default().Dialect(name); err != nil {
+			t.Errorf("inputsNotEnumerated names %s, which the table does not have", name)
+		}
+	}
 	tbl := Default()
-	for _, name := range []string{"claude", "gemini", "codex", "copilot", "qwen", "droid", "terminai", "crush"} {
+	for _, d := range tbl.Dialects {
+		name := d.Name
 		t.Run(name, func(t *testing.T) {
+			if why, ok := inputsNotEnumerated[name]; ok {
+				t.Logf("%s: its tools' inputs are not enumerated yet: %s", name, why)
+				return
+			}
 			d, err := tbl.Dialect(name)
 			if err != nil {
 				t.Fatal(err)
@@ -171,4 +182,10 @@ func TestEvidenceInputsHeldByTheTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inputsNotEnumerated are the dialects with no <dialect>-inputs.jsonc yet,
+// each with why: a new dialect is held to the list unless it is named here.
+var inputsNotEnumerated = map[string]string{
+	"cline": "run_commands and read_files are carried by converters (clineCommands, clineReadFiles) and every other form fails closed; their arguments (commands, cwd-less), editor's path and apply_patch's input are in docs/cline.md's tool table (core offsets) but not yet in an evidence file",
 }
