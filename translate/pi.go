@@ -23,14 +23,22 @@ import (
 //     is not an object refuses);
 //   - {}: the tool runs.
 
-// piOutputKeys are what the extension reads of an answer.
-var piOutputKeys = keySet("block", "reason", "input")
+// A plugin host's answer: block and reason, and the key that carries new
+// arguments (Pi's extension: input; OpenCode's and Kilo's plugin: args,
+// translate/opencode.go). The plugins read the same answer otherwise.
+type pluginHostFamily struct {
+	argsKey string
+}
+
+// piFamily is the plugin host's protocol of Pi's extension (hookx.ts).
+var piFamily = pluginHostFamily{argsKey: "input"}
 
 // jsonSpace is the white space JSON.parse skips around a value.
 const jsonSpace = " \t\n\r"
 
-// readPi reads an answer as hookx.ts does on ev.
-func readPi(ev *mappings.Event, out Output, fs *findings) Verdict {
+// readPlugin reads an answer as the plugin of d (hookx.ts, hookx.js) does
+// on ev.
+func (f pluginHostFamily) readPlugin(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
 	if out.Signaled || out.ExitCode != 0 {
 		why := fmt.Sprintf("hook exited with code %d", out.ExitCode)
 		if out.Signaled {
@@ -47,8 +55,8 @@ func readPi(ev *mappings.Event, out Output, fs *findings) Verdict {
 		return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable answer: " + truncate(text, 200)}
 	}
 	o := parseFields(obj)
-	if unknown := o.unknown(piOutputKeys); len(unknown) > 0 {
-		// The extension refuses an answer with a key it does not read
+	if unknown := o.unknown(keySet("block", "reason", f.argsKey)); len(unknown) > 0 {
+		// The plugin refuses an answer with a key it does not read
 		// (another agent's {"decision":"deny"} must not pass as {}).
 		return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable answer: unknown " + strings.Join(unknown, ", ")}
 	}
@@ -64,15 +72,15 @@ func readPi(ev *mappings.Event, out Output, fs *findings) Verdict {
 		return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable block: " + truncate(b, 200)}
 	}
 	var v Verdict
-	if raw, ok := o["input"]; ok {
-		in, err := o.inputObject("input")
+	if raw, ok := o[f.argsKey]; ok {
+		in, err := o.inputObject(f.argsKey)
 		if in == nil || err != nil {
-			return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable input"}
+			return Verdict{Block: true, Reason: "hookx guard failed closed: unreadable " + f.argsKey}
 		}
 		if ev.Output.RewriteInput {
 			v.NewInput = in
 		} else {
-			fs.add(mappings.None, "input", "%s cannot take new arguments on %s; ignored (%d bytes)", "Pi", ev.Name, len(raw))
+			fs.add(mappings.None, f.argsKey, "%s cannot take new arguments on %s; ignored (%d bytes)", d.Agent, ev.Name, len(raw))
 		}
 	}
 	return v
@@ -85,55 +93,54 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// piAnswer is the extension's answer for r on ev: always one object, since
-// the extension refuses anything else.
-func piAnswer(ev *mappings.Event, r rendered) []byte {
+// answer is the plugin's answer for r on ev: always one object, since
+// the plugin refuses anything else.
+func (f pluginHostFamily) answer(ev *mappings.Event, r rendered) []byte {
 	o := newObject()
 	switch {
 	case r.block:
 		o.set("block", true)
 		o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
 	case r.newInput != nil && ev != nil && ev.Output.RewriteInput:
-		o.set("input", r.newInput)
+		o.set(f.argsKey, r.newInput)
 	}
 	return o.bytes()
 }
 
-// piFamily is the plugin host's protocol (hookx.ts).
-type piFamily struct{}
-
-func (piFamily) read(_ *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
-	return readPi(ev, out, fs)
+func (f pluginHostFamily) read(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	return f.readPlugin(d, ev, out, fs)
 }
 
-// exitBlocks: the extension refuses the tool on every non-zero exit.
-func (piFamily) exitBlocks(_ *mappings.Dialect, _ *mappings.Event, exit int) bool { return exit != 0 }
+// exitBlocks: the plugin refuses the tool on every non-zero exit.
+func (pluginHostFamily) exitBlocks(_ *mappings.Dialect, _ *mappings.Event, exit int) bool {
+	return exit != 0
+}
 
-// readWhole: the extension refuses an answer over its own bound (1 MiB),
+// readWhole: the plugin refuses an answer over its own bound (1 MiB),
 // and reads nothing but stdout: an answer hookx could not read whole is a
 // refusal.
-func (piFamily) readWhole(_ *mappings.Dialect, _ *mappings.Event, _ Output, _ bool, why string, _ *findings) (Verdict, bool) {
+func (pluginHostFamily) readWhole(_ *mappings.Dialect, _ *mappings.Event, _ Output, _ bool, why string, _ *findings) (Verdict, bool) {
 	return Verdict{Block: true, Reason: "hookx guard failed closed: " + why}, true
 }
 
-func (piFamily) render(tr *Translator, _ ResultContext, ev *mappings.Event, r rendered, fs *findings) Output {
+func (f pluginHostFamily) render(tr *Translator, _ ResultContext, ev *mappings.Event, r rendered, fs *findings) Output {
 	if len(r.context) > 0 {
-		fs.add(mappings.None, "additionalContext", "Pi's tool_call has no place for context; not passed on")
+		fs.add(mappings.None, "additionalContext", "%s's %s has no place for context; not passed on", tr.To.Agent, ev.Name)
 	}
 	if r.systemMessage != "" {
-		fs.add(mappings.None, "systemMessage", "Pi's extension shows no message from a hook; not passed on")
+		fs.add(mappings.None, "systemMessage", "%s's plugin from hookx shows no message from a hook; not passed on", tr.To.Agent)
 	}
 	r.newOutputLost(tr.To, fs)
-	return Output{Stdout: piAnswer(ev, r)}
+	return Output{Stdout: f.answer(ev, r)}
 }
 
-func (piFamily) failure(_ *mappings.Dialect, ev *mappings.Event, r rendered, reason string) Output {
+func (f pluginHostFamily) failure(_ *mappings.Dialect, ev *mappings.Event, r rendered, reason string) Output {
 	if ev == nil {
 		// hookx could not tell the event: the extension asks on tool
 		// calls only, so refuse.
 		r.block, r.reason = true, reason
 	}
-	return Output{Stdout: piAnswer(ev, r)}
+	return Output{Stdout: f.answer(ev, r)}
 }
 
-func (piFamily) carriesModel() bool { return false }
+func (pluginHostFamily) carriesModel() bool { return false }
