@@ -157,6 +157,8 @@ export default function (pi) {
   // hook is told stopHookActive when the run is one a block started.
   let continued = false;
   if (wants("agent_before_settle")) pi.on("agent_before_settle", async (event, ctx) => {
+    // A run the user aborted or that failed is no end of a turn to a stop hook.
+    if (event.outcome === "aborted" || event.outcome === "error") { continued = false; return undefined; }
     const last = [...event.context.llmMessages].reverse().find((m) => m.role === "assistant");
     const payload = { stopHookActive: continued, lastAssistantMessage: last ? text(last.content) : "" };
     continued = false;

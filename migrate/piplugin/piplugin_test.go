@@ -234,6 +234,10 @@ func TestPluginEvents(t *testing.T) {
 			wantStdin: map[string]any{"stopHookActive": true, "lastAssistantMessage": "all done"}},
 		{name: "stop allow", mode: "allow", event: "agent_before_settle", events: []map[string]any{settle},
 			want: out{Result: nil}, wantStdin: map[string]any{"stopHookActive": false}},
+		{name: "stop after an aborted run runs no hook", mode: "block", event: "agent_before_settle", events: []map[string]any{withOutcome(settle, "aborted")},
+			want: out{Result: nil}},
+		{name: "stop after a failed run runs no hook", mode: "block", event: "agent_before_settle", events: []map[string]any{withOutcome(settle, "error")},
+			want: out{Result: nil}},
 		{name: "stop failure does not loop", mode: "crash", event: "agent_before_settle", events: []map[string]any{settle},
 			want: out{Result: nil}},
 	} {
@@ -314,4 +318,12 @@ func TestPluginEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+func withOutcome(ev map[string]any, outcome string) map[string]any {
+	out := map[string]any{"outcome": outcome}
+	for k, v := range ev {
+		out[k] = v
+	}
+	return out
 }
