@@ -28,13 +28,14 @@ import (
 //     input that is not an object fails);
 //   - {"context": "text"}: the model reads it (tool_result: added to the
 //     result; input and session_start: sent with the prompt);
+//   - {"output": "text"}: the tool's result is this text (tool_result);
 //   - {}: nothing.
 
 // piOutputKeys are what the extension reads of an answer on each event
 // (hookx.ts KEYS).
 var piOutputKeys = map[string]map[string]bool{
 	"tool_call":           keySet("block", "reason", "input"),
-	"tool_result":         keySet("block", "reason", "context"),
+	"tool_result":         keySet("block", "reason", "context", "output"),
 	"input":               keySet("block", "reason", "context"),
 	"session_start":       keySet("context"),
 	"agent_before_settle": keySet("block", "reason"),
@@ -102,6 +103,12 @@ func readPi(ev *mappings.Event, out Output, fs *findings) Verdict {
 			v.Context = []string{c}
 		}
 	}
+	if raw, ok := o["output"]; ok {
+		if len(raw) == 0 || raw[0] != '"' {
+			return piFails(ev, "hookx guard failed closed: unreadable output")
+		}
+		v.NewOutput = raw
+	}
 	if raw, ok := o["input"]; ok {
 		in, err := o.inputObject("input")
 		if in == nil || err != nil {
@@ -127,12 +134,20 @@ func truncate(s string, n int) string {
 // the extension refuses anything else.
 func piAnswer(ev *mappings.Event, r rendered) []byte {
 	o := newObject()
+	replace := ev != nil && ev.Output.ReplaceOutput
 	switch {
+	case r.replaceOutput && replace:
+		// The model gets the reason instead of the tool's result.
+		o.set("output", cmp.Or(r.reason, "Blocked by hook"))
 	case r.block:
 		o.set("block", true)
 		o.set("reason", cmp.Or(r.reason, "Blocked by hook"))
 	case r.newInput != nil && ev != nil && ev.Output.RewriteInput:
 		o.set("input", r.newInput)
+	}
+	if r.newOutput != nil && !r.block && replace {
+		// The hook replaced the result (Claude's updatedToolOutput).
+		o.set("output", resultText(r.newOutput))
 	}
 	if len(r.context) > 0 && ev != nil && ev.Output.Context == "model" {
 		o.set("context", strings.Join(r.context, "\n\n"))
@@ -166,7 +181,11 @@ func (piFamily) render(tr *Translator, _ ResultContext, ev *mappings.Event, r re
 	if r.systemMessage != "" {
 		fs.add(mappings.None, "systemMessage", "Pi's extension shows no message from a hook; not passed on")
 	}
-	r.newOutputLost(tr.To, fs)
+	if ev == nil || !ev.Output.ReplaceOutput {
+		r.newOutputLost(tr.To, fs)
+	} else if r.newOutput != nil && !r.block {
+		fs.add(mappings.Approximate, "updatedToolOutput", "sent as the tool's result, as text")
+	}
 	return Output{Stdout: piAnswer(ev, r)}
 }
 

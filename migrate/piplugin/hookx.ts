@@ -9,7 +9,8 @@
 //                        the reason is the tool's error for the model;
 //                        {"input":{...}} replaces its arguments.
 //   tool_result          {"context"} and a block's reason are added to the
-//                        tool's result, which the model reads.
+//                        tool's result, which the model reads; {"output"}
+//                        replaces the result's content.
 //   input                {"block":true,"reason"} drops the prompt (the reason
 //                        is shown); {"context"} goes to the model with it.
 //   session_start        {"context"} goes to the model with the first prompt.
@@ -30,7 +31,7 @@ const MAX_OUTPUT = 1 << 20; // more answer than this is refused, not read
 // The keys of an answer each event reads; any other key is refused.
 const KEYS = {
   tool_call: ["block", "reason", "input"],
-  tool_result: ["block", "reason", "context"],
+  tool_result: ["block", "reason", "context", "output"],
   input: ["block", "reason", "context"],
   session_start: ["context"],
   agent_before_settle: ["block", "reason"],
@@ -69,6 +70,7 @@ function run(hook, event) {
       if (answer.block !== undefined && answer.block !== false) return refuse(`unreadable block: ${JSON.stringify(answer.block)}`);
       if (answer.input !== undefined && (answer.input === null || typeof answer.input !== "object" || Array.isArray(answer.input))) return refuse("unreadable input");
       if (answer.context !== undefined && typeof answer.context !== "string") return refuse("unreadable context");
+      if (answer.output !== undefined && typeof answer.output !== "string") return refuse("unreadable output");
       finish(answer);
     });
     child.stdin.end(JSON.stringify(event));
@@ -123,17 +125,20 @@ export default function (pi) {
     return undefined;
   });
 
-  // After the tool: what the hooks say is added to the result as text.
+  // After the tool: what the hooks say is added to the result as text; an
+  // output replaces the result's content (Pi's tool_result: {content}).
   if (wants("tool_result")) pi.on("tool_result", async (event, ctx) => {
     const result = text(event.content);
     const payload = { toolName: event.toolName, toolCallId: event.toolCallId, input: event.input, ...(event.isError ? { error: result } : { result }) };
+    let content = event.content;
     const added = [];
     for await (const answer of each("tool_result", ctx, payload, event.toolName)) {
+      if (answer.output !== undefined) content = [{ type: "text", text: answer.output }];
       if (answer.context) added.push(answer.context);
       if (answer.block) added.push(answer.reason);
     }
-    if (!added.length) return undefined;
-    return { content: [...event.content, ...added.map((t) => ({ type: "text", text: t }))] };
+    if (!added.length && content === event.content) return undefined;
+    return { content: [...content, ...added.map((t) => ({ type: "text", text: t }))] };
   });
 
   // A prompt: a block drops it (a throwing input handler would not: Pi

@@ -44,6 +44,8 @@ block) printf '{"block":true,"reason":"no rm -rf, \\"really\\"\\nplease"}' ;;
 rewrite) echo '{"input":{"command":"echo safe"}}' ;;
 context) echo '{"context":"CTX from the hook"}' ;;
 nullcontext) echo '{"context":null}' ;;
+replace) echo '{"output":"REPLACED","context":"CTX from the hook"}' ;;
+badoutput) echo '{"output":["x"]}' ;;
 garbage) echo 'not json' ;;
 array) echo '[]' ;;
 blockstring) echo '{"block":"yes"}' ;;
@@ -203,6 +205,10 @@ func TestPluginEvents(t *testing.T) {
 		{name: "tool_result context is added to the result", mode: "context", event: "tool_result", events: []map[string]any{toolResult(false)},
 			want:      out{Result: map[string]any{"content": []any{textPart("a.txt"), textPart("CTX from the hook")}}},
 			wantStdin: map[string]any{"type": "tool_result", "toolName": "bash", "result": "a.txt", "toolCallId": "c1"}},
+		{name: "tool_result output replaces the result", mode: "replace", event: "tool_result", events: []map[string]any{toolResult(false)},
+			want: out{Result: map[string]any{"content": []any{textPart("REPLACED"), textPart("CTX from the hook")}}}},
+		{name: "tool_result output not a string fails closed", mode: "badoutput", event: "tool_result", events: []map[string]any{toolResult(false)},
+			wantReason: "unreadable output"},
 		{name: "tool_result failure sends the text as error", mode: "allow", event: "tool_result", events: []map[string]any{toolResult(true)},
 			want: out{Result: nil}, wantStdin: map[string]any{"error": "a.txt"}},
 		{name: "tool_result block's reason is added", mode: "block", event: "tool_result", events: []map[string]any{toolResult(false)},
