@@ -144,10 +144,13 @@ export default function (pi) {
   // A prompt: a block drops it (a throwing input handler would not: Pi
   // only logs it), context goes with it.
   if (wants("input")) pi.on("input", async (event, ctx) => {
+    const notes = [];
     for await (const answer of each("input", ctx, { text: event.text, source: event.source }, undefined)) {
+      // A dropped prompt's context is dropped with it.
       if (answer.block) { warn(ctx, answer.reason); return { action: "handled" }; }
-      if (answer.context) note(pi, answer.context);
+      if (answer.context) notes.push(answer.context);
     }
+    for (const n of notes) note(pi, n);
     return { action: "continue" };
   });
 
@@ -164,14 +167,16 @@ export default function (pi) {
   if (wants("agent_before_settle")) pi.on("agent_before_settle", async (event, ctx) => {
     // A run the user aborted or that failed is no end of a turn to a stop hook.
     if (event.outcome === "aborted" || event.outcome === "error") { continued = false; return undefined; }
-    const last = [...event.context.llmMessages].reverse().find((m) => m.role === "assistant");
+    const messages = (event.context && event.context.llmMessages) || [];
+    const last = [...messages].reverse().find((m) => m && m.role === "assistant");
     const payload = { stopHookActive: continued, lastAssistantMessage: last ? text(last.content) : "" };
+    const entries = Array.isArray(event.entries) ? event.entries : [];
     continued = false;
     for await (const answer of each("agent_before_settle", ctx, payload, undefined)) {
       if (answer.failed) { warn(ctx, answer.reason); continue; }
       if (answer.block) {
         continued = true;
-        return { continue: true, entries: [...event.entries, { type: "custom_message", customType: "hookx", content: answer.reason, display: false }] };
+        return { continue: true, entries: [...entries, { type: "custom_message", customType: "hookx", content: answer.reason, display: false }] };
       }
     }
     return undefined;

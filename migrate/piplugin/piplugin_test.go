@@ -196,6 +196,7 @@ func TestPluginEvents(t *testing.T) {
 		"context": map[string]any{"llmMessages": []any{map[string]any{"role": "user", "content": "hi"}, map[string]any{"role": "assistant", "content": []any{textPart("all done")}}}}}
 	for _, tc := range []struct {
 		name, mode, event string
+		twice             string // a second hook's mode
 		events            []map[string]any
 		tools             []string
 		want              out
@@ -223,6 +224,8 @@ func TestPluginEvents(t *testing.T) {
 			want: out{Result: nil}},
 		{name: "input context goes with the prompt", mode: "context", event: "input", events: []map[string]any{{"type": "input", "text": "hi; $(rm -rf /)", "source": "interactive"}},
 			want: out{Result: map[string]any{"action": "continue"}, Sent: note("CTX from the hook")}, wantStdin: map[string]any{"text": "hi; $(rm -rf /)", "source": "interactive"}},
+		{name: "input context of a dropped prompt is dropped", mode: "context", event: "input", twice: "block", events: []map[string]any{{"type": "input", "text": "hi"}},
+			want: out{Result: map[string]any{"action": "handled"}}},
 		{name: "input block drops the prompt", mode: "block", event: "input", events: []map[string]any{{"type": "input", "text": "hi"}},
 			want: out{Result: map[string]any{"action": "handled"}}},
 		{name: "input failure drops the prompt", mode: "garbage", event: "input", events: []map[string]any{{"type": "input", "text": "hi"}},
@@ -268,7 +271,11 @@ func TestPluginEvents(t *testing.T) {
 					tools = []string{"bash"}
 				}
 			}
-			h, _ := json.Marshal(Hooks{Hookx: "9.9.9", Hooks: []Hook{{Event: tc.event, Tools: tools, Argv: []string{tc.mode, "wrap", "--from", "claude", "--host", "pi", "--", "./g.sh"}, TimeoutMs: 2000}}})
+			hooks := []Hook{{Event: tc.event, Tools: tools, Argv: []string{tc.mode, "wrap", "--from", "claude", "--host", "pi", "--", "./g.sh"}, TimeoutMs: 2000}}
+			if tc.twice != "" {
+				hooks = append(hooks, Hook{Event: tc.event, Tools: tools, Argv: []string{tc.twice}, TimeoutMs: 2000})
+			}
+			h, _ := json.Marshal(Hooks{Hookx: "9.9.9", Hooks: hooks})
 			write("hookx.hooks.json", string(h), 0o644)
 			ev, _ := json.Marshal(tc.events)
 			write("event.json", string(ev), 0o644)
