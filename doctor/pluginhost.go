@@ -1,6 +1,9 @@
 package doctor
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/hookx-dev/hookx/internal/pitrust"
@@ -87,5 +90,52 @@ func (c *checker) checkPluginHosts() {
 				c.addFileAt(f, rulePluginUntrusted, 1, 1, p.Text, "trust the project in "+d.Agent+", or add it to its trust.json")
 			}
 		}
+		c.checkPluginHostEntries(&file{d: d, scope: "project", path: f.path, shown: d.PluginHost.Hooks})
+	}
+}
+
+// checkPluginHostEntries is checkHookxEntries for a plugin host's hooks
+// file, which holds argument arrays rather than commands: the entries
+// stale against the source they were migrated from (the first entry's
+// "from"), and each guard of that source that migrate does not carry, or
+// carries weaker (what migrate's report names and --strict refuses).
+func (c *checker) checkPluginHostEntries(f *file) {
+	data, err := os.ReadFile(f.path)
+	if err != nil {
+		return // missing: piplugin.Check says so
+	}
+	var hf piplugin.Hooks
+	if json.Unmarshal(data, &hf) != nil {
+		return
+	}
+	var src *mappings.Dialect
+	for _, h := range hf.Hooks {
+		if d, err := c.tbl.Dialect(h.From); err == nil && h.From != "" && d != f.d {
+			src = d
+			break
+		}
+	}
+	if src == nil {
+		return
+	}
+	f.data = data
+	// The plugin runs the hookx on its PATH, whatever migrate was run as;
+	// the file's own stamp keeps a stale plugin (piplugin.Check) from
+	// counting as stale entries too.
+	res, from := c.stale(f, src, "hookx", hf.Hookx)
+	if res == nil || res.Changed() {
+		c.addFileAt(f, ruleStaleEntries, 1, 1, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
+			fmt.Sprintf("run hookx migrate --from %s --to %s", src.Name, f.d.Name))
+		return
+	}
+	for _, it := range res.Items {
+		if !it.GuardLost() {
+			continue
+		}
+		how := "is not carried to"
+		if it.Level == migrate.Weakened {
+			how = "is weaker on"
+		}
+		c.addFileAt(f, ruleGuardNotCarried, 1, 1, fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, f.d.Agent, it.Reason), it.Fix)
 	}
 }

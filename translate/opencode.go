@@ -11,4 +11,8 @@ package translate
 //   - {"args": {...}}: output.args is changed in place to these (args that
 //     are not an object refuse);
 //   - {}: the call runs; any other key refuses.
-var opencodeFamily = pluginHostFamily{argsKey: "args"}
+var opencodeFamily = pluginHostFamily{
+	argsKey:   "args",
+	keys:      map[string]map[string]bool{"tool.execute.before": keySet("block", "reason", "args")},
+	toolEvent: "tool.execute.before",
+}
