@@ -1573,6 +1573,7 @@ func dialectCline() *Dialect {
 				Canonical: "read",
 				Fields:    map[string]string{},
 				Convert:   "clineReadFiles",
+				Paths:     map[string]string{"files": "clineReadPath"},
 			},
 			{Name: "editor",
 				Canonical: "edit",
