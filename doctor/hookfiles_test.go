@@ -3,6 +3,7 @@ package doctor
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,5 +78,35 @@ func TestClineOwnHookFiles(t *testing.T) {
 				t.Errorf("HX319: got %v, want %v; findings: %v", flagged, tc.flagged, fs)
 			}
 		})
+	}
+}
+
+// TestClineEntriesDuplicateKey: a key written twice in hookx.hooks.json
+// (in any case: encoding/json reads "Command" into command too) is read by
+// hookx dispatch, which refuses the file, not by Cline; HX215 said "Cline
+// keeps only the last one" and missed "command"/"Command". Fails on
+// d8237c0.
+func TestClineEntriesDuplicateKey(t *testing.T) {
+	for _, entries := range []string{
+		`{"PreToolUse": [{"type": "command", "command": "true"}], "PreToolUse": []}`,
+		`{"PreToolUse": [{"type": "command", "command": "true", "Command": "false"}]}`,
+	} {
+		proj := t.TempDir()
+		write(t, proj, ".clinerules/hooks/hookx.hooks.json", entries)
+		write(t, proj, ".clinerules/hooks/PreToolUse", string(clinehooks.Render("hookx", "0.1.0-dev", "PreToolUse", true)))
+		fs, err := Check(Options{Table: mappings.Default(), Dir: proj, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []string
+		for _, f := range fs {
+			if f.RuleID == ruleDuplicateKey.ID {
+				msgs = append(msgs, f.Problem)
+			}
+		}
+		want := "hookx dispatch, which reads this file, refuses it"
+		if len(msgs) != 1 || !strings.Contains(msgs[0], want) || strings.Contains(msgs[0], "Cline keeps") {
+			t.Errorf("%s: HX215 %q, want one saying %q", entries, msgs, want)
+		}
 	}
 }

@@ -139,3 +139,45 @@ func TestRenderFailsClosedWithoutHookx(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestDispatchRefusesDuplicateKeys: encoding/json keeps the last of a key
+// written twice (in any case, for an entry's fields), so a hooks file
+// with the guard under the first PreToolUse, or a second "Command", ran
+// the other: dispatch let the call through where doctor showed the guard.
+// It now refuses the file on a guard event, and says why. Fails on
+// d8237c0.
+func TestDispatchRefusesDuplicateKeys(t *testing.T) {
+	guard := `{"command":"echo '{\"cancel\":true,\"errorMessage\":\"no\"}'"}`
+	for _, file := range []string{
+		`{"PreToolUse":[` + guard + `],"PreToolUse":[{"command":"true"}]}`,
+		`{"PreToolUse":[{"command":"echo '{\"cancel\":true}'","Command":"true"}]}`,
+		`{"PreToolUse":[{"type":"command","type":"x","command":"true"}]}`,
+		`{"PreToolUse":[` + guard + `],"TaskStart":[],"TaskStart":[]}`,
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, DataFile), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		got := string(Dispatch(context.Background(), DispatchOptions{Host: "cline", Event: "PreToolUse", Script: filepath.Join(dir, "PreToolUse"), Stdin: []byte(`{}`), Stderr: &stderr}))
+		if !strings.HasPrefix(got, `{"cancel":true`) || !strings.Contains(got, "twice") || !strings.Contains(stderr.String(), "twice") {
+			t.Errorf("%s: answer %q (stderr %q), want a refusal saying a key is written twice", file, got, stderr.String())
+		}
+	}
+}
+
+// TestDispatchHeldStdout: an entry that exits but leaves a process holding
+// its stdout is refused (its answer cannot be known), and the reason says
+// so: it was "could not start". Fails on d8237c0.
+func TestDispatchHeldStdout(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("entries run with /bin/bash -c")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, DataFile), []byte(`{"PreToolUse":[{"command":"sleep 4 & echo '{}'"}]}`), 0o644)
+	var stderr bytes.Buffer
+	got := string(Dispatch(context.Background(), DispatchOptions{Host: "cline", Event: "PreToolUse", Script: filepath.Join(dir, "PreToolUse"), Stdin: []byte(`{}`), Stderr: &stderr}))
+	if !strings.HasPrefix(got, `{"cancel":true`) || !strings.Contains(got, "holding its stdout") || strings.Contains(got, "could not start") {
+		t.Errorf("answer %q, want a refusal saying a process held its stdout", got)
+	}
+}
