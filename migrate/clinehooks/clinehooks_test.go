@@ -181,3 +181,50 @@ func TestDispatchHeldStdout(t *testing.T) {
 		t.Errorf("answer %q, want a refusal saying a process held its stdout", got)
 	}
 }
+
+// TestCRLFDispatcherRunsAsWritten: a dispatcher checked out with CRLF line
+// endings (git's autocrlf) is hookx's: Cline runs it with sh, the #! line
+// trimmed (core@715458), and sh does what the LF script does: hookx's
+// answer and nothing after it, or the refusal where hookx does not answer
+// (its \r trimmed by Cline's reader, as control() trims it). It was taken
+// for the user's own file (migrate: "not carried"; doctor: HX331, "Cline
+// runs it, and none of the entries"), which is false. The real shells are
+// the oracle. Fails on d8237c0 (Owned).
+func TestCRLFDispatcherRunsAsWritten(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh")
+	}
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake hookx")
+	crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
+	script := crlf(Render(shellSingle(fake), "0.1.0", "PreToolUse", true))
+	if !Owned(script) {
+		t.Fatalf("a CRLF dispatcher is not hookx's:\n%q", script)
+	}
+	if ev, v, _ := Stamp(script); ev != "PreToolUse" || v != "0.1.0" {
+		t.Errorf("Stamp: %q %q", ev, v)
+	}
+	path := filepath.Join(dir, "PreToolUse")
+	if err := os.WriteFile(path, script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range []string{"sh", "bash", "dash"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			continue
+		}
+		for _, c := range []struct{ hookx, want string }{
+			{"#!/bin/sh\n[ \"$6\" = -- ] && [ \"$7\" = \"$HOOKX_WANT\" ] && echo '{\"context\":\"ok\"}'\n", `{"context":"ok"}` + "\n"},
+			{"#!/bin/sh\necho '{\"context\":\"half\"}'; exit 1\n", string(failClosedAnswer("PreToolUse")) + "\n"},
+		} {
+			if err := os.WriteFile(fake, []byte(c.hookx), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(sh, path) // as Cline runs it (gl, core@716173)
+			cmd.Env = append(os.Environ(), "HOOKX_WANT="+path)
+			out, _ := cmd.Output()
+			if diff := cmp.Diff(c.want, string(control(out))); diff != "" {
+				t.Errorf("%s: Cline's answer (-want +got):\n%s\nstdout %q", sh, diff, out)
+			}
+		}
+	}
+}
