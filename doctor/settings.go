@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -412,8 +411,8 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 	c := &checker{opts: opts, tbl: opts.Table}
 	for _, d := range c.tbl.Dialects {
 		files := []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local}
-		if d.Settings.HookFiles { // and the files it runs, one per event
-			files = append(files, path.Dir(d.Settings.Project)+"/<Event>")
+		for _, dir := range d.Settings.HookDirs { // and the files it runs, one per event
+			files = append(files, dir+"/<Event>")
 		}
 		for _, p := range files {
 			if p != "" && !slices.Contains(lookedFor, p) {
