@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -228,6 +229,16 @@ var hosts = map[driver.Agent]hostSpec{
 		preTool: "PreToolUse", shellMatcher: "",
 		shell: func(cmd string) fakemodel.Call {
 			return fakemodel.Call{Name: "run_commands", Args: map[string]any{"commands": []any{cmd}}}
+		},
+		// read_files{files:[{path}]}, the path as the action gives it
+		// (not cleaned: a model may write sub/../x).
+		tools: map[string]func(action, string) fakemodel.Call{
+			"read": func(a action, abs string) fakemodel.Call {
+				if !a.asGiven && !filepath.IsAbs(a.path) {
+					abs = strings.TrimSuffix(abs, filepath.Clean(a.path)) + a.path
+				}
+				return call("read_files", map[string]any{"files": []any{map[string]any{"path": abs}}})
+			},
 		},
 		exe:       func(p agents.Paths) string { return p.Cline },
 		entries:   ".clinerules/hooks/hookx.hooks.json",

@@ -76,6 +76,32 @@ func clineScenarios() []*scenario {
 			check:   clineGuardCheck("GUARD-CL-OVR"),
 		},
 		{
+			// A Claude Read guard that refuses one file by its absolute
+			// path, as Claude Code gives it; Cline's model reads it as
+			// <project>/sub/../secret.txt, which Cline reads as
+			// <project>/secret.txt (core@215082). hookx showed the guard
+			// the path as written, and the guard let it through (d8237c0);
+			// it now gets the path Cline reads.
+			name: "cline/claude-read-guard-on-cline", dialect: driver.Claude, to: toCline, noPeer: true,
+			steps: []action{read("sub/../secret.txt")},
+			files: map[string]string{"secret.txt": "SECRET-CL-R\n", "sub/keep.txt": "keep\n"},
+			hooks: []hookDef{{event: hosts[driver.Claude].preTool, matcher: "Read", script: "guard"}},
+			scripts: map[string]string{"guard": "LABEL=guard\n" + readInput + logInput +
+				"case \"$input\" in\n*'\"file_path\":\"'\"$PWD/secret.txt\"'\"'*)\necho 'GUARD-CL-R: secret.txt is not to be read' >&2; exit 2\n;;\nesac\nexit 0\n"},
+			check: func(o *outcome) []string {
+				p := noLeak(o)
+				if len(o.hookLogs("guard.")) == 0 {
+					p = append(p, "the guard did not run")
+				}
+				for i, r := range o.srv.Main() {
+					if strings.Contains(r.AllText(), "SECRET-CL-R") {
+						p = append(p, fmt.Sprintf("model request %d carries secret.txt's content: the guard did not block the read", i+1))
+					}
+				}
+				return p
+			},
+		},
+		{
 			name: "cline/claude-exit2-unwrapped", dialect: cl, to: []driver.Agent{}, steps: steps, files: files,
 			hooks:   []hookDef{{event: "PreToolUse", script: "PreToolUse"}},
 			scripts: clineHook("echo 'GUARD-CL-RAW: rm -rf build is forbidden' >&2; exit 2"),

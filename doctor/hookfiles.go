@@ -29,12 +29,10 @@ func (c *checker) checkHookFiles() {
 		if !d.Settings.HookFiles {
 			continue
 		}
-		rels := []struct{ rel, base string }{{d.Settings.Project, c.opts.Dir}}
-		if c.opts.User && c.opts.Home != "" && d.Settings.User != "" {
-			rels = append(rels, struct{ rel, base string }{strings.TrimPrefix(d.Settings.User, "~/"), c.opts.Home})
-		}
-		for _, r := range rels {
-			c.checkHookDir(d, filepath.Join(r.base, filepath.FromSlash(r.rel)))
+		// Every directory the agent runs hook files from: a dispatcher
+		// there reads the entries file beside it ($0's directory).
+		for _, dir := range hookFileDirs(d, c.opts) {
+			c.checkHookDir(d, filepath.Join(dir, path.Base(d.Settings.Project)))
 		}
 	}
 }
@@ -62,7 +60,12 @@ func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
 		guard := e.Output.BlocksOnFailure()
 		script, err := safefile.ReadRegular(p, migrate.MaxFileSize)
 		fix := "run hookx migrate --to " + d.Name
+		fi, lerr := os.Lstat(p)
 		switch {
+		case lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && withEntries[e.Name]:
+			// Cline runs the regular files of the directory only (n8,
+			// core@702735: readdir's Dirent.isFile(), false for a link).
+			c.addFile(f, -1, ruleDispatcherMissing, fmt.Sprintf("%s has %s entries, but the %s dispatcher beside it is a symbolic link, which %s does not run: it runs none of them", entries, e.Name, e.Name, d.Agent), "replace the link with the file it points to, or delete it and "+fix)
 		case err != nil && withEntries[e.Name]:
 			c.addFile(f, -1, ruleDispatcherMissing, fmt.Sprintf("%s has %s entries, but there is no %s dispatcher beside it: %s runs none of them", entries, e.Name, e.Name, d.Agent), fix)
 		case err != nil:
@@ -90,7 +93,7 @@ func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
 }
 
 // ownHook is a hook file of the user's own (not hookx's dispatcher) that
-// the agent runs for an event: executable, regular, named after the event.
+// the agent runs for an event: regular, named after the event.
 type ownHook struct {
 	path  string
 	event *mappings.Event
@@ -100,7 +103,7 @@ type ownHook struct {
 // agentHookFiles lists the files of dir the agent runs for one of its
 // events (Cline: the event's name, any case, with one of the endings it
 // runs), and, unless withHookx, only those hookx did not write; a file it
-// does not run (not executable, not regular, another name) is not one.
+// does not run (a link, not a regular file, another name) is not one.
 func agentHookFiles(d *mappings.Dialect, dir string, withHookx bool) []ownHook {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -117,8 +120,11 @@ func agentHookFiles(d *mappings.Dialect, dir string, withHookx bool) []ownHook {
 			continue
 		}
 		p := filepath.Join(dir, de.Name())
-		fi, err := os.Stat(p) // Cline runs what a link points to
-		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		// Cline runs every regular file of the name, executable or not,
+		// with the interpreter its #! line or its extension names (gl,
+		// core@716173), and no link (n8, core@702735: Dirent.isFile()).
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
 		text, err := readAtMost(p, migrate.MaxFileSize)
@@ -168,7 +174,10 @@ func (c *checker) checkOwnHookFile(d *mappings.Dialect, h ownHook) {
 			return
 		}
 	}
-	prog, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(h.text), h.path)
+	// CRLF line endings (a checkout with autocrlf): "exit 2\r" is an
+	// error of sh's that exits non-zero too; read as the LF script.
+	text := bytes.ReplaceAll(h.text, []byte("\r\n"), []byte("\n"))
+	prog, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(text), h.path)
 	if err != nil {
 		return
 	}
@@ -192,7 +201,7 @@ func (c *checker) checkOwnHookFile(d *mappings.Dialect, h ownHook) {
 	if exitOff < 0 || delegates {
 		return
 	}
-	f := &file{d: d, scope: "project", path: h.path, shown: h.path, data: h.text}
+	f := &file{d: d, scope: "project", path: h.path, shown: h.path, data: text}
 	c.addFile(f, exitOff, ruleExitCodeIgnored,
 		fmt.Sprintf("%s runs this file for every %s and never reads its exit code: this exit refuses nothing, the tool runs; only {\"cancel\":true} (or overrideInput, a HOOK_CONTROL line) on stdout refuses", d.Agent, h.event.Name),
 		fmt.Sprintf("answer {\"cancel\":true,\"errorMessage\":\"why\"} on stdout; or keep the guard as it is (a Claude guard), move it out of %s and run it from a file there with: hookx wrap --from claude --host %s -- <file>", filepath.Dir(h.path), d.Name))
@@ -217,22 +226,30 @@ func shellHookFile(path string, text []byte) bool {
 		}
 		return prog == "sh" || prog == "bash" || prog == "zsh" || prog == "dash"
 	}
+	// With none, Cline picks by the name's ending, and runs a name with
+	// none of its endings with bash (gl, core@716173: return["bash",$]).
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".sh", ".bash", ".zsh":
+	case ".sh", ".bash", ".zsh", "":
 		return true
 	}
 	return false
 }
 
 // hookFileDirs are the directories whose files an agent that runs one
-// executable file per event runs under opts (none for another agent).
+// executable file per event runs under opts (the table's hookDirs, and
+// with User its userHookDirs; none for another agent).
 func hookFileDirs(d *mappings.Dialect, opts Options) []string {
 	if !d.Settings.HookFiles {
 		return nil
 	}
-	dirs := []string{filepath.Dir(filepath.Join(opts.Dir, filepath.FromSlash(d.Settings.Project)))}
-	if opts.User && opts.Home != "" && d.Settings.User != "" {
-		dirs = append(dirs, filepath.Dir(filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))))
+	var dirs []string
+	for _, rel := range d.Settings.HookDirs {
+		dirs = append(dirs, filepath.Join(opts.Dir, filepath.FromSlash(rel)))
+	}
+	if opts.User && opts.Home != "" {
+		for _, rel := range d.Settings.UserHookDirs {
+			dirs = append(dirs, filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(rel, "~/"))))
+		}
 	}
 	return dirs
 }

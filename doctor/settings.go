@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
+	"github.com/hookx-dev/hookx/migrate/clinehooks"
 	"github.com/tailscale/hujson"
 )
 
@@ -343,23 +343,44 @@ func (c *checker) walkGroup(f *file, event string, ev *mappings.Event, g *hujson
 	}
 }
 
+// guardEvents names d's events whose hook's failure refuses the call.
+func guardEvents(d *mappings.Dialect) string {
+	var names []string
+	for _, e := range d.Events {
+		if e.Output.BlocksOnFailure() {
+			names = append(names, e.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // duplicates reports keys written twice in the hooks object: both agents
 // parse with JSON.parse, which keeps only the last, so the hooks under the
 // earlier one never fire.
 func (c *checker) duplicates(f *file, v *hujson.Value) {
 	switch x := v.Value.(type) {
 	case *hujson.Object:
+		key := func(name string) string { return name }
+		if f.d.Settings.HookFiles {
+			key = clinehooks.FoldKey // hookx dispatch's reading: in any case
+		}
 		last := map[string]int{}
 		for i := range x.Members {
 			name, _ := str(&x.Members[i].Name)
-			last[name] = i
+			last[key(name)] = i
 		}
 		for i := range x.Members {
 			name, _ := str(&x.Members[i].Name)
-			if j := last[name]; j != i {
+			if j := last[key(name)]; j != i {
 				line, _ := f.lineCol(x.Members[j].Name.StartOffset)
-				c.addFile(f, x.Members[i].Name.StartOffset, ruleDuplicateKey, fmt.Sprintf("%q is written again at line %d; %s keeps only the last one, so what is written here is ignored", name, line, f.d.Agent),
-					"merge the two into one")
+				msg := fmt.Sprintf("%q is written again at line %d; %s keeps only the last one, so what is written here is ignored", name, line, f.d.Agent)
+				if f.d.Settings.HookFiles {
+					// The entries file is hookx dispatch's, not the
+					// agent's: it refuses the whole file
+					// (clinehooks.readEntries).
+					msg = fmt.Sprintf("%q is written again at line %d; hookx dispatch, which reads this file, refuses it (a key written twice, in any case): none of its hooks runs, and every %s call is refused", name, line, guardEvents(f.d))
+				}
+				c.addFile(f, x.Members[i].Name.StartOffset, ruleDuplicateKey, msg, "merge the two into one")
 			}
 			c.duplicates(f, &x.Members[i].Value)
 		}
@@ -390,8 +411,8 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 	c := &checker{opts: opts, tbl: opts.Table}
 	for _, d := range c.tbl.Dialects {
 		files := []string{cmpOr(d.Settings.ProjectGlob, d.Settings.Project), d.Settings.Local}
-		if d.Settings.HookFiles { // and the files it runs, one per event
-			files = append(files, path.Dir(d.Settings.Project)+"/<Event>")
+		for _, dir := range d.Settings.HookDirs { // and the files it runs, one per event
+			files = append(files, dir+"/<Event>")
 		}
 		for _, p := range files {
 			if p != "" && !slices.Contains(lookedFor, p) {

@@ -75,7 +75,11 @@ func carried(d *Dialect, tool *Tool, e inputEvidence) error {
 			return fmt.Errorf("the directory the tool runs in is neither the tool's cwd nor hidden nor failClosed: a hook of an agent whose tool has no such argument keeps the project as its cwd")
 		}
 	case "path", "directory":
-		if _, ok := tool.Paths[e.Argument]; !ok && !(d.AbsolutePaths && inFields) {
+		_, resolved := tool.Paths[e.Argument]
+		if !resolved && !inFields && refused(conv, e.Argument) {
+			return nil // the converter refuses a call holding it: a guard fails closed
+		}
+		if !resolved && !(d.AbsolutePaths && inFields) {
 			return fmt.Errorf("no path resolver in the tool's paths (and %s does not send it absolute): a hook that gets absolute paths sees it as written", d.Agent)
 		}
 		if !inFields && !inConv {
@@ -89,6 +93,20 @@ func carried(d *Dialect, tool *Tool, e inputEvidence) error {
 		return fmt.Errorf("touches %q is none of path, directory, workdir, pattern, command", e.Touches)
 	}
 	return nil
+}
+
+// refused reports whether conv refuses (its Uncarried) every call that
+// holds arg, as a path or as a list of paths.
+func refused(conv *InputConverter, arg string) bool {
+	if conv == nil || conv.Uncarried == nil {
+		return false
+	}
+	for _, v := range []any{"/p", []any{"/p"}, []any{map[string]any{"path": "/p"}}} {
+		if conv.Uncarried(map[string]any{arg: v}) == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // TestEvidenceInputsHeldByTheTable holds the table against each agent's
@@ -186,6 +204,4 @@ func TestEvidenceInputsHeldByTheTable(t *testing.T) {
 
 // inputsNotEnumerated are the dialects with no <dialect>-inputs.jsonc yet,
 // each with why: a new dialect is held to the list unless it is named here.
-var inputsNotEnumerated = map[string]string{
-	"cline": "run_commands and read_files are carried by converters (clineCommands, clineReadFiles) and every other form fails closed; their arguments (commands, cwd-less), editor's path and apply_patch's input are in docs/cline.md's tool table (core offsets) but not yet in an evidence file",
-}
+var inputsNotEnumerated = map[string]string{}

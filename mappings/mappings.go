@@ -225,6 +225,11 @@ type Settings struct {
 	// the dispatcher files hookx migrate writes beside them run through
 	// hookx dispatch; migrate does not read such hooks as a source.
 	HookFiles bool `json:"hookFiles"`
+	// HookDirs and UserHookDirs are every directory whose files such an
+	// agent runs, in the project and under the home directory (~/): the
+	// directories of Project and User, and the others it reads too.
+	HookDirs     []string `json:"hookDirs"`
+	UserHookDirs []string `json:"userHookDirs"`
 	// ExpandsVars is set where the agent expands $VAR and ${VAR} in every
 	// string of its settings when it loads them, from its own environment:
 	// a handler's env values too.
@@ -1177,6 +1182,19 @@ func (t *Table) index() error {
 					bad("%s: pluginHost event %q is not one of its events", d.Name, e)
 				}
 			}
+		}
+		if st := d.Settings; st.HookFiles {
+			// The directory hookx migrate writes to is one the agent runs.
+			if !slices.Contains(st.HookDirs, path.Dir(st.Project)) || st.User != "" && !slices.Contains(st.UserHookDirs, path.Dir(st.User)) {
+				bad("%s: settings: hookDirs and userHookDirs must hold the directories of project and user", d.Name)
+			}
+			for _, u := range st.UserHookDirs {
+				if !strings.HasPrefix(u, "~/") {
+					bad("%s: settings: userHookDirs %q is not under ~/", d.Name, u)
+				}
+			}
+		} else if len(d.Settings.HookDirs)+len(d.Settings.UserHookDirs) > 0 {
+			bad("%s: settings: hookDirs without hookFiles", d.Name)
 		}
 		if pl := d.Plugin; pl != nil && (pl.Manifest == "" || pl.RootVar == "" || pl.What == "") {
 			bad("%s: plugin needs manifest, what and rootVar", d.Name)

@@ -148,13 +148,37 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 			return filepath.Join(c.Cwd, p), ""
 		},
 		// Cline's editor asks for "the absolute path" (its schema,
-		// core@167450); how it takes a relative one was not seen.
+		// core@167450): an absolute one normalized, a relative one resolved
+		// against the editor tool's own cwd (KS core@211011, SH
+		// core@196638: Z.cwd??process.cwd()), which the payload does not
+		// name.
 		"clinePath": func(p string, c PathContext) (string, string) {
 			if !filepath.IsAbs(p) {
 				r, _ := nodeResolve(c.Cwd, p)
-				return r, "how Cline takes a relative path was not seen"
+				return r, "Cline resolves a relative path against its editor's own directory, which the payload does not name"
 			}
 			return filepath.Clean(p), ""
+		},
+		// Cline's read_files (Z7, @cline/core core@215232): an absolute
+		// path path.normalize-d, a relative one resolved against the
+		// process's own cwd (process.cwd(), which no payload carries); then
+		// resolveExistingFilePath (@cline/shared storage, UC): the path
+		// itself when it exists, else a macOS spelling of it (" AM." with a
+		// narrow no-break space, NFD, ' as ’) or a file of its directory
+		// whose name differs only in unicode whitespace.
+		"clineReadPath": func(p string, c PathContext) (string, string) {
+			if !filepath.IsAbs(p) {
+				r, _ := nodeResolve(c.Cwd, p)
+				return r, "Cline reads a relative path against its own process's directory, which the payload does not name"
+			}
+			clean := filepath.Clean(p)
+			if c.Exists != nil && c.Exists(clean) {
+				return clean, ""
+			}
+			if strings.ContainsFunc(clean, func(r rune) bool { return r > 0x7f || r == '\'' || unicode.IsSpace(r) }) {
+				return clean, "Cline reads another spelling of a missing file (a macOS variant or unicode whitespace) when one exists"
+			}
+			return clean, ""
 		},
 		// Pi's file tools (1.6.0 core/tools/path-utils.js:35-44,
 		// utils/paths.js): a leading @ stripped, unicode spaces made plain,

@@ -90,9 +90,10 @@ func HookFiles(d *mappings.Dialect, res *Result, hookx, version string, anyHookx
 }
 
 // DispatcherCurrent reports whether a dispatcher is what
-// clinehooks.Render writes for event, but for how it calls hookx and the
-// hookx version it is stamped with.
+// clinehooks.Render writes for event, but for how it calls hookx, the
+// hookx version it is stamped with, and CRLF line endings throughout.
 func DispatcherCurrent(script []byte, event string, guard bool) bool {
+	script = clinehooks.LF(script) // checked out with CRLF, it does the same
 	_, v, ok := clinehooks.Stamp(script)
 	if !ok {
 		return false

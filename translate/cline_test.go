@@ -500,3 +500,35 @@ func TestClineReadFilesFormsFailAGuardClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestClineReadPathsAsClineReadsThem: read_files reads each path as Z7
+// does (core@215082): an absolute one normalized, a relative one against
+// Cline's own process directory, which no payload names. A Claude Read
+// guard, whose agent gives absolute paths, was shown "/p/sub/../.env" and
+// ".env" as written (its check of /p/.env let both through): it now gets
+// /p/.env, and fails closed on the relative path. A missing file whose
+// name Cline may read under another spelling (a macOS variant, unicode
+// whitespace) fails closed too. Fails on d8237c0.
+func TestClineReadPathsAsClineReadsThem(t *testing.T) {
+	for _, c := range []struct{ input, want string }{
+		{`{"files":[{"path":"/p/sub/../.env"}]}`, `"file_path":"/p/.env"`},
+		{`{"files":["/p//.env"]}`, `"file_path":"/p/.env"`},
+		{`{"files":[{"path":".env"}]}`, "error"},
+		{`{"files":[{"path":"/p/Screenshot 2026 at 1.02 PM.png"}]}`, "error"},
+		{`{"files":[{"path":"/p/it's"}]}`, "error"},
+	} {
+		tr := newTr(t, "cline", "claude")
+		res, err := tr.Event(clineCall("read_files", c.input))
+		switch {
+		case c.want == "error" && err == nil:
+			t.Errorf("%s: a Claude guard is shown %s, want it to fail closed", c.input, res.Payload)
+		case c.want != "error" && (err != nil || !strings.Contains(string(res.Payload), c.want)):
+			t.Errorf("%s: got %v %v, want %s", c.input, res, err, c.want)
+		}
+	}
+	// Gemini's hooks get paths as the model wrote them: the path as written.
+	tr := newTr(t, "cline", "gemini")
+	if res, err := tr.Event(clineCall("read_files", `{"files":[{"path":"sub/../.env"}]}`)); err != nil || !strings.Contains(string(res.Payload), `sub/../.env`) {
+		t.Errorf("gemini: got %v %v, want the path as written", res, err)
+	}
+}

@@ -630,18 +630,37 @@ func uncarriedTouch(input map[string]any, src, dst *mappings.Tool) string {
 // be resolved exactly, if one could not.
 func resolvePaths(input map[string]any, tool *mappings.Tool, pc mappings.PathContext, fs *findings) []string {
 	var uncertain []string
-	for _, arg := range slices.Sorted(maps.Keys(tool.Paths)) {
-		p, ok := input[arg].(string)
-		if !ok {
-			continue
-		}
+	resolve := func(arg, p string) string {
 		resolved, why := mappings.PathResolverByName(tool.Paths[arg])(p, pc)
 		if why != "" {
 			uncertain = append(uncertain, fmt.Sprintf("%s %q: %s", arg, p, why))
 		}
 		if resolved != p {
-			input[arg] = resolved
 			fs.add(mappings.Approximate, "tool_input."+arg, "%q resolved to %q, as %s resolves it", p, resolved, tool.Name)
+		}
+		return resolved
+	}
+	for _, arg := range slices.Sorted(maps.Keys(tool.Paths)) {
+		switch v := input[arg].(type) {
+		case string:
+			input[arg] = resolve(arg, v)
+		case []any:
+			// A list of paths, or of objects each with its path (Cline's
+			// read_files files[]): each one is resolved, in a copy.
+			list := slices.Clone(v)
+			for i, e := range list {
+				switch e := e.(type) {
+				case string:
+					list[i] = resolve(arg, e)
+				case map[string]any:
+					if p, ok := e["path"].(string); ok {
+						obj := maps.Clone(e)
+						obj["path"] = resolve(arg, p)
+						list[i] = obj
+					}
+				}
+			}
+			input[arg] = list
 		}
 	}
 	return uncertain

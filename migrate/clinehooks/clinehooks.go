@@ -63,7 +63,10 @@ func failClosedAnswer(event string) []byte {
 // shellSingle quotes s in single quotes for sh (s holds none).
 func shellSingle(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-var stampRE = regexp.MustCompile(`(?m)\A#![^\n]*\n` + regexp.QuoteMeta(Marker) + `event=(\S+) version=(\S+)\n`)
+// stampRE reads the header of a dispatcher, LF or CRLF: one checked out
+// with CRLF line endings (git's autocrlf) is still hookx's, and Cline runs
+// it as hookx wrote it (see LF).
+var stampRE = regexp.MustCompile(`(?m)\A#![^\n]*\n` + regexp.QuoteMeta(Marker) + `event=(\S+) version=(\S+)\r?\n`)
 
 // Stamp reads a dispatcher's header: the event and the hookx version that
 // wrote it; ok is false for a file hookx did not write (the user's own).
@@ -80,6 +83,25 @@ func Stamp(script []byte) (event, version string, ok bool) {
 func Owned(script []byte) bool {
 	_, _, ok := Stamp(script)
 	return ok
+}
+
+// LF is script with CRLF line endings made LF, when every line of it ends
+// in CRLF (as git's autocrlf checks a file out), else script. Such a
+// dispatcher does what hookx wrote: Cline reads its #! line with the \r
+// trimmed (Il, core@715458: split(/\r?\n/)[0].trim()) and runs it with
+// sh (gl, core@716173: ["sh", file]); sh reads "$0" as written on the dispatch line, then
+// "exit 0\r" is an error that ends the script (dash and bash), so nothing
+// runs after hookx's answer; where hookx does not answer, the refusal's
+// line is printed with a \r that Cline trims (zl, core@703349) before it
+// parses it. Seen in dash and bash (TestCRLFDispatcherRunsAsWritten).
+func LF(script []byte) []byte {
+	lines := bytes.SplitAfter(script, []byte("\n"))
+	for _, l := range lines {
+		if len(l) > 0 && !bytes.HasSuffix(l, []byte("\r\n")) {
+			return script
+		}
+	}
+	return bytes.ReplaceAll(script, []byte("\r\n"), []byte("\n"))
 }
 
 // Extensions are the name endings with which Cline runs a hook file of an

@@ -139,3 +139,92 @@ func TestRenderFailsClosedWithoutHookx(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestDispatchRefusesDuplicateKeys: encoding/json keeps the last of a key
+// written twice (in any case, for an entry's fields), so a hooks file
+// with the guard under the first PreToolUse, or a second "Command", ran
+// the other: dispatch let the call through where doctor showed the guard.
+// It now refuses the file on a guard event, and says why. Fails on
+// d8237c0.
+func TestDispatchRefusesDuplicateKeys(t *testing.T) {
+	guard := `{"command":"echo '{\"cancel\":true,\"errorMessage\":\"no\"}'"}`
+	for _, file := range []string{
+		`{"PreToolUse":[` + guard + `],"PreToolUse":[{"command":"true"}]}`,
+		`{"PreToolUse":[{"command":"echo '{\"cancel\":true}'","Command":"true"}]}`,
+		`{"PreToolUse":[{"type":"command","type":"x","command":"true"}]}`,
+		`{"PreToolUse":[` + guard + `],"TaskStart":[],"TaskStart":[]}`,
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, DataFile), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		got := string(Dispatch(context.Background(), DispatchOptions{Host: "cline", Event: "PreToolUse", Script: filepath.Join(dir, "PreToolUse"), Stdin: []byte(`{}`), Stderr: &stderr}))
+		if !strings.HasPrefix(got, `{"cancel":true`) || !strings.Contains(got, "twice") || !strings.Contains(stderr.String(), "twice") {
+			t.Errorf("%s: answer %q (stderr %q), want a refusal saying a key is written twice", file, got, stderr.String())
+		}
+	}
+}
+
+// TestDispatchHeldStdout: an entry that exits but leaves a process holding
+// its stdout is refused (its answer cannot be known), and the reason says
+// so: it was "could not start". Fails on d8237c0.
+func TestDispatchHeldStdout(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("entries run with /bin/bash -c")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, DataFile), []byte(`{"PreToolUse":[{"command":"sleep 4 & echo '{}'"}]}`), 0o644)
+	var stderr bytes.Buffer
+	got := string(Dispatch(context.Background(), DispatchOptions{Host: "cline", Event: "PreToolUse", Script: filepath.Join(dir, "PreToolUse"), Stdin: []byte(`{}`), Stderr: &stderr}))
+	if !strings.HasPrefix(got, `{"cancel":true`) || !strings.Contains(got, "holding its stdout") || strings.Contains(got, "could not start") {
+		t.Errorf("answer %q, want a refusal saying a process held its stdout", got)
+	}
+}
+
+// TestCRLFDispatcherRunsAsWritten: a dispatcher checked out with CRLF line
+// endings (git's autocrlf) is hookx's: Cline runs it with sh, the #! line
+// trimmed (core@715458), and sh does what the LF script does: hookx's
+// answer and nothing after it, or the refusal where hookx does not answer
+// (its \r trimmed by Cline's reader, as control() trims it). It was taken
+// for the user's own file (migrate: "not carried"; doctor: HX331, "Cline
+// runs it, and none of the entries"), which is false. The real shells are
+// the oracle. Fails on d8237c0 (Owned).
+func TestCRLFDispatcherRunsAsWritten(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh")
+	}
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake hookx")
+	crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
+	script := crlf(Render(shellSingle(fake), "0.1.0", "PreToolUse", true))
+	if !Owned(script) {
+		t.Fatalf("a CRLF dispatcher is not hookx's:\n%q", script)
+	}
+	if ev, v, _ := Stamp(script); ev != "PreToolUse" || v != "0.1.0" {
+		t.Errorf("Stamp: %q %q", ev, v)
+	}
+	path := filepath.Join(dir, "PreToolUse")
+	if err := os.WriteFile(path, script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range []string{"sh", "bash", "dash"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			continue
+		}
+		for _, c := range []struct{ hookx, want string }{
+			{"#!/bin/sh\n[ \"$6\" = -- ] && [ \"$7\" = \"$HOOKX_WANT\" ] && echo '{\"context\":\"ok\"}'\n", `{"context":"ok"}` + "\n"},
+			{"#!/bin/sh\necho '{\"context\":\"half\"}'; exit 1\n", string(failClosedAnswer("PreToolUse")) + "\n"},
+		} {
+			if err := os.WriteFile(fake, []byte(c.hookx), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(sh, path) // as Cline runs it (gl, core@716173)
+			cmd.Env = append(os.Environ(), "HOOKX_WANT="+path)
+			out, _ := cmd.Output()
+			if diff := cmp.Diff(c.want, string(control(out))); diff != "" {
+				t.Errorf("%s: Cline's answer (-want +got):\n%s\nstdout %q", sh, diff, out)
+			}
+		}
+	}
+}

@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
+	"github.com/tailscale/hujson"
 )
 
 // Budget is how long Dispatch runs hooks in all: under Cline's own 120 s
@@ -97,10 +99,10 @@ func Dispatch(ctx context.Context, o DispatchOptions) []byte {
 		if e.Type != "" && e.Type != "command" || e.Command == "" {
 			return refuse(name + " is no command hookx wrote")
 		}
-		out := run(ctx, d, e, o.Stdin, o.Stderr)
+		out, why := run(ctx, d, e, o.Stdin, o.Stderr)
 		switch {
 		case out.Failed:
-			return refuse(name + " could not start")
+			return refuse(name + " " + why)
 		case out.TimedOut:
 			return refuse(name + " did not answer in time")
 		case out.Signaled:
@@ -160,6 +162,14 @@ func readEntries(file, event string) ([]entry, error) {
 	if err := json.Unmarshal(data, &all); err != nil {
 		return nil, fmt.Errorf("%s is not JSON: %w", file, err)
 	}
+	if v, err := hujson.Parse(data); err == nil {
+		// encoding/json keeps the last of a key written twice, silently:
+		// the hooks under the other would not run. Which one the file's
+		// author meant cannot be known: refuse the file.
+		if dup := duplicateKey(&v); dup != "" {
+			return nil, fmt.Errorf("%s writes the key %q twice, and hookx cannot tell which is meant", file, dup)
+		}
+	}
 	var es []entry
 	if raw, ok := all[event]; ok {
 		if err := json.Unmarshal(raw, &es); err != nil {
@@ -169,8 +179,52 @@ func readEntries(file, event string) ([]entry, error) {
 	return es, nil
 }
 
-// run runs one entry as the host runs a hook command.
-func run(ctx context.Context, d *mappings.Dialect, e entry, stdin []byte, stderr io.Writer) translate.Output {
+// duplicateKey is a key written twice in one object of v, or "": twice
+// in any case, since encoding/json reads {"command":…, "Command":…} into
+// one field too, keeping the last.
+func duplicateKey(v *hujson.Value) string {
+	switch x := v.Value.(type) {
+	case *hujson.Object:
+		seen := map[string]bool{}
+		for i := range x.Members {
+			var name string
+			if lit, ok := x.Members[i].Name.Value.(hujson.Literal); ok {
+				name = lit.String()
+			}
+			if seen[FoldKey(name)] {
+				return name
+			}
+			seen[FoldKey(name)] = true
+			if dup := duplicateKey(&x.Members[i].Value); dup != "" {
+				return dup
+			}
+		}
+	case *hujson.Array:
+		for i := range x.Elements {
+			if dup := duplicateKey(&x.Elements[i]); dup != "" {
+				return dup
+			}
+		}
+	}
+	return ""
+}
+
+// FoldKey is s with each rune replaced by the least rune of its simple
+// case folding orbit: two keys strings.EqualFold holds equal have the
+// same FoldKey.
+func FoldKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
+}
+
+// run runs one entry as the host runs a hook command; where it failed
+// (Output.Failed), why says how.
+func run(ctx context.Context, d *mappings.Dialect, e entry, stdin []byte, stderr io.Writer) (o translate.Output, why string) {
 	timeout := time.Duration(e.Timeout * float64(time.Second))
 	if d.Timeout.Unit == "ms" {
 		timeout = time.Duration(e.Timeout * float64(time.Millisecond))
@@ -188,22 +242,27 @@ func run(ctx context.Context, d *mappings.Dialect, e entry, stdin []byte, stderr
 	cmd.Stderr = stderr
 	cmd.WaitDelay = 2 * time.Second
 	err := cmd.Run()
-	o := translate.Output{Stdout: out.b.Bytes()}
+	o = translate.Output{Stdout: out.b.Bytes()}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
 		o.TimedOut = true
 	case out.over:
-		o.Failed = true
+		o.Failed, why = true, fmt.Sprintf("wrote more than %d bytes on stdout", maxOutput)
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The command exited, but a process it started still holds its
+		// stdout: what it would still write, after the answer was read,
+		// cannot be known (hookx wrap never leaves one).
+		o.Failed, why = true, fmt.Sprintf("exited but left a process holding its stdout (still open %v after it exited): its answer cannot be known", cmd.WaitDelay)
 	case errors.As(err, &ee):
 		if ee.ExitCode() < 0 {
 			o.Signaled = true
 		}
 		o.ExitCode = ee.ExitCode()
 	case err != nil:
-		o.Failed = true
+		o.Failed, why = true, "could not start: "+err.Error()
 	}
-	return o
+	return o, why
 }
 
 // control is a hook's answer as Cline reads it (the last HOOK_CONTROL
