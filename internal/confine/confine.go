@@ -31,6 +31,11 @@ type Policy struct {
 	// Read lists directories inside Hide that stay readable (the PATH
 	// entries under the home directory, where tools are installed).
 	Read []string
+	// ConnectTCP lists the TCP ports the command may connect to (hookx test
+	// --live: the fake model's). Landlock's port rule does not restrict the
+	// address: give it only with an empty network namespace (Isolate), where
+	// nothing but what hookx serves there listens. Empty: no TCP at all.
+	ConnectTCP []uint16
 }
 
 // FakeMissingEnv, when set to a reason, makes Available report that

@@ -66,12 +66,16 @@ func Restrict(p Policy) error {
 	}
 	// A shell writes its errors to /dev/null and reads /dev/tty.
 	rules = append(rules, landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full").IgnoreIfMissing())
-	// No landlock.ConnectTCP or BindTCP rule: every TCP port is refused.
+	// No BindTCP rule: no TCP port can be bound. ConnectTCP only to the
+	// ports the policy names (none outside hookx test --live).
+	for _, port := range p.ConnectTCP {
+		rules = append(rules, landlock.ConnectTCP(port))
+	}
 	if err := config.Restrict(rules...); err != nil {
 		return fmt.Errorf("confine: landlock: %w", err)
 	}
 	v, err := llsys.LandlockGetABIVersion()
-	if err := noSockets(err != nil || v < unixABI); err != nil {
+	if err := noSockets(err != nil || v < unixABI, len(p.ConnectTCP) > 0); err != nil {
 		return fmt.Errorf("confine: seccomp: %w", err)
 	}
 	if err := nativeOnly(); err != nil {
@@ -223,11 +227,27 @@ const unixABI = 9
 // too, and datagram socketpairs (sendto can address any path from one). A
 // stream socketpair, which child processes' pipes use (libuv), stays
 // allowed.
-func noSockets(unixToo bool) error {
-	unix := func(op seccomp.Operation) seccomp.Condition {
-		return seccomp.Condition{Argument: 0, Operation: op, Value: syscall.AF_UNIX}
+//
+// With tcp (the policy allows connecting to some TCP ports), IPv4 and IPv6
+// stream sockets are allowed too, and only those: Landlock decides which
+// ports they may connect to, and none they may bind.
+func noSockets(unixToo, tcp bool) error {
+	domain := func(op seccomp.Operation, d uint64) seccomp.Condition {
+		return seccomp.Condition{Argument: 0, Operation: op, Value: d}
 	}
+	unix := func(op seccomp.Operation) seccomp.Condition { return domain(op, syscall.AF_UNIX) }
 	rules := []seccomp.NameWithConditions{{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.NotEqual)}}}
+	if tcp {
+		// The type's low bits are SOCK_STREAM (1) exactly when none of 0xe
+		// is set (DGRAM 2, RAW 3, SEQPACKET 5, PACKET 10); the flags
+		// (NONBLOCK, CLOEXEC) are higher bits.
+		notStream := seccomp.Condition{Argument: 1, Operation: seccomp.BitsSet, Value: 0xe}
+		rules = []seccomp.NameWithConditions{
+			{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.NotEqual), domain(seccomp.NotEqual, syscall.AF_INET), domain(seccomp.NotEqual, syscall.AF_INET6)}},
+			{Name: "socket", Conditions: seccomp.ArgumentConditions{domain(seccomp.Equal, syscall.AF_INET), notStream}},
+			{Name: "socket", Conditions: seccomp.ArgumentConditions{domain(seccomp.Equal, syscall.AF_INET6), notStream}},
+		}
+	}
 	if unixToo {
 		rules = append(rules,
 			seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{unix(seccomp.Equal)}},

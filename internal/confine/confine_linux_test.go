@@ -33,6 +33,18 @@ func TestMain(m *testing.M) {
 				}
 			}
 			os.Exit(0)
+		case "hostile-connect":
+			// Connect to every address given; say which worked.
+			for _, a := range os.Args[2:] {
+				c, err := net.DialTimeout("tcp", a, 3*time.Second)
+				if err != nil {
+					fmt.Printf("refused %s\n", a)
+					continue
+				}
+				fmt.Printf("connected %s\n", a)
+				c.Close()
+			}
+			os.Exit(0)
 		}
 	}
 	os.Exit(m.Run())
@@ -140,5 +152,51 @@ func TestNoSystemCallsOfAnotherABI(t *testing.T) {
 	case s := <-got:
 		t.Errorf("the confined program reached the socket: %q", s)
 	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestConnectTCPOnlyToTheGivenPort runs the helper as hookx test --live
+// does, with the fake model's port allowed: the confined command connects
+// to it, and to no other local port (Landlock's ConnectTCP rule; the
+// seccomp filter lets only stream sockets through for it).
+func TestConnectTCPOnlyToTheGivenPort(t *testing.T) {
+	if err := Available(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var addrs []string
+	var ports []uint16
+	for range 2 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		addrs = append(addrs, l.Addr().String())
+		ports = append(ports, uint16(l.Addr().(*net.TCPAddr).Port))
+	}
+	cmd := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{t.TempDir()}, ConnectTCP: ports[:1]}, self, "hostile-connect", addrs[0], addrs[1])...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := fmt.Sprintf("connected %s\nrefused %s\n", addrs[0], addrs[1])
+	if string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
 	}
 }

@@ -3,6 +3,7 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // HelperName is the hidden subcommand (`hookx probe-exec`) that confines
@@ -20,6 +21,9 @@ func Args(p Policy, argv ...string) []string {
 	}
 	for _, d := range p.Read {
 		a = append(a, "--read", d)
+	}
+	for _, port := range p.ConnectTCP {
+		a = append(a, "--connect-tcp", strconv.Itoa(int(port)))
 	}
 	return append(append(a, "--"), argv...)
 }
@@ -41,6 +45,12 @@ func Main(args []string) error {
 			p.Hide = append(p.Hide, args[1])
 		case "--read":
 			p.Read = append(p.Read, args[1])
+		case "--connect-tcp":
+			port, err := strconv.ParseUint(args[1], 10, 16)
+			if err != nil || port == 0 {
+				return fmt.Errorf("%s: --connect-tcp needs a port, not %q", HelperName, args[1])
+			}
+			p.ConnectTCP = append(p.ConnectTCP, uint16(port))
 		default:
 			return fmt.Errorf("%s: unknown flag %s", HelperName, args[0])
 		}
