@@ -60,6 +60,10 @@ type Options struct {
 	// ProbeUnconfined lets Probe run hooks with no confinement (but still
 	// with a throwaway HOME and a minimal environment).
 	ProbeUnconfined bool
+	// ProbeWrap is how to run hookx wrap, which runs each probed hook as
+	// its agent would (package hookrun, hookx test's runner): the program
+	// and its first arguments. Nil: this executable's "wrap".
+	ProbeWrap []string
 	// Getenv reads the environment the agents start in; nil: os.Getenv.
 	Getenv func(string) string
 	// Ignore lists the rules (ids or names) whose findings are silenced:

@@ -1,20 +1,15 @@
 package doctor
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/hookx-dev/hookx/internal/confine"
+	"github.com/hookx-dev/hookx/internal/hookrun"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 )
@@ -57,53 +52,48 @@ func (c *checker) probeAll() {
 		return
 	}
 	for _, h := range hooks {
-		tmp, err := os.MkdirTemp("", "hookx-doctor-")
+		box, err := hookrun.NewSandbox("hookx-doctor-", c.opts.Dir)
 		if err != nil {
 			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
-			return
-		}
-		box, err := confine.NewSandbox(tmp, c.opts.Dir)
-		if err != nil {
-			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
-			os.RemoveAll(tmp)
 			continue
 		}
-		proj := box.Proj
-		if err := confine.CopyTree(c.opts.Dir, proj); err != nil {
-			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: copying the project: "+err.Error(), "")
-			os.RemoveAll(tmp)
-			continue
-		}
-		for _, pc := range probeCases(proj) {
+		for _, pc := range probeCases(box.Proj) {
 			c.probe(h, box, pc)
 		}
-		os.RemoveAll(tmp)
+		box.Close()
 	}
 }
 
-func (c *checker) probe(h *hook, box *confine.Sandbox, pc probeCase) {
+func (c *checker) probe(h *hook, box *hookrun.Sandbox, pc probeCase) {
 	d := h.f.d
 	proj := box.Proj
 	payload, tool, err := c.payload(d, h.ev.Name, proj, pc) // the event as the agent names it (Crush folds pre_tool_use)
 	if err != nil || payload == nil {
 		return // the agent has no such tool: its hooks never see this call
 	}
-	if !toolMatches(d, h.matcher, tool) {
+	if !hookrun.Matches(d, h.matcher, tool) {
 		return
 	}
-	limit := ProbeLimit
-	agentLimit := d.Timeout.Default
-	if t, ok := d.Timeout.PerEvent[h.ev.Name]; ok {
-		agentLimit = t
+	agentDur := hookrun.AgentTimeout(d, h.ev.Name, h.timeout)
+	limit := min(ProbeLimit, agentDur)
+	// The hook runs as hookx test runs it on its own agent: through hookx
+	// wrap (the agent's command expansion, environment, output bounds and
+	// held output), confined; the probe's limit stops it.
+	wrapArgv := c.opts.ProbeWrap
+	if wrapArgv == nil {
+		self, err := os.Executable()
+		if err != nil {
+			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
+			return
+		}
+		wrapArgv = []string{self, "wrap"}
 	}
-	if h.timeout != nil && *h.timeout > 0 {
-		agentLimit = *h.timeout
-	}
-	agentDur := d.Timeout.Duration(agentLimit)
-	if agentDur < limit {
-		limit = agentDur
-	}
-	out := c.runHook(h, box, payload, limit)
+	out := hookrun.Run{
+		Hook: hookrun.Hook{Dialect: d.Name, Event: h.ev.Name, Matcher: h.matcher, Command: h.command, Env: h.env},
+		Host: d, HostEvent: h.ev.Name, Payload: payload, Box: box,
+		Wrap: wrapArgv, Exec: c.opts.ProbeExec, Home: c.opts.Home, Dir: c.opts.Dir, Getenv: c.opts.getenv,
+		Limit: limit,
+	}.Do()
 	what := fmt.Sprintf("probe %s (%s)", pc.label, tool)
 	outcome, r, fix := classify(d, h.ev.Name, out, limit < agentDur, limit)
 	c.add(h, h.cmdOff, r, what+": "+outcome, fix)
@@ -143,117 +133,6 @@ func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase)
 	}
 	_ = json.Unmarshal(res.Payload, &v)
 	return res.Payload, v.ToolName, nil
-}
-
-// toolMatches reports whether d's agent runs a hook with matcher m for a
-// call of tool, read by the table's ToolMatcher (the one migrate and wrap
-// use). A matcher hookx cannot evaluate as the agent does is assumed to
-// match: the probe then runs the guard.
-func toolMatches(d *mappings.Dialect, m *string, tool string) bool {
-	if matchesAll(d, m) {
-		return true
-	}
-	tm, err := d.ToolMatcher(*m)
-	if err != nil {
-		return true
-	}
-	ok, err := tm.Match(tool)
-	return ok || err != nil
-}
-
-// runHook runs a hook the way its agent does: its shell, in the project,
-// with the agent's variables, the event on stdin.
-func (c *checker) runHook(h *hook, box *confine.Sandbox, payload []byte, limit time.Duration) translate.Output {
-	d := h.f.d
-	proj := box.Proj
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	shell := d.Shell
-	if shell == "" {
-		shell = "sh"
-	}
-	path := c.opts.getenv("PATH")
-	if path == "" {
-		path = "/usr/local/bin:/usr/bin:/bin"
-	}
-	cmd := exec.Command(shell, "-c", h.command)
-	if c.opts.ProbeExec != nil {
-		args := slices.Concat(c.opts.ProbeExec[1:], confine.Args(box.Policy(c.opts.Home, c.opts.Dir, path), shell, "-c", h.command))
-		cmd = exec.Command(c.opts.ProbeExec[0], args...)
-	}
-	cmd.Dir = proj
-	cmd.Stdin = bytes.NewReader(payload)
-	env := box.Env(path, c.opts.getenv)
-	for _, o := range c.tbl.Dialects {
-		if sets(d, o.Env.ProjectDir) {
-			env = append(env, o.Env.ProjectDir+"="+proj)
-		}
-	}
-	if d.Env.Cwd != "" {
-		env = append(env, d.Env.Cwd+"="+proj)
-	}
-	if d.Env.SessionID != "" {
-		env = append(env, d.Env.SessionID+"=hookx-doctor-probe")
-	}
-	for k, v := range d.Env.Set {
-		env = append(env, k+"="+v)
-	}
-	for k, v := range h.env {
-		env = append(env, k+"="+v)
-	}
-	cmd.Env = env
-	newGroup(cmd)
-	if c.opts.ProbeExec != nil {
-		// Where the kernel allows it: no network at all, and every process
-		// the hook started dies with it (PID namespace).
-		confine.Isolate(cmd)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &limited{w: &stdout, n: 1 << 20}
-	cmd.Stderr = &limited{w: &stderr, n: 1 << 20}
-	if err := cmd.Start(); err != nil {
-		return translate.Output{Failed: true, FailReason: err.Error()}
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	timedOut := false
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		timedOut = true
-		killGroup(cmd)
-		err = <-done
-	}
-	// A background process that keeps the pipes open is gone with the group.
-	killGroup(cmd)
-	out := translate.Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), TimedOut: timedOut}
-	if timedOut {
-		out.FailReason = "timed out"
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if signaled(ee) {
-			out.Signaled = true
-		} else {
-			out.ExitCode = ee.ExitCode()
-		}
-	}
-	return out
-}
-
-type limited struct {
-	w io.Writer
-	n int
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if l.n > 0 {
-		q := p[:min(len(p), l.n)]
-		l.n -= len(q)
-		_, _ = l.w.Write(q)
-	}
-	return len(p), nil
 }
 
 // classify says what the agent does with a hook's answer.
@@ -310,3 +189,6 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// toolMatches is the runner's matcher reading (hookrun.Matches).
+var toolMatches = hookrun.Matches

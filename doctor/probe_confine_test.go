@@ -11,16 +11,26 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/internal/confine"
+	"github.com/hookx-dev/hookx/internal/wrapcli"
 )
 
-// TestMain lets the test binary be the confining helper (hookx probe-exec)
-// and the hostile programs the probed hooks run.
+// TestMain lets the test binary be the confining helper (hookx probe-exec),
+// hookx wrap, and the hostile programs the probed hooks run.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case confine.HelperName:
 			fmt.Fprintln(os.Stderr, confine.Main(os.Args[2:]))
 			os.Exit(3)
+		case "wrap":
+			// hookx wrap, which runs each probed hook (package hookrun).
+			opts, err := wrapcli.Parse(os.Args[2:], os.Stdin, os.Stdout, os.Stderr)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(3)
+			}
+			code, _ := opts.Execute()
+			os.Exit(code)
 		case "hostile-send":
 			hostileSend(os.Args[2], os.Args[3])
 			return

@@ -2,13 +2,10 @@ package hooktest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/doctor"
-	"github.com/hookx-dev/hookx/internal/confine"
+	"github.com/hookx-dev/hookx/internal/hookrun"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 )
@@ -212,18 +209,11 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 	if err != nil {
 		return cell, err
 	}
-	tmp, err := os.MkdirTemp("", "hookx-test-")
+	box, err := hookrun.NewSandbox("hookx-test-", opts.Dir)
 	if err != nil {
 		return cell, err
 	}
-	defer os.RemoveAll(tmp)
-	box, err := confine.NewSandbox(tmp, opts.Dir)
-	if err != nil {
-		return cell, err
-	}
-	if err := confine.CopyTree(opts.Dir, box.Proj); err != nil {
-		return cell, fmt.Errorf("copying the project: %w", err)
-	}
+	defer box.Close()
 	payload, hostEvent, tool, canonical, err := buildEvent(c.Event, host, box.Proj, opts.Table)
 	if err != nil {
 		// The host cannot send this event (the translation refuses it):
@@ -256,7 +246,7 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 	if hk.cond != "" {
 		cell.Notes = append(cell.Notes, fmt.Sprintf("the if condition %q is not evaluated: the hook runs for every call its matcher takes", hk.cond))
 	}
-	if host == hookD && hk.Matcher != nil && tool != "" && !matches(host, *hk.Matcher, tool) {
+	if host == hookD && hk.Matcher != nil && tool != "" && !hookrun.Matches(host, hk.Matcher, tool) {
 		// The hook's own agent does not run it for this tool.
 		cell.NotRun = true
 		cell.Notes = append(cell.Notes, fmt.Sprintf("the matcher %q does not match %s: the hook does not run", *hk.Matcher, tool))
@@ -264,20 +254,18 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 		// The hook's own agent's timeout applies (wrap --timeout: on
 		// expiry, the hook's own timeout rules), where it is within
 		// hookx test's limit; past it, the run is cut and says so.
-		agent := hookD.Timeout.Default
-		if t, ok := hookD.Timeout.PerEvent[hookEvent]; ok {
-			agent = t
-		}
-		if hk.timeout != nil && *hk.timeout > 0 {
-			agent = *hk.timeout
-		}
-		agentDur := hookD.Timeout.Duration(agent)
+		agentDur := hookrun.AgentTimeout(hookD, hookEvent, hk.timeout)
 		var wrapLimit time.Duration
 		limit := opts.Limit
 		if agentDur > 0 && agentDur <= opts.Limit {
 			wrapLimit, limit = agentDur, agentDur+5*time.Second
 		}
-		out = runWrap(hk, hookEvent, host, hostEvent, payload, box, opts, wrapLimit, limit)
+		out = hookrun.Run{
+			Hook: hookrun.Hook{Dialect: hk.Dialect, Event: hookEvent, Matcher: hk.Matcher, Command: hk.Command, Env: hk.env},
+			Host: host, HostEvent: hostEvent, Payload: payload, Box: box,
+			Wrap: opts.Wrap, Exec: opts.Exec, Home: opts.Home, Dir: opts.Dir, Getenv: opts.Getenv,
+			WrapTimeout: wrapLimit, Limit: limit,
+		}.Do()
 		if out.TimedOut {
 			cell.Did, cell.Why = "no answer", fmt.Sprintf("no answer within hookx test's %s limit (%s would wait %s)", opts.Limit, hookD.Agent, agentDur)
 			return cell, nil
@@ -322,94 +310,6 @@ func buildEvent(e Event, host *mappings.Dialect, proj string, tbl *mappings.Tabl
 		return nil, "", "", "", nil
 	}
 	return res.Payload, res.Event, res.Tool, res.Canonical, nil
-}
-
-// matches reports whether d's agent runs a hook with matcher m for tool
-// (the table's ToolMatcher); one hookx cannot read is taken to match.
-func matches(d *mappings.Dialect, m, tool string) bool {
-	if m == "" || m == "*" {
-		return true
-	}
-	tm, err := d.ToolMatcher(m)
-	if err != nil {
-		return true
-	}
-	ok, err := tm.Match(tool)
-	return ok || err != nil
-}
-
-// runWrap runs `hookx wrap` for the hook as host would, confined to the
-// sandbox, with the event on stdin.
-func runWrap(hk Hook, hookEvent string, host *mappings.Dialect, hostEvent string, payload []byte, box *confine.Sandbox, opts Options, wrapLimit, limit time.Duration) translate.Output {
-	argv := slices.Concat(opts.Wrap, []string{"--from", hk.Dialect, "--host", host.Name, "--event", hookEvent, "--host-event", hostEvent})
-	if wrapLimit > 0 {
-		argv = append(argv, "--timeout", wrapLimit.String())
-	}
-	keys := slices.Sorted(maps.Keys(hk.env))
-	for _, k := range keys {
-		argv = append(argv, "--env", k+"="+hk.env[k])
-	}
-	if hk.Matcher != nil && host.Name != hk.Dialect {
-		argv = append(argv, "--match", *hk.Matcher)
-	}
-	argv = append(argv, "--", hk.Command)
-	path := opts.Getenv("PATH")
-	if path == "" {
-		path = "/usr/local/bin:/usr/bin:/bin"
-	}
-	if opts.Exec != nil {
-		argv = slices.Concat(opts.Exec, confine.Args(box.Policy(opts.Home, opts.Dir, path), argv...))
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.WaitDelay = time.Second
-	cmd.Dir = box.Proj
-	cmd.Stdin = bytes.NewReader(payload)
-	env := box.Env(path, opts.Getenv)
-	// What the host sets for every hook it runs.
-	for _, kv := range [][2]string{{host.Env.ProjectDir, box.Proj}, {host.Env.Cwd, box.Proj}, {host.Env.SessionID, "hookx-test"}} {
-		if kv[0] != "" {
-			env = append(env, kv[0]+"="+kv[1])
-		}
-	}
-	for k, v := range host.Env.Set {
-		env = append(env, k+"="+v)
-	}
-	cmd.Env = env
-	if opts.Exec != nil {
-		confine.Isolate(cmd)
-	}
-	var stdout, stderr bytes.Buffer
-	// A hook that floods its output is cut at 1 MiB a stream (doctor
-	// --probe's bound), past what any host reads of a decision.
-	so, se := &bounded{w: &stdout, n: 1 << 20}, &bounded{w: &stderr, n: 1 << 20}
-	cmd.Stdout, cmd.Stderr = so, se
-	err := cmd.Run()
-	out := translate.Output{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
-	// A stream over the bound is left out, as translate.Output says: the
-	// host's reader then decides what a verdict it cannot read does.
-	if so.over {
-		out.Stdout, out.Overflow = nil, true
-	}
-	if se.over {
-		out.Stderr, out.Overflow = nil, true
-	}
-	if ctx.Err() != nil {
-		out.TimedOut, out.FailReason = true, "timed out after "+limit.String()
-		return out
-	}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		out.ExitCode = ee.ExitCode()
-		if out.ExitCode < 0 {
-			out.Signaled = true
-		}
-	case err != nil:
-		out.Failed, out.FailReason = true, err.Error()
-	}
-	return out
 }
 
 // judge says what the host does with v and whether that is what the case
@@ -495,25 +395,4 @@ func firstLine(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
-}
-
-// bounded keeps the first n bytes written to it and drops the rest.
-type bounded struct {
-	w    *bytes.Buffer
-	n    int
-	over bool
-}
-
-func (b *bounded) Write(p []byte) (int, error) {
-	n := len(p)
-	if b.n > 0 {
-		q := p[:min(len(p), b.n)]
-		b.n -= len(q)
-		b.w.Write(q)
-		p = p[len(q):]
-	}
-	if len(p) > 0 {
-		b.over = true
-	}
-	return n, nil
 }

@@ -963,3 +963,11 @@ func signum(sig os.Signal) int {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// AgentEnv is environ with what d's agent sets for each hook it runs on
+// the event payload (in d's dialect): the one model of it, which wrap
+// gives a hook of d under any host. hookx's runners of a project's hooks
+// (package hookrun) start a host's hooks with it.
+func AgentEnv(environ []string, d *mappings.Dialect, payload []byte) []string {
+	return hookEnv(environ, d, d, payload)
+}

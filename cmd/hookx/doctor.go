@@ -167,9 +167,12 @@ func doctorRun(opts *doctorOptions) error {
 	if opts.probeUnconfined && !opts.probe {
 		return withCode(exitBadInput, errors.New("doctor: --probe-unconfined needs --probe"))
 	}
-	var probeExec []string
+	var probeExec, probeWrap []string
 	if opts.probe {
 		self, err := os.Executable()
+		if err == nil {
+			probeWrap = []string{self, "wrap"}
+		}
 		if cerr := confine.Available(); cerr != nil || err != nil {
 			if cerr == nil {
 				cerr = err
@@ -185,7 +188,7 @@ func doctorRun(opts *doctorOptions) error {
 	all, err := doctor.Check(doctor.Options{
 		Table: mappings.Default(), Dir: opts.dir, Home: home,
 		User: opts.user, Probe: opts.probe, Getenv: opts.getenv, HookxVersion: stampVersion(),
-		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined,
+		ProbeExec: probeExec, ProbeUnconfined: opts.probeUnconfined, ProbeWrap: probeWrap,
 		Ignore: opts.ignore, NoInlineIgnore: opts.noInlineIgnore,
 	})
 	if err != nil {
