@@ -91,14 +91,6 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 			for _, l := range live {
 				want := fast[[2]string{l.Case, l.Host}]
 				t.Logf("%s on %s: live %s (pass %v), fast path %s (pass %v); %q", l.Case, host, l.Did, l.Pass, want.Did, want.Pass, l.Notes)
-				if why, ok := liveUnobserved[host]; ok {
-					if l.Did != "unobserved" {
-						t.Errorf("%s on %s: --live now observes %s (%s): remove it from liveUnobserved", l.Case, host, host, l.Did)
-					} else {
-						t.Logf("%s on %s: --live cannot observe it yet: %s", l.Case, host, why)
-					}
-					continue
-				}
 				if !l.Ran || l.Did != want.Did || l.Pass != want.Pass {
 					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass)
 				}
@@ -108,16 +100,6 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 			}
 		})
 	}
-}
-
-// liveUnobserved are the agents whose shell --live cannot see yet, and
-// why: their cells must say "unobserved" (never a verdict); one that
-// starts to be seen fails here until it is removed.
-var liveUnobserved = map[driver.Agent]string{
-	// Copilot CLI 1.0.102 runs its bash tool in a persistent shell that
-	// reads neither BASH_ENV nor ~/.bashrc, or replaces the recorder's
-	// DEBUG trap (2026-11-28): the recorder sees none of its commands.
-	driver.Copilot: "its persistent bash tool escapes the recorder",
 }
 
 func ptr(s string) *string { return &s }

@@ -95,6 +95,15 @@ var hosts = map[driver.Agent]host{
 		func(p agents.Paths) string { return p.Droid }},
 }
 
+// recordArgs are an agent's own flags that make its shell read the
+// recorder (BASH_ENV), where it reads none by default. Copilot CLI 1.0.102
+// runs its bash tool in a persistent shell started `bash --noprofile
+// --norc`, which sources BASH_ENV only with its bashEnv setting
+// (cli-main.js: shellInitProfile: bashEnv ? "non-interactive" : "none";
+// `copilot --help`: "--bash-env [<value>] Enable BASH_ENV support for bash
+// shells (on|off)").
+var recordArgs = map[driver.Agent][]string{driver.Copilot: {"--bash-env=on"}}
+
 // ShellCall is a's model calling its shell tool with cmd.
 func ShellCall(a driver.Agent, cmd string) fakemodel.Call { return hosts[a].shell(cmd) }
 
@@ -205,7 +214,7 @@ func Run(ctx context.Context, p agents.Paths, sb *driver.Sandbox, s Spec) (*Outc
 	}
 	res, err := sb.Run(ctx, driver.Cmd{
 		Path:    Exe(p, s.Agent),
-		Args:    driver.AgentArgs(s.Agent, prompt),
+		Args:    append(driver.AgentArgs(s.Agent, prompt), recordArgs[s.Agent]...),
 		Env:     append(sb.Env(s.Agent, srv.URL), "BASH_ENV="+rc),
 		Stop:    srv.Exceeded(),
 		Timeout: s.Timeout,
