@@ -29,30 +29,69 @@ import (
 func TestHookxTestLive(t *testing.T) {
 	p := requireAgents(t)
 	bin := requireHookx(t)
+	guard := func(name string) hooktest.Hook {
+		return hooktest.Hook{Settings: ".claude/settings.json", Event: name, Matcher: ptr("Bash")}
+	}
+	guardCases := []hooktest.Case{
+		{Name: "rm -rf build", Hook: guard("PreToolUse"),
+			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
+		{Name: "harmless", Hook: guard("PreToolUse"),
+			Event: hooktest.Event{Name: "shell", Command: "printf ALLOW%s -RAN"}, Expect: hooktest.Expect{Outcome: "allow"}},
+	}
 	for _, g := range []struct{ name, body string }{
 		{"exit2", "echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"},
 		{"ignored-idiom", emit(`{"decision":"deny","reason":"HXTEST-DENY: rm -rf build is forbidden"}`)},
 	} {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			hookxTestLive(t, p, bin, g.body)
+			hookxTestLive(t, p, bin, &hooktest.File{Cases: guardCases}, &scenario{
+				name: "hookx-test", dialect: driver.Claude,
+				hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
+				scripts: map[string]string{"guard": onDangerous(g.body)},
+				files:   map[string]string{"build/keep.txt": "keep\n"},
+			})
 		})
 	}
+	// The other outcome kinds the agents show headless: a prompt hook's
+	// deny (the prompt never reaches the model) and context (it does, with
+	// the hook's text), a Stop hook's one more turn (the model is asked
+	// again, told the hook's reason), and an inline event (Gemini CLI's
+	// own BeforeTool payload, the Claude guard judged on it). An ask is
+	// not run live: headless agents have no user to ask.
+	t.Run("outcomes", func(t *testing.T) {
+		t.Parallel()
+		prompt := hooktest.Hook{Settings: ".claude/settings.json", Event: "UserPromptSubmit"}
+		hookxTestLive(t, p, bin, &hooktest.File{Cases: []hooktest.Case{
+			{Name: "secret in a prompt", Hook: prompt,
+				Event: hooktest.Event{Name: "prompt", Prompt: "deploy with HXTEST-SECRET"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-PROMPT"}},
+			{Name: "prompt context", Hook: prompt,
+				Event: hooktest.Event{Name: "prompt", Prompt: "say hello"}, Expect: hooktest.Expect{Outcome: "context", Context: "HXTEST-CTX"}},
+			{Name: "one more turn", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "Stop"},
+				Event: hooktest.Event{Name: "stop", Message: "Done."}, Expect: hooktest.Expect{Outcome: "continue", Reason: "HXTEST-CONTINUE"}},
+			{Name: "inline rm -rf build", Hook: guard("PreToolUse"),
+				Event:  hooktest.Event{Dialect: "gemini", Payload: []byte(`{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T16:47:36.498Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","description":"d"}}`)},
+				Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
+		}}, &scenario{
+			name: "hookx-test-outcomes", dialect: driver.Claude,
+			hooks: []hookDef{
+				{event: "PreToolUse", matcher: "Bash", script: "guard"},
+				{event: "UserPromptSubmit", script: "prompt"},
+				{event: "Stop", script: "stop"},
+			},
+			scripts: map[string]string{
+				"guard": onDangerous("echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"),
+				"prompt": readInput + "case \"$input\" in\n*HXTEST-SECRET*)\n" +
+					emit(`{"decision":"block","reason":"HXTEST-PROMPT: no secrets in prompts"}`) + ";;\n*)\n" +
+					emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"HXTEST-CTX: the tests are in ./t"}}`) + ";;\nesac\n",
+				"stop": readInput + "printf '%s' \"$input\" | grep -Eq '\"stop_hook_active\": ?true' && exit 0\n" +
+					emit(`{"decision":"block","reason":"HXTEST-CONTINUE: run the tests first"}`),
+			},
+			files: map[string]string{"build/keep.txt": "keep\n"},
+		})
+	})
 }
 
-func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
-	file := &hooktest.File{Cases: []hooktest.Case{
-		{Name: "rm -rf build", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
-			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
-		{Name: "harmless", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
-			Event: hooktest.Event{Name: "shell", Command: "printf ALLOW%s -RAN"}, Expect: hooktest.Expect{Outcome: "allow"}},
-	}}
-	sc := &scenario{
-		name: "hookx-test", dialect: driver.Claude,
-		hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
-		scripts: map[string]string{"guard": onDangerous(guardBody)},
-		files:   map[string]string{"build/keep.txt": "keep\n"},
-	}
+func hookxTestLive(t *testing.T, p agents.Paths, bin string, file *hooktest.File, sc *scenario) {
 	sb := newSandbox(t, p, "")
 	if err := sc.writeProject(sb); err != nil {
 		t.Fatal(err)
@@ -91,7 +130,9 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 			for _, l := range live {
 				want := fast[[2]string{l.Case, l.Host}]
 				t.Logf("%s on %s: live %s (pass %v), fast path %s (pass %v); %q", l.Case, host, l.Did, l.Pass, want.Did, want.Pass, l.Notes)
-				if !l.Ran || l.Did != want.Did || l.Pass != want.Pass {
+				// A cell the host has no event for is no cell on
+				// either path (the fast path leaves it out).
+				if l.Ran != want.Ran || l.Ran && (l.Did != want.Did || l.Pass != want.Pass) {
 					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass)
 				}
 			}
