@@ -4,6 +4,7 @@ package hooktest
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,6 +48,38 @@ func TestLiveEvent(t *testing.T) {
 			}
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("liveEvent (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestLiveNotRun holds the cases --live does not run, each with why: an
+// ask (no user to ask headless), a prompt the agent cannot be given as
+// written (empty, or read as a flag after -p), an inline event no model
+// or user makes happen. None starts an agent (the live run here has none).
+func TestLiveNotRun(t *testing.T) {
+	tbl := mappings.Default()
+	opts := Options{Table: tbl, Dir: t.TempDir(), Live: &Live{Hookx: "/nonexistent/hookx"}}
+	hook := Hook{Command: "true", Dialect: "claude"}
+	claude := tbl.MustDialect("claude")
+	for _, tc := range []struct {
+		name string
+		c    Case
+		want string
+	}{
+		{"ask", Case{Event: Event{Name: "shell", Command: "ls"}, Expect: Expect{Outcome: "ask"}}, "no user to ask"},
+		{"empty prompt", Case{Event: Event{Name: "prompt", Prompt: " "}, Expect: Expect{Outcome: "allow"}}, "empty prompt"},
+		{"flag prompt", Case{Event: Event{Name: "prompt", Prompt: "--dangerously-skip-permissions"}, Expect: Expect{Outcome: "deny"}}, "as a flag"},
+		{"inline read", Case{Event: Event{Dialect: "claude", Payload: json.RawMessage(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/p/a"}}`)}, Expect: Expect{Outcome: "allow"}}, "none a model or user"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.c.Name = tc.name
+			cell, err := (&liveRun{}).cell(tc.c, hook, claude, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cell.Ran || len(cell.Notes) != 1 || !strings.Contains(cell.Notes[0], "not run live: ") || !strings.Contains(cell.Notes[0], tc.want) {
+				t.Errorf("cell ran %v, notes %q; want not run live, saying %q", cell.Ran, cell.Notes, tc.want)
 			}
 		})
 	}

@@ -79,8 +79,14 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 		return notLive("the agents run headless, with no user to ask: an ask cannot be seen live")
 	}
 	ev, err := liveEvent(c.Event, opts)
-	if err != nil {
+	switch {
+	case err != nil:
 		return notLive(err.Error())
+	case ev.Name == "prompt" && strings.TrimSpace(ev.Prompt) == "":
+		return notLive("an empty prompt: a headless agent is given none")
+	case ev.Name == "prompt" && strings.HasPrefix(ev.Prompt, "-"):
+		// Given after -p, it could be read as one of the agent's flags.
+		return notLive("a prompt starting with - would reach the agent as a flag")
 	}
 	var step fakemodel.Call
 	var path string
