@@ -109,6 +109,7 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin string, file *hooktest.File
 	fast := map[[2]string]hooktest.Cell{}
 	for _, c := range cells {
 		fast[[2]string{c.Case, c.Host}] = c
+		t.Logf("fast path: %s on %s: %s (pass %v); %q", c.Case, c.Host, c.Did, c.Pass, c.Notes)
 	}
 
 	for _, host := range agentrun.Agents {
@@ -133,7 +134,7 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin string, file *hooktest.File
 				// A cell the host has no event for is no cell on
 				// either path (the fast path leaves it out).
 				if l.Ran != want.Ran || l.Ran && (l.Did != want.Did || l.Pass != want.Pass) {
-					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass)
+					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v; %s; %q)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass, want.Why, want.Notes)
 				}
 			}
 			if len(live) != len(file.Cases) {

@@ -212,11 +212,14 @@ func liveEvent(e Event, opts Options) (Event, error) {
 		ToolInput map[string]any `json:"tool_input"`
 		Prompt    *string        `json:"prompt"`
 		Message   string         `json:"last_assistant_message"`
-		Cwd       string         `json:"cwd"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return e, err
 	}
+	var orig struct {
+		Cwd string `json:"cwd"` // the author's, before buildEvent sets the copy's
+	}
+	json.Unmarshal(e.Payload, &orig)
 	str := func(k string) (string, bool) { s, ok := p.ToolInput[k].(string); return s, ok }
 	switch {
 	case event == "PreToolUse" && p.ToolName == "Bash":
@@ -228,11 +231,11 @@ func liveEvent(e Event, opts Options) (Event, error) {
 		content, ok2 := str("content")
 		// The file is the project's, written in the copy: a path
 		// outside the event's cwd is not written live.
-		rel, err := filepath.Rel(p.Cwd, f)
+		rel, err := filepath.Rel(orig.Cwd, f)
 		switch {
 		case !ok1 || !ok2:
-		case p.Cwd == "" || !filepath.IsAbs(f) || err != nil || !filepath.IsLocal(rel):
-			return e, fmt.Errorf("the inline event writes %q, outside its cwd %q: not written live", f, p.Cwd)
+		case orig.Cwd == "" || !filepath.IsAbs(f) || err != nil || !filepath.IsLocal(rel):
+			return e, fmt.Errorf("the inline event writes %q, outside its cwd %q: not written live", f, orig.Cwd)
 		default:
 			return Event{Name: "write", Path: rel, Content: content}, nil
 		}
