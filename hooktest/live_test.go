@@ -70,11 +70,16 @@ func TestLiveNotRun(t *testing.T) {
 		{"ask", Case{Event: Event{Name: "shell", Command: "ls"}, Expect: Expect{Outcome: "ask"}}, "no user to ask"},
 		{"empty prompt", Case{Event: Event{Name: "prompt", Prompt: " "}, Expect: Expect{Outcome: "allow"}}, "empty prompt"},
 		{"flag prompt", Case{Event: Event{Name: "prompt", Prompt: "--dangerously-skip-permissions"}, Expect: Expect{Outcome: "deny"}}, "as a flag"},
+		{"droid prompt", Case{Event: Event{Name: "prompt", Prompt: "hello"}, Expect: Expect{Outcome: "deny"}}, "droid exec"},
 		{"inline read", Case{Event: Event{Dialect: "claude", Payload: json.RawMessage(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/p/a"}}`)}, Expect: Expect{Outcome: "allow"}}, "none a model or user"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.c.Name = tc.name
-			cell, err := (&liveRun{}).cell(tc.c, hook, claude, opts)
+			host := claude
+			if tc.name == "droid prompt" {
+				host = tbl.MustDialect("droid")
+			}
+			cell, err := (&liveRun{}).cell(tc.c, hook, host, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

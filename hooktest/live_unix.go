@@ -87,6 +87,8 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 	case ev.Name == "prompt" && strings.HasPrefix(ev.Prompt, "-"):
 		// Given after -p, it could be read as one of the agent's flags.
 		return notLive("a prompt starting with - would reach the agent as a flag")
+	case ev.Name == "prompt" && agentrun.NoPromptHook(agent) != "":
+		return notLive(agentrun.NoPromptHook(agent))
 	}
 	var step fakemodel.Call
 	var path string
@@ -188,6 +190,14 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 		return cell, nil
 	}
 	judge(&cell, c.Expect, host, hookD.Name, host.Event(hostEvent), v, translate.Output{})
+	if why := agentrun.PromptDenialUnshown(agent); ev.Name == "prompt" && v.Block && why != "" {
+		// The refusal is seen; its reason is shown to nobody headless.
+		cell.Reason = ""
+		cell.Notes = append(cell.Notes, "live: the reason is not judged: "+why)
+		if cell.Did == c.Expect.Outcome {
+			cell.Pass, cell.Why = true, ""
+		}
+	}
 	return cell, nil
 }
 
