@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/hookx-dev/hookx/hooktest"
@@ -29,30 +30,69 @@ import (
 func TestHookxTestLive(t *testing.T) {
 	p := requireAgents(t)
 	bin := requireHookx(t)
+	guard := func(name string) hooktest.Hook {
+		return hooktest.Hook{Settings: ".claude/settings.json", Event: name, Matcher: ptr("Bash")}
+	}
+	guardCases := []hooktest.Case{
+		{Name: "rm -rf build", Hook: guard("PreToolUse"),
+			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
+		{Name: "harmless", Hook: guard("PreToolUse"),
+			Event: hooktest.Event{Name: "shell", Command: "printf ALLOW%s -RAN"}, Expect: hooktest.Expect{Outcome: "allow"}},
+	}
 	for _, g := range []struct{ name, body string }{
 		{"exit2", "echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"},
 		{"ignored-idiom", emit(`{"decision":"deny","reason":"HXTEST-DENY: rm -rf build is forbidden"}`)},
 	} {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			hookxTestLive(t, p, bin, g.body)
+			hookxTestLive(t, p, bin, &hooktest.File{Cases: guardCases}, &scenario{
+				name: "hookx-test", dialect: driver.Claude,
+				hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
+				scripts: map[string]string{"guard": onDangerous(g.body)},
+				files:   map[string]string{"build/keep.txt": "keep\n"},
+			})
 		})
 	}
+	// The other outcome kinds the agents show headless: a prompt hook's
+	// deny (the prompt never reaches the model) and context (it does, with
+	// the hook's text), a Stop hook's one more turn (the model is asked
+	// again, told the hook's reason), and an inline event (Gemini CLI's
+	// own BeforeTool payload, the Claude guard judged on it). An ask is
+	// not run live: headless agents have no user to ask.
+	t.Run("outcomes", func(t *testing.T) {
+		t.Parallel()
+		prompt := hooktest.Hook{Settings: ".claude/settings.json", Event: "UserPromptSubmit"}
+		hookxTestLive(t, p, bin, &hooktest.File{Cases: []hooktest.Case{
+			{Name: "secret in a prompt", Hook: prompt,
+				Event: hooktest.Event{Name: "prompt", Prompt: "deploy with HXTEST-SECRET"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-PROMPT"}},
+			{Name: "prompt context", Hook: prompt,
+				Event: hooktest.Event{Name: "prompt", Prompt: "say hello"}, Expect: hooktest.Expect{Outcome: "context", Context: "HXTEST-CTX"}},
+			{Name: "one more turn", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "Stop"},
+				Event: hooktest.Event{Name: "stop", Message: "Done."}, Expect: hooktest.Expect{Outcome: "continue", Reason: "HXTEST-CONTINUE"}},
+			{Name: "inline rm -rf build", Hook: guard("PreToolUse"),
+				Event:  hooktest.Event{Dialect: "gemini", Payload: []byte(`{"session_id":"s","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-22T16:47:36.498Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","description":"d"}}`)},
+				Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
+		}}, &scenario{
+			name: "hookx-test-outcomes", dialect: driver.Claude,
+			hooks: []hookDef{
+				{event: "PreToolUse", matcher: "Bash", script: "guard"},
+				{event: "UserPromptSubmit", script: "prompt"},
+				{event: "Stop", script: "stop"},
+			},
+			scripts: map[string]string{
+				"guard": onDangerous("echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"),
+				"prompt": readInput + "case \"$input\" in\n*HXTEST-SECRET*)\n" +
+					emit(`{"decision":"block","reason":"HXTEST-PROMPT: no secrets in prompts"}`) + ";;\n*)\n" +
+					emit(`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"HXTEST-CTX: the tests are in ./t"}}`) + ";;\nesac\n",
+				"stop": readInput + "printf '%s' \"$input\" | grep -Eq '\"stop_hook_active\": ?true' && exit 0\n" +
+					emit(`{"decision":"block","reason":"HXTEST-CONTINUE: run the tests first"}`),
+			},
+			files: map[string]string{"build/keep.txt": "keep\n"},
+		})
+	})
 }
 
-func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
-	file := &hooktest.File{Cases: []hooktest.Case{
-		{Name: "rm -rf build", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
-			Event: hooktest.Event{Name: "shell", Command: "rm -rf build"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-DENY"}},
-		{Name: "harmless", Hook: hooktest.Hook{Settings: ".claude/settings.json", Event: "PreToolUse", Matcher: ptr("Bash")},
-			Event: hooktest.Event{Name: "shell", Command: "printf ALLOW%s -RAN"}, Expect: hooktest.Expect{Outcome: "allow"}},
-	}}
-	sc := &scenario{
-		name: "hookx-test", dialect: driver.Claude,
-		hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
-		scripts: map[string]string{"guard": onDangerous(guardBody)},
-		files:   map[string]string{"build/keep.txt": "keep\n"},
-	}
+func hookxTestLive(t *testing.T, p agents.Paths, bin string, file *hooktest.File, sc *scenario) {
 	sb := newSandbox(t, p, "")
 	if err := sc.writeProject(sb); err != nil {
 		t.Fatal(err)
@@ -70,6 +110,7 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 	fast := map[[2]string]hooktest.Cell{}
 	for _, c := range cells {
 		fast[[2]string{c.Case, c.Host}] = c
+		t.Logf("fast path: %s on %s: %s (pass %v); %q", c.Case, c.Host, c.Did, c.Pass, c.Notes)
 	}
 
 	for _, host := range agentrun.Agents {
@@ -91,16 +132,16 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 			for _, l := range live {
 				want := fast[[2]string{l.Case, l.Host}]
 				t.Logf("%s on %s: live %s (pass %v), fast path %s (pass %v); %q", l.Case, host, l.Did, l.Pass, want.Did, want.Pass, l.Notes)
-				if why, ok := liveUnobserved[host]; ok {
-					if l.Did != "unobserved" {
-						t.Errorf("%s on %s: --live now observes %s (%s): remove it from liveUnobserved", l.Case, host, host, l.Did)
-					} else {
-						t.Logf("%s on %s: --live cannot observe it yet: %s", l.Case, host, why)
-					}
+				// An agent that fires no prompt hook headless (agentrun
+				// says which, with its evidence) is not run live there.
+				if why := agentrun.NoPromptHook(host); !l.Ran && why != "" && slices.Contains(l.Notes, "not run live: "+why) {
+					t.Logf("%s on %s: not run live: %s", l.Case, host, why)
 					continue
 				}
-				if !l.Ran || l.Did != want.Did || l.Pass != want.Pass {
-					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass)
+				// A cell the host has no event for is no cell on
+				// either path (the fast path leaves it out).
+				if l.Ran != want.Ran || l.Ran && (l.Did != want.Did || l.Pass != want.Pass) {
+					t.Errorf("%s on %s: the agent did %s (pass %v; %s), hookx test's fast path says %s (pass %v; %s; %q)", l.Case, host, l.Did, l.Pass, l.Why, want.Did, want.Pass, want.Why, want.Notes)
 				}
 			}
 			if len(live) != len(file.Cases) {
@@ -108,16 +149,6 @@ func hookxTestLive(t *testing.T, p agents.Paths, bin, guardBody string) {
 			}
 		})
 	}
-}
-
-// liveUnobserved are the agents whose shell --live cannot see yet, and
-// why: their cells must say "unobserved" (never a verdict); one that
-// starts to be seen fails here until it is removed.
-var liveUnobserved = map[driver.Agent]string{
-	// Copilot CLI 1.0.102 runs its bash tool in a persistent shell that
-	// reads neither BASH_ENV nor ~/.bashrc, or replaces the recorder's
-	// DEBUG trap (2026-11-28): the recorder sees none of its commands.
-	driver.Copilot: "its persistent bash tool escapes the recorder",
 }
 
 func ptr(s string) *string { return &s }

@@ -4,10 +4,12 @@ package hooktest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,18 +75,26 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 	switch {
 	case !agentrun.Supported(host.Name):
 		return notLive(fmt.Sprintf("hookx has no pinned %s to run", host.Agent))
-	case c.Event.Payload != nil:
-		return notLive("an inline event has no tool call a model can make")
-	case c.Event.Name != "shell" && c.Event.Name != "write":
-		return notLive(fmt.Sprintf("the %s event is not run live yet (shell and write are)", c.Event.Name))
-	case c.Expect.Outcome == "ask" || c.Expect.Outcome == "continue":
-		return notLive(fmt.Sprintf("%s is not judged live yet", c.Expect.Outcome))
+	case c.Expect.Outcome == "ask":
+		return notLive("the agents run headless, with no user to ask: an ask cannot be seen live")
+	}
+	ev, err := liveEvent(c.Event, opts)
+	switch {
+	case err != nil:
+		return notLive(err.Error())
+	case ev.Name == "prompt" && strings.TrimSpace(ev.Prompt) == "":
+		return notLive("an empty prompt: a headless agent is given none")
+	case ev.Name == "prompt" && strings.HasPrefix(ev.Prompt, "-"):
+		// Given after -p, it could be read as one of the agent's flags.
+		return notLive("a prompt starting with - would reach the agent as a flag")
+	case ev.Name == "prompt" && agentrun.NoPromptHook(agent) != "":
+		return notLive(agentrun.NoPromptHook(agent))
 	}
 	var step fakemodel.Call
 	var path string
-	if c.Event.Name == "write" {
+	if ev.Name == "write" {
 		ok := false
-		path = c.Event.Path
+		path = ev.Path
 		if step, ok = agentrun.WriteCall(agent, "", ""); !ok {
 			return notLive(fmt.Sprintf("the fake model offers %s no write tool", host.Agent))
 		}
@@ -136,19 +146,32 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 		}
 	}
 	var steps []fakemodel.Step
-	switch c.Event.Name {
+	prompt := ""
+	switch ev.Name {
 	case "shell":
-		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{agentrun.ShellCall(agent, c.Event.Command)}})
+		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{agentrun.ShellCall(agent, ev.Command)}})
 	case "write":
 		if !filepath.IsAbs(path) {
 			path = sb.Path(path)
 		}
-		step, _ = agentrun.WriteCall(agent, path, c.Event.Content)
+		step, _ = agentrun.WriteCall(agent, path, ev.Content)
 		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{step}})
+	case "prompt":
+		prompt = ev.Prompt
+	case "stop":
+		// The model's last message; a continuation is the model asked
+		// again (past the script: "Done.").
+		msg := ev.Message
+		if msg == "" {
+			msg = "Done."
+		}
+		steps = append(steps, fakemodel.Say(msg))
 	}
-	steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{agentrun.ShellCall(agent, probe)}}, fakemodel.Say("Done."))
+	if ev.Name == "shell" || ev.Name == "write" {
+		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{agentrun.ShellCall(agent, probe)}}, fakemodel.Say("Done."))
+	}
 	o, err := agentrun.Run(context.Background(), l.paths, sb, agentrun.Spec{
-		Agent: agent, Steps: steps, PathDirs: []string{filepath.Dir(opts.Live.Hookx)}, Timeout: opts.Live.Timeout,
+		Agent: agent, Prompt: prompt, Steps: steps, PathDirs: []string{filepath.Dir(opts.Live.Hookx)}, Timeout: opts.Live.Timeout,
 	})
 	if o != nil {
 		defer o.Server.Close()
@@ -161,45 +184,142 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 	for _, w := range o.Warnings {
 		cell.Notes = append(cell.Notes, "live: "+w)
 	}
-	v, why := readLive(o, c, path)
+	v, why := readLive(o, ev, c.Expect, path)
 	if why != "" {
 		cell.Did, cell.Why = "unobserved", why
 		return cell, nil
 	}
 	judge(&cell, c.Expect, host, hookD.Name, host.Event(hostEvent), v, translate.Output{})
+	if why := agentrun.PromptDenialUnshown(agent); ev.Name == "prompt" && v.Block && why != "" {
+		// The refusal is seen; its reason is shown to nobody headless.
+		cell.Reason = ""
+		cell.Notes = append(cell.Notes, "live: the reason is not judged: "+why)
+		if cell.Did == c.Expect.Outcome {
+			cell.Pass, cell.Why = true, ""
+		}
+	}
 	return cell, nil
 }
 
-// readLive reads what the agent did with the case's call from its effects,
-// as a verdict the fast path's judge reads: blocked (the command did not
-// run, the file was not written; the reason is what the model was told),
-// rewritten (another command ran: the one the case expects), or let run;
-// and the context, where the model's next request holds the case's text.
-// why says what made the run unreadable.
-func readLive(o *agentrun.Outcome, c Case, path string) (translate.Verdict, string) {
+// liveEvent is the case's event as a model or user makes it happen live: a
+// named event as it is, an inline one as the named event it is (read by
+// translating it to Claude Code's payload, the named events' dialect): a
+// shell or write tool call, a prompt, a stop.
+func liveEvent(e Event, opts Options) (Event, error) {
+	if e.Payload == nil {
+		return e, nil
+	}
+	claude, err := opts.Table.Dialect("claude")
+	if err != nil {
+		return e, err
+	}
+	payload, event, _, _, err := buildEvent(e, claude, opts.Dir, opts.Table)
+	if err != nil || payload == nil {
+		return e, fmt.Errorf("the inline %s event is none a model or user can make happen live (shell, write, prompt, stop)", e.Dialect)
+	}
+	var p struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+		Prompt    *string        `json:"prompt"`
+		Message   string         `json:"last_assistant_message"`
+	}
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return e, err
+	}
+	var orig struct {
+		Cwd string `json:"cwd"` // the author's, before buildEvent sets the copy's
+	}
+	json.Unmarshal(e.Payload, &orig)
+	str := func(k string) (string, bool) { s, ok := p.ToolInput[k].(string); return s, ok }
+	switch {
+	case event == "PreToolUse" && p.ToolName == "Bash":
+		if cmd, ok := str("command"); ok {
+			return Event{Name: "shell", Command: cmd}, nil
+		}
+	case event == "PreToolUse" && p.ToolName == "Write":
+		f, ok1 := str("file_path")
+		content, ok2 := str("content")
+		// The file is the project's, written in the copy: a path
+		// outside the event's cwd is not written live.
+		rel, err := filepath.Rel(orig.Cwd, f)
+		switch {
+		case !ok1 || !ok2:
+		case orig.Cwd == "" || !filepath.IsAbs(f) || err != nil || !filepath.IsLocal(rel):
+			return e, fmt.Errorf("the inline event writes %q, outside its cwd %q: not written live", f, orig.Cwd)
+		default:
+			return Event{Name: "write", Path: rel, Content: content}, nil
+		}
+	case event == "UserPromptSubmit" && p.Prompt != nil:
+		return Event{Name: "prompt", Prompt: *p.Prompt}, nil
+	case event == "Stop":
+		return Event{Name: "stop", Message: p.Message}, nil
+	}
+	return e, fmt.Errorf("the inline %s event (Claude Code's %s %s) is none a model or user can make happen live (a shell command, a file write, a prompt, a stop)", e.Dialect, event, p.ToolName)
+}
+
+// readLive reads what the agent did with the case's event from its
+// effects, as a verdict the fast path's judge reads. A tool call: blocked
+// (the command did not run, the file was not written; the reason is what
+// the model was told), rewritten (another command ran: the one the case
+// expects), or let run. A prompt: blocked when no request to the model
+// holds it (the reason is what the agent printed). A stop: continued when
+// the model is asked again after its last message (the reason is what the
+// agent added to the conversation). And the context, where a request to
+// the model holds the case's text. why says what made the run unreadable.
+func readLive(o *agentrun.Outcome, ev Event, want Expect, path string) (translate.Verdict, string) {
 	var v translate.Verdict
 	switch {
 	case o.Result.TimedOut:
 		return v, "the agent run timed out"
 	case o.Result.Stopped:
 		return v, "the agent looped past the fake model's turns and was killed"
-	case !o.RanCommand(probe):
+	case (ev.Name == "shell" || ev.Name == "write") && !o.RanCommand(probe):
 		return v, fmt.Sprintf("the agent's shell ran no recorded command (not even %q after the case's call): what it did is unknown", probe)
 	}
+	main := o.Server.Main()
+	addContext := func() {
+		if want.Context == "" {
+			return
+		}
+		for _, r := range main {
+			if strings.Contains(r.AllText(), want.Context) {
+				v.Context = []string{want.Context}
+				return
+			}
+		}
+	}
+	switch ev.Name {
+	case "prompt":
+		if !slices.ContainsFunc(main, func(r fakemodel.Request) bool { return strings.Contains(r.Conversation(), ev.Prompt) }) {
+			v.Block, v.Reason = true, strings.TrimSpace(o.Result.Stdout+"\n"+o.Result.Stderr)
+			return v, ""
+		}
+		addContext()
+		return v, ""
+	case "stop":
+		if len(main) == 0 {
+			return v, "the agent made no request to the model"
+		}
+		if len(main) > 1 {
+			first := main[0].Conversation()
+			v.Block, v.Reason = true, strings.TrimPrefix(main[1].Conversation(), first)
+		}
+		return v, ""
+	}
 	var ran bool
-	switch c.Event.Name {
+	switch ev.Name {
 	case "shell":
-		ran = o.RanCommand(c.Event.Command)
-		if want, _ := c.Expect.Input["command"].(string); !ran && want != "" && o.RanCommand(want) {
-			v.NewInput = map[string]any{"command": want}
+		ran = o.RanCommand(ev.Command)
+		if w, _ := want.Input["command"].(string); !ran && w != "" && o.RanCommand(w) {
+			v.NewInput = map[string]any{"command": w}
 			return v, ""
 		}
 	case "write":
 		b, err := os.ReadFile(path)
-		ran = err == nil && string(b) == c.Event.Content
+		ran = err == nil && string(b) == ev.Content
 	}
 	var told string
-	for _, r := range o.Server.Main() {
+	for _, r := range main {
 		if rs := r.ToolResults(); len(rs) > 0 && told == "" {
 			told = rs[0].Text // the case's call's result, as the model got it
 		}
@@ -208,10 +328,6 @@ func readLive(o *agentrun.Outcome, c Case, path string) (translate.Verdict, stri
 		v.Block, v.Reason = true, told
 		return v, ""
 	}
-	if c.Expect.Context != "" {
-		if last := o.Server.LastMain(); last != nil && strings.Contains(last.AllText(), c.Expect.Context) {
-			v.Context = []string{c.Expect.Context}
-		}
-	}
+	addContext()
 	return v, ""
 }

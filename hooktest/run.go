@@ -284,6 +284,21 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 func buildEvent(e Event, host *mappings.Dialect, proj string, tbl *mappings.Table) (payload []byte, event, tool, canonical string, err error) {
 	from := e.Dialect
 	src := []byte(e.Payload)
+	if e.Payload != nil {
+		// The agent runs in the project: an inline event's cwd is the
+		// copy's, as a named event's is (a hook that finds its project
+		// by the cwd, as wrap does on a host without a project variable,
+		// would look in the author's directory, or in none).
+		var m map[string]any
+		if json.Unmarshal(src, &m) == nil {
+			if _, ok := m["cwd"].(string); ok {
+				m["cwd"] = proj
+				if src, err = json.Marshal(m); err != nil {
+					return nil, "", "", "", err
+				}
+			}
+		}
+	}
 	if e.Payload == nil {
 		from = "claude"
 		name, _, fields := named[e.Name](e, proj)

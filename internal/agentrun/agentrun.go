@@ -95,6 +95,39 @@ var hosts = map[driver.Agent]host{
 		func(p agents.Paths) string { return p.Droid }},
 }
 
+// recordArgs are an agent's own flags that make its shell read the
+// recorder (BASH_ENV), where it reads none by default. Copilot CLI 1.0.102
+// runs its bash tool in a persistent shell started `bash --noprofile
+// --norc`, which sources BASH_ENV only with its bashEnv setting
+// (cli-main.js: shellInitProfile: bashEnv ? "non-interactive" : "none";
+// `copilot --help`: "--bash-env [<value>] Enable BASH_ENV support for bash
+// shells (on|off)").
+var recordArgs = map[driver.Agent][]string{driver.Copilot: {"--bash-env=on"}}
+
+// Headless runs show less than the agents' interactive ones, where the
+// hooks' answers are for a user to see. These are what agentrun's runs
+// cannot show, by agent, and why.
+var (
+	// noPromptHook: the agent fires no prompt hook headless.
+	noPromptHook = map[driver.Agent]string{
+		driver.Droid: "Factory Droid fires no UserPromptSubmit in droid exec (conformance prompt-block on droid: the hook never runs)",
+	}
+	// promptDenialUnshown: the agent refuses the prompt headless but
+	// shows the hook's reason to nobody.
+	promptDenialUnshown = map[driver.Agent]string{
+		driver.Qwen:  "Qwen Code, headless, prints no reason for a refused prompt (its user_prompt_submit_blocked event, chunk-DPEB6S2R.js:82351, is shown only by its interactive UIs; runNonInteractive, chunk-H5I6FURC.js, ignores it)",
+		driver.Codex: "Codex CLI, headless (codex exec), prints no reason for a refused prompt (live 2026-11-28: stdout and stderr hold none)",
+	}
+)
+
+// NoPromptHook says why a's headless run fires no prompt hook; "" where
+// it fires one.
+func NoPromptHook(a driver.Agent) string { return noPromptHook[a] }
+
+// PromptDenialUnshown says why a's headless run shows nobody the reason a
+// prompt hook refused the prompt for; "" where it prints it.
+func PromptDenialUnshown(a driver.Agent) string { return promptDenialUnshown[a] }
+
 // ShellCall is a's model calling its shell tool with cmd.
 func ShellCall(a driver.Agent, cmd string) fakemodel.Call { return hosts[a].shell(cmd) }
 
@@ -205,7 +238,7 @@ func Run(ctx context.Context, p agents.Paths, sb *driver.Sandbox, s Spec) (*Outc
 	}
 	res, err := sb.Run(ctx, driver.Cmd{
 		Path:    Exe(p, s.Agent),
-		Args:    driver.AgentArgs(s.Agent, prompt),
+		Args:    append(driver.AgentArgs(s.Agent, prompt), recordArgs[s.Agent]...),
 		Env:     append(sb.Env(s.Agent, srv.URL), "BASH_ENV="+rc),
 		Stop:    srv.Exceeded(),
 		Timeout: s.Timeout,
