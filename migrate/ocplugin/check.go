@@ -1,13 +1,14 @@
 package ocplugin
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/hookx-dev/hookx/migrate/piplugin"
 )
 
 // Problem is one reason a project's guards will not run in h as migrated.
@@ -62,34 +63,9 @@ func Check(h Host, project, version string) ([]Problem, error) {
 		}
 	}
 	if herr == nil {
-		if why := unreadable(hooks); why != "" {
+		if why := piplugin.Unreadable(hooks); why != "" {
 			out = append(out, Problem{"missing-hooks", fmt.Sprintf("%s does not read as the plugin reads it (%s): the plugin refuses every tool call; %s", h.HooksPath, why, fix)})
 		}
 	}
 	return out, nil
-}
-
-// unreadable says why the plugin's readHooks (hookx.js) throws on data,
-// which makes it refuse every tool call, or "" when it reads it.
-func unreadable(data []byte) string {
-	var f struct {
-		Hooks *[]json.RawMessage `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return err.Error()
-	}
-	if f.Hooks == nil {
-		return "no hooks array"
-	}
-	for _, raw := range *f.Hooks {
-		var h struct {
-			Event *string   `json:"event"`
-			Tools *[]string `json:"tools"`
-			Argv  *[]string `json:"argv"`
-		}
-		if json.Unmarshal(raw, &h) != nil || h.Event == nil || h.Tools == nil || h.Argv == nil {
-			return "a hook it cannot read: " + string(raw)
-		}
-	}
-	return ""
 }
