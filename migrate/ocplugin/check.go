@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/hookx-dev/hookx/migrate/piplugin"
 )
 
 // Problem is one reason a project's guards will not run in h as migrated.
@@ -30,7 +32,7 @@ var stampRE = regexp.MustCompile(`(?m)^const VERSION = "([^"\n]*)";$`)
 // skipped was not run, and a project's files cannot show it.
 func Check(h Host, project, version string) ([]Problem, error) {
 	plugin, perr := os.ReadFile(filepath.Join(project, h.Path))
-	_, herr := os.Stat(filepath.Join(project, h.HooksPath))
+	hooks, herr := os.ReadFile(filepath.Join(project, h.HooksPath))
 	if perr != nil && !errors.Is(perr, fs.ErrNotExist) {
 		return nil, perr
 	}
@@ -53,6 +55,16 @@ func Check(h Host, project, version string) ([]Problem, error) {
 			out = append(out, Problem{"stale-plugin", fmt.Sprintf("%s carries no hookx version stamp (edited, or not written by hookx); %s", h.Path, fix)})
 		} else if string(m[1]) != version {
 			out = append(out, Problem{"stale-plugin", fmt.Sprintf("%s was written by hookx %q, this is hookx %q; %s to update it", h.Path, m[1], version, fix)})
+		} else if string(plugin) != Render(h, version) {
+			// The stamp is this hookx's but the code is not what it writes:
+			// an edited plugin may guard nothing (migrate --check says
+			// stale too).
+			out = append(out, Problem{"stale-plugin", fmt.Sprintf("%s is not the plugin this hookx writes (edited?); %s", h.Path, fix)})
+		}
+	}
+	if herr == nil {
+		if why := piplugin.Unreadable(hooks); why != "" {
+			out = append(out, Problem{"missing-hooks", fmt.Sprintf("%s does not read as the plugin reads it (%s): the plugin refuses every tool call; %s", h.HooksPath, why, fix)})
 		}
 	}
 	return out, nil

@@ -18,10 +18,18 @@ func TestCheck(t *testing.T) {
 			wantInText    string
 		}{
 			{name: "nothing to check"},
-			{name: "current", plugin: Render(h, "1.0.0"), hooks: "{}"},
-			{name: "older plugin", plugin: Render(h, "0.9.0"), hooks: "{}", want: []string{"stale-plugin"}, wantInText: `"0.9.0"`},
-			{name: "no stamp", plugin: "export default async () => ({})\n", hooks: "{}", want: []string{"stale-plugin"}, wantInText: "no hookx version stamp"},
-			{name: "hooks without plugin", hooks: "{}", want: []string{"missing-plugin"}, wantInText: h.Agent + " runs none"},
+			{name: "current", plugin: Render(h, "1.0.0"), hooks: `{"hooks": []}`},
+			{name: "older plugin", plugin: Render(h, "0.9.0"), hooks: `{"hooks": []}`, want: []string{"stale-plugin"}, wantInText: `"0.9.0"`},
+			{name: "no stamp", plugin: "export default async () => ({})\n", hooks: `{"hooks": []}`, want: []string{"stale-plugin"}, wantInText: "no hookx version stamp"},
+			{name: "hooks without plugin", hooks: `{"hooks": []}`, want: []string{"missing-plugin"}, wantInText: h.Agent + " runs none"},
+			// An edited plugin that keeps this hookx's stamp: it may guard
+			// nothing (here: it no longer throws the block).
+			{name: "edited, stamp kept", plugin: strings.Replace(Render(h, "1.0.0"), "if (answer.block) throw new Error(answer.reason);", "", 1), hooks: `{"hooks": []}`, want: []string{"stale-plugin"}, wantInText: "edited"},
+			// Hooks files the plugin's readHooks throws on: it refuses every
+			// tool call, and doctor must say so.
+			{name: "hooks without a hooks array", plugin: Render(h, "1.0.0"), hooks: "{}", want: []string{"missing-hooks"}, wantInText: "no hooks array"},
+			{name: "tools as a string", plugin: Render(h, "1.0.0"), hooks: `{"hooks": [{"event": "tool.execute.before", "tools": "bash", "argv": ["wrap"]}]}`, want: []string{"missing-hooks"}, wantInText: "refuses every tool call"},
+			{name: "hooks file with a BOM", plugin: Render(h, "1.0.0"), hooks: "\ufeff{\"hooks\": []}", want: []string{"missing-hooks"}, wantInText: "refuses every tool call"},
 			{name: "plugin without hooks", plugin: Render(h, "1.0.0"), want: []string{"missing-hooks"}, wantInText: "--to " + h.Name},
 		} {
 			t.Run(h.Name+"/"+tc.name, func(t *testing.T) {

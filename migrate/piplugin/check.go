@@ -1,6 +1,7 @@
 package piplugin
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,7 +28,7 @@ var stampRE = regexp.MustCompile(`(?m)^const VERSION = "([^"\n]*)";$`)
 // this hookx's version. A project with neither file has nothing to check.
 func Check(project, agentDir, version string) ([]Problem, error) {
 	plugin, perr := os.ReadFile(filepath.Join(project, Path))
-	_, herr := os.Stat(filepath.Join(project, HooksPath))
+	hooks, herr := os.ReadFile(filepath.Join(project, HooksPath))
 	if perr != nil && !errors.Is(perr, fs.ErrNotExist) {
 		return nil, perr
 	}
@@ -49,6 +50,15 @@ func Check(project, agentDir, version string) ([]Problem, error) {
 			out = append(out, Problem{"stale-plugin", fmt.Sprintf("%s carries no hookx version stamp (edited, or not written by hookx); run hookx migrate --to pi", Path)})
 		} else if string(m[1]) != version {
 			out = append(out, Problem{"stale-plugin", fmt.Sprintf("%s was written by hookx %q, this is hookx %q; run hookx migrate --to pi to update it", Path, m[1], version)})
+		} else if string(plugin) != Render(version) {
+			// This hookx's stamp on code it does not write: an edited
+			// extension may guard nothing.
+			out = append(out, Problem{"stale-plugin", fmt.Sprintf("%s is not the extension this hookx writes (edited?); run hookx migrate --to pi", Path)})
+		}
+	}
+	if herr == nil {
+		if why := Unreadable(hooks); why != "" {
+			out = append(out, Problem{"missing-hooks", fmt.Sprintf("%s does not read as the extension reads it (%s): it refuses every tool call and prompt; run hookx migrate --to pi", HooksPath, why)})
 		}
 	}
 	r, err := pitrust.Resolve(project, agentDir)
@@ -58,4 +68,30 @@ func Check(project, agentDir, version string) ([]Problem, error) {
 		out = append(out, Problem{"untrusted", fmt.Sprintf("Pi will not load %s in this project (%s): the guards do not run", Path, r.Why)})
 	}
 	return out, nil
+}
+
+// Unreadable says why the plugins' reading of a hooks file (hookx.ts,
+// ocplugin's hookx.js) throws on data, which makes them refuse every tool
+// call, or "" when they read it.
+func Unreadable(data []byte) string {
+	var f struct {
+		Hooks *[]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err.Error()
+	}
+	if f.Hooks == nil {
+		return "no hooks array"
+	}
+	for _, raw := range *f.Hooks {
+		var h struct {
+			Event *string   `json:"event"`
+			Tools *[]string `json:"tools"`
+			Argv  *[]string `json:"argv"`
+		}
+		if json.Unmarshal(raw, &h) != nil || h.Event == nil || h.Tools == nil || h.Argv == nil {
+			return "a hook it cannot read: " + string(raw)
+		}
+	}
+	return ""
 }

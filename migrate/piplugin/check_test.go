@@ -18,12 +18,17 @@ func TestCheck(t *testing.T) {
 		wantInText    string
 	}{
 		{name: "nothing to check", trusted: false},
-		{name: "current and trusted", plugin: Render("1.0.0"), hooks: "{}", trusted: true},
-		{name: "older plugin", plugin: Render("0.9.0"), hooks: "{}", trusted: true, want: []string{"stale-plugin"}, wantInText: `"0.9.0"`},
-		{name: "no stamp", plugin: "export default function (pi) {}\n", hooks: "{}", trusted: true, want: []string{"stale-plugin"}},
-		{name: "hooks without plugin", hooks: "{}", trusted: true, want: []string{"missing-plugin"}},
+		{name: "current and trusted", plugin: Render("1.0.0"), hooks: `{"hooks": []}`, trusted: true},
+		{name: "older plugin", plugin: Render("0.9.0"), hooks: `{"hooks": []}`, trusted: true, want: []string{"stale-plugin"}, wantInText: `"0.9.0"`},
+		{name: "no stamp", plugin: "export default function (pi) {}\n", hooks: `{"hooks": []}`, trusted: true, want: []string{"stale-plugin"}},
+		{name: "hooks without plugin", hooks: `{"hooks": []}`, trusted: true, want: []string{"missing-plugin"}},
 		{name: "plugin without hooks", plugin: Render("1.0.0"), trusted: true, want: []string{"missing-hooks"}},
-		{name: "untrusted", plugin: Render("1.0.0"), hooks: "{}", want: []string{"untrusted"}, wantInText: "pi -p skips"},
+		// An edited extension keeping this hookx's stamp, and hooks files
+		// the extension throws on (it then refuses every call and prompt).
+		{name: "edited, stamp kept", plugin: strings.Replace(Render("1.0.0"), "if (answer.block) return { block: true, reason: answer.reason };", "", 1), hooks: `{"hooks": []}`, trusted: true, want: []string{"stale-plugin"}, wantInText: "edited"},
+		{name: "hooks without a hooks array", plugin: Render("1.0.0"), hooks: "{}", trusted: true, want: []string{"missing-hooks"}, wantInText: "no hooks array"},
+		{name: "tools as a string", plugin: Render("1.0.0"), hooks: `{"hooks": [{"event": "tool_call", "tools": "bash", "argv": ["wrap"]}]}`, trusted: true, want: []string{"missing-hooks"}, wantInText: "refuses every tool call"},
+		{name: "untrusted", plugin: Render("1.0.0"), hooks: `{"hooks": []}`, want: []string{"untrusted"}, wantInText: "pi -p skips"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := filepath.Join(t.TempDir(), `a "b"; c`)
