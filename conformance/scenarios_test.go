@@ -72,6 +72,9 @@ type scenario struct {
 	// migrates from each of these into the same host, which must keep the
 	// first source's entries (issue 24).
 	alsoFrom []driver.Agent
+	// hideHookx takes hookx off the host's PATH after hookx migrate wrote
+	// its settings, so that the host cannot start it (fail-closed cases).
+	hideHookx bool
 	// projectName names the project directory (default "project").
 	projectName string
 	// maxMain caps main-model requests (default 20); past it the run is
@@ -466,6 +469,7 @@ func scenarios() []*scenario {
 	list = append(list, stopLoopScenarios()...)
 	list = append(list, actingScenarios()...)
 	list = append(list, clineScenarios()...)
+	list = append(list, pluginHostScenarios(driver.Pi)...)
 	return list
 }
 
