@@ -354,8 +354,8 @@ func (r *report) flush(t *testing.T) {
 		return cmp.Or(strings.Compare(a.scenario, b.scenario), cmp.Compare(order[a.path], order[b.path]))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s, Cline %s, Pi %s. %s. Suite wall time so far: %s.\n\n",
-		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion, agents.ClineVersion, agents.PiVersion,
+	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s, Cline %s, Pi %s, OpenCode %s, Kilo Code %s. %s. Suite wall time so far: %s.\n\n",
+		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion, agents.ClineVersion, agents.PiVersion, agents.OpenCodeVersion, agents.KiloVersion,
 		agentsNote, time.Since(suiteStart).Round(time.Second))
 	b.WriteString("| scenario | path | host | result | agent run | detail |\n|---|---|---|---|---|---|\n")
 	var total time.Duration

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookx-dev/hookx/internal/agentrun/driver"
+	"github.com/hookx-dev/hookx/mappings"
 )
 
 // pluginHostScenarios prove, live and offline, a plugin host (issue 29: Pi,
@@ -61,7 +62,7 @@ func pluginHostScenarios(host driver.Agent) []*scenario {
 	missing.noNative, missing.hideHookx = true, true
 	missing.steps = []action{shell("touch ran.marker; printf ALLOW%s -RAN")}
 	missing.check = failedClosed
-	return []*scenario{
+	list := []*scenario{
 		guard("claude-exit2", driver.Claude, "echo '"+m("C-EXIT2")+": rm -rf build is forbidden' >&2; exit 2", m("C-EXIT2")),
 		guard("claude-permissionDecision-deny", driver.Claude, deny("PreToolUse", m("C-DENY")), m("C-DENY")),
 		guard("gemini-decision-deny", driver.Gemini, emit(`{"decision":"deny","reason":"`+m("G-DENY")+`: rm -rf build is forbidden"}`), m("G-DENY")),
@@ -84,6 +85,26 @@ func pluginHostScenarios(host driver.Agent) []*scenario {
 		awkward,
 		missing,
 	}
+	// Where the host has an event after the tool that carries context to
+	// the model (Pi's tool_result), a Claude PostToolUse hook's
+	// additionalContext must reach the model beside the tool's output.
+	if ev, _ := mappings.Default().MustDialect(string(host)).EventFor("tool.after"); ev != nil && ev.Output.Context == "model" {
+		marker := m("POSTCTX")
+		list = append(list, &scenario{
+			name: fam + "claude-posttool-context", dialect: driver.Claude, to: to, noPeer: true,
+			steps:   []action{shell("printf POST%s -OUT")},
+			hooks:   []hookDef{{event: "PostToolUse", matcher: "Bash", script: "post"}},
+			scripts: map[string]string{"post": "cat >/dev/null\n" + emit(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"`+marker+`: mind the output"}}`)},
+			check: func(o *outcome) []string {
+				last := o.srv.LastMain()
+				if last == nil || !strings.Contains(last.AllText(), marker) || !strings.Contains(last.AllText(), "POST-OUT") {
+					return []string{fmt.Sprintf("the model's request after the tool lacks the hook's context %s or the output POST-OUT", marker)}
+				}
+				return nil
+			},
+		})
+	}
+	return list
 }
 
 // guardSteps: the model first runs `rm -rf build` (to be refused), then a

@@ -82,7 +82,7 @@ func (c *checker) checkHookxEntries() {
 			continue
 		}
 		src := c.sourceDialect(f, first)
-		res, from := c.stale(f, src, first.hookx)
+		res, from := c.stale(f, src, first.hookx, "")
 		if res == nil || res.Changed() {
 			c.add(first, first.off, ruleStaleEntries, fmt.Sprintf("hookx's entries are stale against %s; they do not run what the source says now", from),
 				fmt.Sprintf("run hookx migrate --from %s --to %s%s", src.Name, f.d.Name, userFlag(f)))
@@ -133,7 +133,7 @@ func (c *checker) sourceDialect(f *file, first *hook) *mappings.Dialect {
 
 // stale plans the migration into f again, as migrate --check does: the
 // plan (nil: no source left, or it does not plan) and the sources read.
-func (c *checker) stale(f *file, src *mappings.Dialect, hookx string) (*migrate.Result, string) {
+func (c *checker) stale(f *file, src *mappings.Dialect, hookx, version string) (*migrate.Result, string) {
 	var sources []migrate.Source
 	var names []string
 	for _, g := range c.files {
@@ -146,7 +146,7 @@ func (c *checker) stale(f *file, src *mappings.Dialect, hookx string) (*migrate.
 	if len(sources) == 0 {
 		return nil, "a source that no longer exists (no " + src.Agent + " settings)"
 	}
-	res, err := migrate.Plan(migrate.Options{Table: c.tbl, From: src.Name, To: f.d.Name, Wrap: true, Hookx: hookx},
+	res, err := migrate.Plan(migrate.Options{Table: c.tbl, From: src.Name, To: f.d.Name, Wrap: true, Hookx: hookx, Version: version},
 		sources, migrate.Source{Path: f.shown, Data: f.data})
 	if err != nil {
 		return &migrate.Result{}, ""

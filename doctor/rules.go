@@ -125,7 +125,8 @@ var (
 
 // HX2xx: the agent loads the file but never runs the hook.
 var (
-	// A plugin host (Pi): the plugin hookx generates and its hooks file.
+	// A plugin host (Pi, OpenCode, Kilo Code): the plugin hookx generates
+	// and its hooks file.
 	rulePluginMissing    = rule("HX240", "plugin-missing", Error, NeverFires, "the hooks file of hookx's plugin is there, the plugin (or the hooks file) is not: the agent runs none of the hooks, or refuses every tool")
 	rulePluginStale      = rule("HX421", "plugin-stale", Warning, "runs-differently", "hookx's generated plugin was written by another hookx, or edited")
 	rulePluginUntrusted  = rule("HX242", "plugin-untrusted", Error, NeverFires, "the agent does not load the project's plugin (Pi: an untrusted project): its guards never run")

@@ -1429,6 +1429,14 @@ var routers = sync.OnceValue(func() map[string]Router {
 			}
 			return "tool.after"
 		},
+		// Pi's tool_result (through hookx's extension) is a failure when
+		// Pi says isError: the extension then sends the text as error.
+		"failedResult": func(r ToolResult) string {
+			if r.Failed {
+				return "tool.failed"
+			}
+			return "tool.after"
+		},
 	}
 })
 

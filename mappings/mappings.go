@@ -1457,7 +1457,7 @@ func (t *Table) index() error {
 
 // Protocols are the protocol families whose Go code reads and renders hook
 // output; a dialect names one (NDIALECT §1).
-var Protocols = []string{"claude", "gemini", "copilot", "cline", "pi"}
+var Protocols = []string{"claude", "gemini", "copilot", "cline", "pi", "opencode"}
 
 // fill sets the shape's defaults and checks it.
 func (s *Shape) fill(dialect string) error {

@@ -115,6 +115,25 @@ var pathResolvers = sync.OnceValue(func() map[string]PathResolver {
 			}
 			return filepath.Clean(p), ""
 		},
+		// OpenCode's and Kilo Code's file tools (edit, write, read, glob,
+		// grep, lsp; opencode-ai 1.18.33 @96855265, @96894640, @96869370,
+		// @96864137, @96866187; Kilo 7.7.9 the same code): an absolute path
+		// as written, a relative one joined to the session's directory
+		// (path.join or path.resolve, the same for a relative path). ~ is
+		// not expanded: it is a directory named ~ there.
+		"opencodePath": func(p string, c PathContext) (string, string) {
+			if filepath.IsAbs(p) {
+				return p, ""
+			}
+			return nodeResolve(c.Cwd, p)
+		},
+		// The directory OpenCode's and Kilo Code's bash (workdir) and Kilo's
+		// background_process run in: path.resolve(directory, workdir)
+		// (ShellTool.resolvePath, opencode-ai 1.18.33 @96851959; Kilo 7.7.9
+		// @108894051).
+		"opencodeDir": func(p string, c PathContext) (string, string) {
+			return nodeResolve(c.Cwd, p)
+		},
 		// Crush's file tools (edit, multiedit, view, write, ls) and the
 		// directories of bash, glob and grep: an absolute path as written,
 		// a relative one joined to its working directory with Go's

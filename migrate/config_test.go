@@ -29,9 +29,9 @@ func TestParseConfig(t *testing.T) {
 			name: "unknown keys and bad values name the line",
 			in:   "{\n  \"from\": \"claud\",\n  \"too\": [],\n  \"to\": [\"codex\", 3, \"codex\"],\n  \"targets\": {\"qwen\": {\"fail\": true}, \"codex\": {\"strict\": \"yes\"}}\n}",
 			wantErr: []string{
-				`.hookx.jsonc:2: "from": unknown dialect "claud" (known: claude, cline, codex, copilot, crush, droid, gemini, pi, qwen, terminai); did you mean claude?`,
+				`.hookx.jsonc:2: "from": unknown dialect "claud" (known: claude, cline, codex, copilot, crush, droid, gemini, kilo, opencode, pi, qwen, terminai); did you mean claude?`,
 				`.hookx.jsonc:3: unknown key "too" (the keys: from, to, plugin, targets, wrap, failClosed, strict, prune)`,
-				`.hookx.jsonc:4: "to": want a dialect name (claude, cline, codex, copilot, crush, droid, gemini, pi, qwen, terminai), not a number`,
+				`.hookx.jsonc:4: "to": want a dialect name (claude, cline, codex, copilot, crush, droid, gemini, kilo, opencode, pi, qwen, terminai), not a number`,
 				`.hookx.jsonc:4: "to": codex is named twice`,
 				`.hookx.jsonc:5: "targets": qwen: unknown option "fail" (the options: wrap, failClosed, strict, prune)`,
 				`.hookx.jsonc:5: "strict": want true or false, not a string`,

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/hookx-dev/hookx/mappings"
+	"github.com/hookx-dev/hookx/migrate/ocplugin"
 	"github.com/hookx-dev/hookx/migrate/piplugin"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// A plugin host (Pi) has no command hooks: hookx writes a plugin that runs
+// A plugin host (Pi, OpenCode, Kilo Code) has no command hooks: hookx writes a plugin that runs
 // them through hookx wrap, and a data file beside it with the hooks. The
 // entries are planned as for any target (translate); planPluginHost then
 // writes them into the data file, and the plugin itself is rendered for
@@ -25,33 +26,52 @@ type HostPlugin struct {
 	Data []byte
 }
 
-// pluginFormat writes a plugin host's two files.
+// pluginFormat writes a plugin host's two files: the plugin, rendered
+// for the host d (whose pluginHost names where both go), and its hooks file.
 type pluginFormat struct {
-	plugin func(version string) string
+	plugin func(d *mappings.Dialect, version string) string
 	hooks  func(version string, hooks []piplugin.Hook) []byte
 	read   func(data []byte) ([]piplugin.Hook, error)
 }
 
 // pluginFormats are the generators named by mappings.PluginHost.Format.
+// The plugins share one hooks file format (Pi's, hookx.hooks.json).
 var pluginFormats = map[string]pluginFormat{
 	"piExtension": {
-		plugin: piplugin.Render,
-		hooks: func(version string, hooks []piplugin.Hook) []byte {
-			if hooks == nil {
-				hooks = []piplugin.Hook{}
-			}
-			b, _ := json.MarshalIndent(piplugin.Hooks{Hookx: version, Hooks: hooks}, "", "  ")
-			return append(b, '\n')
-		},
-		read: func(data []byte) ([]piplugin.Hook, error) {
-			var h piplugin.Hooks
-			dec := json.NewDecoder(bytes.NewReader(data))
-			if err := dec.Decode(&h); err != nil {
-				return nil, err
-			}
-			return h.Hooks, nil
-		},
+		plugin: func(_ *mappings.Dialect, version string) string { return piplugin.Render(version) },
+		hooks:  writeHostHooks, read: readHostHooks,
 	},
+	// OpenCode's and Kilo Code's plugin (migrate/ocplugin): one plugin,
+	// rendered for each host.
+	"ocPlugin": {
+		plugin: func(d *mappings.Dialect, version string) string { return ocplugin.Render(OCHost(d), version) },
+		hooks:  writeHostHooks, read: readHostHooks,
+	},
+}
+
+// OCHost is the host of migrate/ocplugin's plugin that d, a dialect of the
+// ocPlugin format, is: its names and the files its pluginHost names.
+func OCHost(d *mappings.Dialect) ocplugin.Host {
+	return ocplugin.Host{Name: d.Name, Agent: d.Agent, Path: d.PluginHost.Extension, HooksPath: d.PluginHost.Hooks}
+}
+
+// writeHostHooks is a plugin's hookx.hooks.json.
+func writeHostHooks(version string, hooks []piplugin.Hook) []byte {
+	if hooks == nil {
+		hooks = []piplugin.Hook{}
+	}
+	b, _ := json.MarshalIndent(piplugin.Hooks{Hookx: version, Hooks: hooks}, "", "  ")
+	return append(b, '\n')
+}
+
+// readHostHooks reads a plugin's hookx.hooks.json.
+func readHostHooks(data []byte) ([]piplugin.Hook, error) {
+	var h piplugin.Hooks
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&h); err != nil {
+		return nil, err
+	}
+	return h.Hooks, nil
 }
 
 // planPluginHost finishes res for a plugin host target: its hooks file
@@ -129,7 +149,7 @@ func (p *planner) planPluginHost(res *Result, target Source) (*Result, error) {
 	}
 	res.Created = target.Data == nil
 	res.After = format.hooks(p.opts.Version, all)
-	res.Plugin = &HostPlugin{Path: ph.Extension, Data: []byte(format.plugin(p.opts.Version))}
+	res.Plugin = &HostPlugin{Path: ph.Extension, Data: []byte(format.plugin(p.to, p.opts.Version))}
 	p.notices(len(all) > 0)
 	res.Items = p.guardFixes(p.items)
 	return res, nil

@@ -34,11 +34,12 @@ type family interface {
 // families are the protocol families by name; a test holds them against
 // mappings.Protocols.
 var families = map[string]family{
-	"claude":  claudeFamily{},
-	"gemini":  geminiFamily{},
-	"copilot": copilotFamily{},
-	"cline":   clineFamily{},
-	"pi":      piFamily{},
+	"claude":   claudeFamily{},
+	"gemini":   geminiFamily{},
+	"copilot":  copilotFamily{},
+	"cline":    clineFamily{},
+	"pi":       piFamily,
+	"opencode": opencodeFamily,
 }
 
 // familyOf is d's protocol family. The table is validated against

@@ -25,10 +25,11 @@ func TestFeedbackAfterAToolReachesTheModelOnEveryHost(t *testing.T) {
 		var in Output
 		for _, o := range []Output{
 			{Stdout: []byte(`{"decision":"block","reason":"` + reason + `"}`)},
+			{Stdout: []byte(`{"block":true,"reason":"` + reason + `"}`)}, // Pi's extension
 			{Stderr: []byte(reason), ExitCode: 2},
 		} {
 			var own findings
-			if v := readOutput(hook, hookEv, o, &own); v.Block {
+			if v := readOutput(hook, hookEv, o, &own); v.Block && strings.Contains(v.Reason, reason) {
 				in = o
 				break
 			}

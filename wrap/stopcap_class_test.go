@@ -184,6 +184,7 @@ func stopAnswers(hostEv string) []Output {
 		`{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
 		`{"permissionDecision":"deny","permissionDecisionReason":"again"}`,
 		`{"handled":true,"responseContent":"again"}`,
+		`{"block":true,"reason":"again"}`, // Pi's extension
 	}
 	stderrs := []string{"", "keep going", `{"decision":"block","reason":"again"}`}
 	var outs []Output

@@ -2,12 +2,23 @@
 // hookx migrate rewrites this file in place; your hooks are in hookx.hooks.json
 // beside it. Pi loads it only in a trusted project (see `hookx doctor`).
 //
-// On each tool call it runs every hook whose tools name the tool, through
-// `hookx wrap ... --host pi`, giving hookx Pi's event on stdin as JSON, and
-// applies hookx's answer on stdout: {} lets the tool run, {"block":true,
-// "reason":...} refuses it with the reason for the model, {"input":{...}}
-// replaces the tool's arguments. It fails closed: if hookx cannot start,
-// fails, takes too long or answers anything else, the tool is refused.
+// On each Pi event a hook names it runs the hook through `hookx wrap ...
+// --host pi`, giving hookx the event on stdin as JSON, and applies hookx's
+// answer on stdout (one JSON object) Pi's way:
+//   tool_call            {} runs the tool; {"block":true,"reason"} refuses it,
+//                        the reason is the tool's error for the model;
+//                        {"input":{...}} replaces its arguments.
+//   tool_result          {"context"} and a block's reason are added to the
+//                        tool's result, which the model reads; {"output"}
+//                        replaces the result's content.
+//   input                {"block":true,"reason"} drops the prompt (the reason
+//                        is shown); {"context"} goes to the model with it.
+//   session_start        {"context"} goes to the model with the first prompt.
+//   agent_before_settle  {"block":true,"reason"} makes one more turn, the
+//                        reason sent to the model.
+// It fails closed: if hookx cannot start, fails, takes too long or answers
+// anything else, a tool is refused, a prompt dropped, and a tool's result
+// carries why; at the end of a run it only warns (a failure must not loop).
 // Plain JavaScript in a .ts file, so that it needs nothing beyond Pi's runtime.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,6 +28,14 @@ import { fileURLToPath } from "node:url";
 const VERSION = "HOOKX_VERSION";
 const HOOKS_FILE = join(dirname(fileURLToPath(import.meta.url)), "hookx.hooks.json");
 const MAX_OUTPUT = 1 << 20; // more answer than this is refused, not read
+// The keys of an answer each event reads; any other key is refused.
+const KEYS = {
+  tool_call: ["block", "reason", "input"],
+  tool_result: ["block", "reason", "context", "output"],
+  input: ["block", "reason", "context"],
+  session_start: ["context"],
+  agent_before_settle: ["block", "reason"],
+};
 
 // run starts hookx with an argument array (no shell), writes the event to
 // its stdin and resolves to its parsed answer, or to a refusal saying why.
@@ -24,7 +43,7 @@ function run(hook, event) {
   return new Promise((resolve) => {
     let out = "", err = "", done = false, timer;
     const finish = (answer) => { if (!done) { done = true; clearTimeout(timer); resolve(answer); } };
-    const refuse = (why) => finish({ block: true, reason: `hookx guard failed closed: ${why}` });
+    const refuse = (why) => finish({ block: true, failed: true, reason: `hookx guard failed closed: ${why}` });
     let child;
     try {
       child = spawn("hookx", hook.argv, { stdio: ["pipe", "pipe", "pipe"], cwd: event.cwd, detached: true });
@@ -45,16 +64,25 @@ function run(hook, event) {
       let answer;
       try { answer = JSON.parse(out); } catch { return refuse(`unreadable answer: ${out.slice(0, 200)}`); }
       if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return refuse(`unreadable answer: ${out.slice(0, 200)}`);
-      const unknown = Object.keys(answer).filter((k) => !["block", "reason", "input"].includes(k));
+      const unknown = Object.keys(answer).filter((k) => !KEYS[event.type].includes(k));
       if (unknown.length) return refuse(`unreadable answer: unknown ${unknown.join(", ")}`);
       if (answer.block === true) return finish({ block: true, reason: String(answer.reason || "blocked by a hook") });
       if (answer.block !== undefined && answer.block !== false) return refuse(`unreadable block: ${JSON.stringify(answer.block)}`);
       if (answer.input !== undefined && (answer.input === null || typeof answer.input !== "object" || Array.isArray(answer.input))) return refuse("unreadable input");
+      if (answer.context !== undefined && typeof answer.context !== "string") return refuse("unreadable context");
+      if (answer.output !== undefined && typeof answer.output !== "string") return refuse("unreadable output");
       finish(answer);
     });
     child.stdin.end(JSON.stringify(event));
   });
 }
+
+// text is the text parts of a message's or a tool result's content.
+const text = (content) => typeof content === "string" ? content
+  : Array.isArray(content) ? content.filter((c) => c && c.type === "text").map((c) => c.text).join("\n") : "";
+
+// note sends text to the model with the next prompt, unseen by the user.
+const note = (pi, text) => pi.sendMessage({ customType: "hookx", content: text, display: false }, { deliverAs: "nextTurn" });
 
 export default function (pi) {
   let hooks;
@@ -67,19 +95,26 @@ export default function (pi) {
     }
     hooks = data.hooks;
   } catch (e) {
-    // A guard that cannot be read refuses every tool rather than none.
+    // A guard that cannot be read refuses every tool and prompt rather than none.
     const why = `hookx guard failed closed: cannot read ${HOOKS_FILE}: ${e.message}`;
     pi.on("tool_call", async () => ({ block: true, reason: why }));
+    pi.on("input", async (_event, ctx) => { warn(ctx, why); return { action: "handled" }; });
     return;
   }
-  pi.on("tool_call", async (event, ctx) => {
+  // each runs, in order, the hooks of one event whose tools name the
+  // tool (for session_start: the reason; other events have no matcher).
+  async function* each(type, ctx, payload, name) {
     for (const hook of hooks) {
       // "*" is every tool: hookx wrap --match then filters in the hook's own names.
-      if (hook.event !== "tool_call" || !(hook.tools.includes(event.toolName) || hook.tools.includes("*"))) continue;
-      const answer = await run(hook, {
-        type: "tool_call", toolName: event.toolName, toolCallId: event.toolCallId, input: event.input,
-        cwd: ctx.cwd, sessionId: ctx.sessionManager && ctx.sessionManager.getSessionId ? ctx.sessionManager.getSessionId() : "",
-      });
+      if (hook.event !== type || (name !== undefined && !(hook.tools.includes(name) || hook.tools.includes("*")))) continue;
+      const sessionId = ctx.sessionManager && ctx.sessionManager.getSessionId ? ctx.sessionManager.getSessionId() : "";
+      yield await run(hook, { type, ...payload, cwd: ctx.cwd, sessionId });
+    }
+  }
+  const wants = (type) => hooks.some((h) => h.event === type);
+
+  pi.on("tool_call", async (event, ctx) => {
+    for await (const answer of each("tool_call", ctx, { toolName: event.toolName, toolCallId: event.toolCallId, input: event.input }, event.toolName)) {
       if (answer.block) return { block: true, reason: answer.reason };
       if (answer.input) {
         // Pi runs the arguments it passed in: a rewrite changes them in place.
@@ -89,4 +124,67 @@ export default function (pi) {
     }
     return undefined;
   });
+
+  // After the tool: what the hooks say is added to the result as text; an
+  // output replaces the result's content (Pi's tool_result: {content}).
+  if (wants("tool_result")) pi.on("tool_result", async (event, ctx) => {
+    const result = text(event.content);
+    const payload = { toolName: event.toolName, toolCallId: event.toolCallId, input: event.input, ...(event.isError ? { error: result } : { result }) };
+    let content = event.content;
+    const added = [];
+    for await (const answer of each("tool_result", ctx, payload, event.toolName)) {
+      if (answer.output !== undefined) content = [{ type: "text", text: answer.output }];
+      if (answer.context) added.push(answer.context);
+      if (answer.block) added.push(answer.reason);
+    }
+    if (!added.length && content === event.content) return undefined;
+    return { content: [...content, ...added.map((t) => ({ type: "text", text: t }))] };
+  });
+
+  // A prompt: a block drops it (a throwing input handler would not: Pi
+  // only logs it), context goes with it.
+  if (wants("input")) pi.on("input", async (event, ctx) => {
+    const notes = [];
+    for await (const answer of each("input", ctx, { text: event.text, source: event.source }, undefined)) {
+      // A dropped prompt's context is dropped with it.
+      if (answer.block) { warn(ctx, answer.reason); return { action: "handled" }; }
+      if (answer.context) notes.push(answer.context);
+    }
+    for (const n of notes) note(pi, n);
+    return { action: "continue" };
+  });
+
+  if (wants("session_start")) pi.on("session_start", async (event, ctx) => {
+    for await (const answer of each("session_start", ctx, { source: event.reason }, event.reason)) {
+      if (answer.failed) warn(ctx, answer.reason);
+      else if (answer.context) note(pi, answer.context);
+    }
+  });
+
+  // The end of a run: a block makes one more turn with the reason. The
+  // hook is told stopHookActive when the run is one a block started.
+  let continued = false;
+  if (wants("agent_before_settle")) pi.on("agent_before_settle", async (event, ctx) => {
+    // A run the user aborted or that failed is no end of a turn to a stop hook.
+    if (event.outcome === "aborted" || event.outcome === "error") { continued = false; return undefined; }
+    const messages = (event.context && event.context.llmMessages) || [];
+    const last = [...messages].reverse().find((m) => m && m.role === "assistant");
+    const payload = { stopHookActive: continued, lastAssistantMessage: last ? text(last.content) : "" };
+    const entries = Array.isArray(event.entries) ? event.entries : [];
+    continued = false;
+    for await (const answer of each("agent_before_settle", ctx, payload, undefined)) {
+      if (answer.failed) { warn(ctx, answer.reason); continue; }
+      if (answer.block) {
+        continued = true;
+        return { continue: true, entries: [...entries, { type: "custom_message", customType: "hookx", content: answer.reason, display: false }] };
+      }
+    }
+    return undefined;
+  });
+}
+
+// warn tells the user (Pi's notice in its UI, stderr without one).
+function warn(ctx, why) {
+  if (ctx && ctx.hasUI && ctx.ui) ctx.ui.notify(why, "warning");
+  else process.stderr.write(`hookx: ${why}\n`);
 }

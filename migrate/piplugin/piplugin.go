@@ -1,7 +1,8 @@
 // Package piplugin is the Pi extension hookx migrate writes to
 // .pi/extensions/hookx.ts: a small generated plugin that runs a project's
-// hooks through hookx wrap --host pi on Pi's tool_call event and fails
-// closed (hookx.ts says how). Its hooks live beside it in hookx.hooks.json.
+// hooks through hookx wrap --host pi on Pi's tool_call, tool_result,
+// input, session_start and agent_before_settle events and fails closed
+// (hookx.ts says how). Its hooks live beside it in hookx.hooks.json.
 package piplugin
 
 import (
@@ -26,7 +27,8 @@ func Render(version string) string {
 }
 
 // Hook is one entry of hookx.hooks.json: the Pi event, the Pi tool names
-// its matcher names ("*": every tool, hookx wrap --match filtering), the arguments of hookx (wrap --from D --host pi ...)
+// its matcher names ("*": every tool, hookx wrap --match filtering; on
+// session_start, the reasons), the arguments of hookx (wrap --from D --host pi ...)
 // and how long the plugin waits before it refuses the tool.
 type Hook struct {
 	// ID is the migrated hook's id and From its dialect: migrate

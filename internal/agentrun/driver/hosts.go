@@ -31,10 +31,8 @@ const (
 	Kilo     Agent = "kilo"
 )
 
-// Agents are all the agents the suite runs. OpenCode and Kilo join when
-// they are dialects of the table (the suite's results name each agent's
-// events); until then the driver runs them for the plugin's live test.
-var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid, Cline, Pi}
+// Agents are all the agents the suite runs.
+var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid, Cline, Pi, OpenCode, Kilo}
 
 // openCodeConfig is OpenCode's and Kilo's configuration pointed at the
 // fake model (the provider package is bundled), every tool allowed.
