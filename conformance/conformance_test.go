@@ -117,8 +117,13 @@ func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host d
 		}
 		if b, err := os.ReadFile(sb.Path(entriesFile(host))); err != nil && itself {
 			fmt.Fprintf(&setup, "(no %s written: %s runs the hooks of %s itself)\n", settingsFile(host), host, settingsFile(sc.dialect))
-		} else if !strings.Contains(string(b), "hookx wrap ") {
+		} else if !strings.Contains(string(b), "hookx wrap ") && !(hosts[host].plugin && strings.Contains(string(b), `"wrap"`)) {
+			// A plugin's entries are argument arrays: "argv": ["wrap", …].
 			return runResult{problems: []string{"the migrated settings run no \"hookx wrap\""}, evidence: setup.String()}
+		}
+		if sc.hideHookx {
+			sb.PathDirs = nil
+			fmt.Fprintf(&setup, "hookx taken off the host's PATH\n")
 		}
 		if sc.removeSource {
 			if err := os.Remove(sb.Path(settingsFile(sc.dialect))); err != nil {
@@ -349,8 +354,8 @@ func (r *report) flush(t *testing.T) {
 		return cmp.Or(strings.Compare(a.scenario, b.scenario), cmp.Compare(order[a.path], order[b.path]))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s, Cline %s. %s. Suite wall time so far: %s.\n\n",
-		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion, agents.ClineVersion,
+	fmt.Fprintf(&b, "# hookx conformance report\n\nGemini CLI %s, Claude Code %s, Codex %s, Copilot CLI %s, Qwen Code %s, Factory Droid %s, Cline %s, Pi %s, OpenCode %s, Kilo Code %s. %s. Suite wall time so far: %s.\n\n",
+		agents.GeminiVersion, agents.ClaudeVersion, agents.CodexVersion, agents.CopilotVersion, agents.QwenVersion, agents.DroidVersion, agents.ClineVersion, agents.PiVersion, agents.OpenCodeVersion, agents.KiloVersion,
 		agentsNote, time.Since(suiteStart).Round(time.Second))
 	b.WriteString("| scenario | path | host | result | agent run | detail |\n|---|---|---|---|---|---|\n")
 	var total time.Duration

@@ -101,6 +101,7 @@ func newSandbox(t *testing.T, p agents.Paths, projectName string) *driver.Sandbo
 		t.Fatal(err)
 	}
 	sb.XDGCache = p.CopilotCache
+	sb.OpenCodePlugin = p.OpenCodePlugin
 	return sb
 }
 

@@ -73,6 +73,11 @@ type hostSpec struct {
 	// leavesDaemon says a run leaves a detached process behind, which the
 	// driver ends by its PID (driver.Cmd.EndLeftovers).
 	leavesDaemon bool
+	// plugin says the agent has no command hooks, only the in-process
+	// plugin hookx migrate writes (settings), which runs hookx with an
+	// argument array from entries (Pi, OpenCode, Kilo: issue 29). It is
+	// only ever a host of the hookx path.
+	plugin bool
 }
 
 var hosts = map[driver.Agent]hostSpec{
@@ -244,6 +249,52 @@ var hosts = map[driver.Agent]hostSpec{
 		entries:   ".clinerules/hooks/hookx.hooks.json",
 		hookFiles: true, noMigrateFrom: true, leavesDaemon: true,
 	},
+	// Pi 1.6.0: .pi/extensions/hookx.ts, hookx's generated extension, runs
+	// the entries of hookx.hooks.json beside it on Pi's tool_call
+	// (migrate/piplugin). Tools as mappings/data/pi.jsonc has them.
+	driver.Pi: {
+		settings: ".pi/extensions/hookx.ts", entries: ".pi/extensions/hookx.hooks.json",
+		shell: func(cmd string) fakemodel.Call { return call("bash", map[string]any{"command": cmd}) },
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("write", map[string]any{"path": abs, "content": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("read", map[string]any{"path": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("edit", map[string]any{"path": abs, "edits": []any{map[string]any{"oldText": a.old, "newText": a.new}}})
+			},
+		},
+		exe:    func(p agents.Paths) string { return p.Pi },
+		plugin: true, noMigrateFrom: true,
+	},
+	// OpenCode 1.18.33 and Kilo Code 7.7.9: the plugin hookx migrate writes
+	// (migrate/ocplugin) runs the entries beside it on tool.execute.before.
+	driver.OpenCode: openCodeHost(".opencode/plugins", func(p agents.Paths) string { return p.OpenCode }),
+	driver.Kilo:     openCodeHost(".kilo/plugins", func(p agents.Paths) string { return p.Kilo }),
+}
+
+// openCodeHost is OpenCode's hostSpec, or Kilo's (the same tools, camelCase
+// arguments), its plugin in dir.
+func openCodeHost(dir string, exe func(agents.Paths) string) hostSpec {
+	return hostSpec{
+		settings: dir + "/hookx.js", entries: dir + "/hookx.hooks.json",
+		shell: func(cmd string) fakemodel.Call {
+			return call("bash", map[string]any{"command": cmd, "description": "fake call"})
+		},
+		tools: map[string]func(action, string) fakemodel.Call{
+			"write": func(a action, abs string) fakemodel.Call {
+				return call("write", map[string]any{"filePath": abs, "content": a.content})
+			},
+			"read": func(a action, abs string) fakemodel.Call { return call("read", map[string]any{"filePath": abs}) },
+			"edit": func(a action, abs string) fakemodel.Call {
+				return call("edit", map[string]any{"filePath": abs, "oldString": a.old, "newString": a.new})
+			},
+		},
+		exe:    exe,
+		plugin: true, noMigrateFrom: true,
+		// OpenCode's first start in a project takes 50-90 s (reference).
+		runTimeout: 2 * driver.DefaultTimeout,
+	}
 }
 
 // call is one tool call of the model.

@@ -72,6 +72,9 @@ type scenario struct {
 	// migrates from each of these into the same host, which must keep the
 	// first source's entries (issue 24).
 	alsoFrom []driver.Agent
+	// hideHookx takes hookx off the host's PATH after hookx migrate wrote
+	// its settings, so that the host cannot start it (fail-closed cases).
+	hideHookx bool
 	// projectName names the project directory (default "project").
 	projectName string
 	// maxMain caps main-model requests (default 20); past it the run is
@@ -466,6 +469,11 @@ func scenarios() []*scenario {
 	list = append(list, stopLoopScenarios()...)
 	list = append(list, actingScenarios()...)
 	list = append(list, clineScenarios()...)
+	list = append(list, pluginHostScenarios(driver.Pi)...)
+	// OpenCode and Kilo (pluginHostScenarios(driver.OpenCode), …) are not
+	// in the suite yet: their runs took 4 minutes each on the loaded
+	// machine (Kilo asks the npm registry for @kilocode/plugin at every
+	// first start); TestOpenCodeLive runs their plugin with a stand-in.
 	return list
 }
 

