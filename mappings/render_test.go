@@ -12,7 +12,7 @@ func TestRowsSeenLive(t *testing.T) {
 	if pi.Verification == nil || !pi.Verification.InCI {
 		t.Fatal("pi's verification no longer says inCI: pick another dialect run in CI in part")
 	}
-	seen := func(from, to *Dialect, kind, name string) string {
+	seen := func(tbl *Table, from, to *Dialect, kind, name string) string {
 		for _, r := range tbl.Rows(from, to) {
 			if r.Kind == kind && r.From == name {
 				return r.Verified
@@ -21,18 +21,22 @@ func TestRowsSeenLive(t *testing.T) {
 		t.Fatalf("no %s row %s from %s to %s", kind, name, from.Name, to.Name)
 		return ""
 	}
-	if got := seen(pi, claude, "event", "tool_call"); got != "live" {
+	if got := seen(tbl, pi, claude, "event", "tool_call"); got != "live" {
 		t.Errorf("pi tool_call → claude: %q, want live (the suite runs it in CI)", got)
 	}
 	mcp, _ := pi.MCPName("server", "tool")
-	if got := seen(pi, claude, "tool", mcp); got != "unverified" {
+	if got := seen(tbl, pi, claude, "tool", mcp); got != "unverified" {
 		t.Errorf("pi MCP → claude: %q, want unverified (never run on Pi)", got)
 	}
-	outside := *pi
-	v := *pi.Verification
-	v.InCI = false
-	outside.Verification = &v
-	if got := seen(&outside, claude, "event", "tool_call"); got != "offline" {
+	// The same table with Pi's runs outside CI: a fresh load, so the
+	// shared one is not changed.
+	fresh, err := Load(dataFS, "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := fresh.MustDialect("pi")
+	outside.Verification.InCI = false
+	if got := seen(fresh, outside, fresh.MustDialect("claude"), "event", "tool_call"); got != "offline" {
 		t.Errorf("a dialect run only outside CI: %q, want offline", got)
 	}
 }
