@@ -95,11 +95,7 @@ func (c *checker) checkHookxEntries() {
 			if !it.GuardLost() {
 				continue
 			}
-			how := "is not carried to"
-			if it.Level == migrate.Weakened {
-				how = "is weaker on"
-			}
-			c.add(first, first.off, ruleGuardNotCarried, fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, f.d.Agent, it.Reason), it.Fix)
+			c.add(first, first.off, ruleGuardNotCarried, guardLost(src, f.d, it), it.Fix)
 		}
 	}
 }
@@ -152,4 +148,14 @@ func (c *checker) stale(f *file, src *mappings.Dialect, hookx, version string) (
 		return &migrate.Result{}, ""
 	}
 	return res, strings.Join(names, " and ")
+}
+
+// guardLost says that a guard of src, in a migrate report item, is not
+// carried to host, or is carried weaker (HX417).
+func guardLost(src, host *mappings.Dialect, it migrate.Item) string {
+	how := "is not carried to"
+	if it.Level == migrate.Weakened {
+		how = "is weaker on"
+	}
+	return fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, host.Agent, it.Reason)
 }

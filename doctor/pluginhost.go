@@ -132,10 +132,6 @@ func (c *checker) checkPluginHostEntries(f *file) {
 		if !it.GuardLost() {
 			continue
 		}
-		how := "is not carried to"
-		if it.Level == migrate.Weakened {
-			how = "is weaker on"
-		}
-		c.addFileAt(f, ruleGuardNotCarried, 1, 1, fmt.Sprintf("the %s guard at %s (%s: %s) %s %s: %s", src.Agent, it.Source, it.Event, it.What, how, f.d.Agent, it.Reason), it.Fix)
+		c.addFileAt(f, ruleGuardNotCarried, 1, 1, guardLost(src, f.d, it), it.Fix)
 	}
 }
