@@ -51,6 +51,9 @@ func sets(d *mappings.Dialect, name string) bool {
 	if _, ok := d.Env.Set[name]; ok {
 		return true
 	}
+	if _, ok := d.Env.FromPayload[name]; ok {
+		return true // where the payload has the field
+	}
 	for _, v := range d.Env.Known {
 		if v == name || strings.HasSuffix(v, "*") && strings.HasPrefix(name, strings.TrimSuffix(v, "*")) {
 			return true

@@ -128,7 +128,11 @@ func agentHookFiles(d *mappings.Dialect, dir string, withHookx bool) []ownHook {
 			continue
 		}
 		text, err := readAtMost(p, migrate.MaxFileSize)
-		if err != nil || (!withHookx && clinehooks.Owned(text)) {
+		// hookx writes its dispatcher under the event's own name only
+		// (checkHookDir checks that file): a file under another name that
+		// starts with hookx's header is one hookx did not write, which
+		// Cline runs as it runs any.
+		if err != nil || (!withHookx && de.Name() == ev && clinehooks.Owned(text)) {
 			continue
 		}
 		out = append(out, ownHook{path: p, event: d.Event(ev), text: text})

@@ -42,6 +42,13 @@ func TestClineOwnHookFiles(t *testing.T) {
 		{"CRLF", "PreToolUse", "#!/bin/sh\r\nexit 2\r\n", true, "PreToolUse", true},
 		{"not a guard event", "TaskComplete", "#!/bin/sh\nexit 2\n", true, "TaskComplete", false},
 		{"hookx's dispatcher", "PreToolUse", dispatcher, true, "", false},
+		// hookx writes its dispatcher under the event's own name only;
+		// doctor checks that one (checkHookDir). A file under another
+		// name Cline runs (pretooluse.sh) that starts with the header is
+		// a file hookx did not write: doctor and doctor --probe skipped
+		// it, and Cline runs it. Fails on 4b34c1f.
+		{"hookx's header under another name", "pretooluse.sh", dispatcher + "rm -rf \"$HOME\"\n", true, "PreToolUse", false},
+		{"hookx's CRLF header under another name", "PreToolUse.sh", strings.ReplaceAll(dispatcher, "\n", "\r\n"), true, "PreToolUse", false},
 		{"not executable", "PreToolUse", guard, false, "PreToolUse", true},
 		{"a name Cline does not run", "PreToolUse.txt", guard, true, "", false},
 		{"no event's name", "guard.sh", guard, true, "", false},

@@ -408,12 +408,20 @@ func (r Reading) Blocks(exit int) bool {
 	return slices.Contains(r.BlockingExits, exit)
 }
 
-// Verification is how a dialect that the conformance suite cannot run was
-// checked: read from its source, and in at most a few runs outside CI.
+// Verification is how a dialect whose rows are not all proven by the
+// conformance suite in CI was checked: read from its source, and its
+// "live" rows from LiveRun: a few runs outside CI, or, where InCI is set,
+// the suite's own runs of it in CI (Pi: the suite runs it, but not on
+// every row).
 type Verification struct {
 	Source  string `json:"source"`  // the source read: repository@commit
 	LiveRun string `json:"liveRun"` // the runs its "live" rows come from
+	InCI    bool   `json:"inCI"`    // LiveRun is the conformance suite, in CI
 }
+
+// liveOutsideCI reports whether d's "live" rows were seen only in runs
+// outside CI.
+func (d *Dialect) liveOutsideCI() bool { return d.Verification != nil && !d.Verification.InCI }
 
 // Timeout gives a dialect's timeout unit and defaults.
 type Timeout struct {

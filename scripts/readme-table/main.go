@@ -60,8 +60,11 @@ func writeAgents(w io.Writer, t *mappings.Table) error {
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, d := range t.Dialects {
 		proven := "live, in CI"
-		if d.Verification != nil {
-			proven = "from source (" + d.Verification.Source + ")"
+		switch v := d.Verification; {
+		case v != nil && v.InCI:
+			proven = "live, in CI, in part; the rest from source (" + v.Source + ")"
+		case v != nil:
+			proven = "from source (" + v.Source + ")"
 		}
 		fmt.Fprintf(w, "| %s | `%s` | %s | %s | [Using your hooks in %s](docs/%s.md) |\n", d.Agent, d.Name, d.Version, proven, d.Agent, d.Name)
 	}

@@ -1,0 +1,42 @@
+package mappings
+
+import "testing"
+
+// TestRowsSeenLive: a row's "seen live" says where it was seen. A dialect
+// whose live rows come from the conformance suite in CI (Verification.InCI,
+// Pi) is "live" there, not "offline"; one run outside CI is "offline"; MCP,
+// which no run of a verified dialect shows, is "unverified" either way.
+func TestRowsSeenLive(t *testing.T) {
+	tbl := Default()
+	claude, pi := tbl.MustDialect("claude"), tbl.MustDialect("pi")
+	if pi.Verification == nil || !pi.Verification.InCI {
+		t.Fatal("pi's verification no longer says inCI: pick another dialect run in CI in part")
+	}
+	seen := func(tbl *Table, from, to *Dialect, kind, name string) string {
+		for _, r := range tbl.Rows(from, to) {
+			if r.Kind == kind && r.From == name {
+				return r.Verified
+			}
+		}
+		t.Fatalf("no %s row %s from %s to %s", kind, name, from.Name, to.Name)
+		return ""
+	}
+	if got := seen(tbl, pi, claude, "event", "tool_call"); got != "live" {
+		t.Errorf("pi tool_call → claude: %q, want live (the suite runs it in CI)", got)
+	}
+	mcp, _ := pi.MCPName("server", "tool")
+	if got := seen(tbl, pi, claude, "tool", mcp); got != "unverified" {
+		t.Errorf("pi MCP → claude: %q, want unverified (never run on Pi)", got)
+	}
+	// The same table with Pi's runs outside CI: a fresh load, so the
+	// shared one is not changed.
+	fresh, err := Load(dataFS, "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := fresh.MustDialect("pi")
+	outside.Verification.InCI = false
+	if got := seen(fresh, outside, fresh.MustDialect("claude"), "event", "tool_call"); got != "offline" {
+		t.Errorf("a dialect run only outside CI: %q, want offline", got)
+	}
+}
