@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookx-dev/hookx/internal/agentrun/driver"
@@ -164,4 +165,23 @@ func failedClosed(o *outcome) []string {
 		p = append(p, fmt.Sprintf("the refused call's result %q does not say the hookx guard failed closed", rs[0].Text))
 	}
 	return p
+}
+
+// openCodeKiloScenarios are the few of Pi's plugin-host scenarios that
+// also run on OpenCode 1.18.33 and Kilo Code 7.7.9 (issue 29), sharing
+// Pi's native runs: a Claude guard in the awkward directory (blocks
+// `rm -rf build` with the reason reaching the model, lets the harmless
+// command run, the name never runs as code), a Codex guard, the rewrite,
+// and hookx missing (fails closed). Each OpenCode or Kilo run is 40 s to
+// 4 minutes, so not the whole family.
+var openCodeKiloScenarios = []string{"pi/claude-awkward-dir", "pi/codex-permissionDecision-deny", "pi/claude-rewrite", "pi/hookx-missing"}
+
+// alsoToOpenCodeKilo adds OpenCode and Kilo to the targets of
+// openCodeKiloScenarios.
+func alsoToOpenCodeKilo(list []*scenario) {
+	for _, sc := range list {
+		if slices.Contains(openCodeKiloScenarios, sc.name) {
+			sc.to = append(slices.Clip(sc.to), driver.OpenCode, driver.Kilo)
+		}
+	}
 }

@@ -470,10 +470,7 @@ func scenarios() []*scenario {
 	list = append(list, actingScenarios()...)
 	list = append(list, clineScenarios()...)
 	list = append(list, pluginHostScenarios(driver.Pi)...)
-	// OpenCode and Kilo (pluginHostScenarios(driver.OpenCode), …) are not
-	// in the suite yet: their runs took 4 minutes each on the loaded
-	// machine (Kilo asks the npm registry for @kilocode/plugin at every
-	// first start); TestOpenCodeLive runs their plugin with a stand-in.
+	alsoToOpenCodeKilo(list)
 	return list
 }
 

@@ -53,6 +53,9 @@ func openCodeConfig(v1 string) string {
 // Kilo, under HOME; Env names it in <PREFIX>CONFIG.
 var openCodeConfigFile = map[Agent]string{OpenCode: ".config/hookx-fake/opencode.json", Kilo: ".config/hookx-fake/kilo.json"}
 
+// npmOffline keeps an npm install of OpenCode or Kilo off the network.
+var npmOffline = []string{"npm_config_offline=true", "npm_config_registry=http://127.0.0.1:9/", "npm_config_fetch_retries=0"}
+
 // openCodeEnvPrefix is the prefix of OpenCode's variables and Kilo's.
 var openCodeEnvPrefix = map[Agent]string{OpenCode: "OPENCODE_", Kilo: "KILO_"}
 
@@ -252,7 +255,14 @@ func (s *Sandbox) openAIEnv(a Agent, baseURL string) []string {
 		for _, v := range []string{"DISABLE_AUTOUPDATE", "DISABLE_MODELS_FETCH", "DISABLE_DEFAULT_PLUGINS", "DISABLE_LSP_DOWNLOAD", "DISABLE_SHARE", "DISABLE_SESSION_INGEST", "DISABLE_CODEBASE_INDEXING"} {
 			env = append(env, pre+v+"=1")
 		}
-		return env
+		// Both install their plugin API (@opencode-ai/plugin,
+		// @kilocode/plugin) into a project's plugin directory on its first
+		// start, from the npm registry: OpenCode's pinned copy is there
+		// already (Setup); Kilo's install fails at once here, offline and
+		// against a closed local port, with no retry. Kilo ignores the
+		// failure (waitForDependencies), and the generated plugin imports
+		// nothing from it.
+		return append(env, npmOffline...)
 	}
 	return nil
 }

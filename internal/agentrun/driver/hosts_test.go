@@ -5,6 +5,7 @@ package driver
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +74,25 @@ func TestSetupTrustsTheProjectWithAwkwardName(t *testing.T) {
 	for _, f := range []string{".copilot/config.json", ".qwen/settings.json", ".factory/settings.json"} {
 		if _, err := os.Stat(filepath.Join(sb.Home, f)); err != nil {
 			t.Errorf("setup wrote no %s: %v", f, err)
+		}
+	}
+}
+
+// OpenCode and Kilo install their plugin API from the npm registry on a
+// project's first start (Kilo's @kilocode/plugin: a registry.npmjs.org
+// lookup seen under strace on every first run); the environment keeps npm
+// offline, its registry a closed local port.
+func TestOpenCodeKiloNpmOffline(t *testing.T) {
+	sb, err := NewSandbox(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Agent{OpenCode, Kilo} {
+		env := sb.Env(a, "http://127.0.0.1:5/")
+		for _, want := range []string{"npm_config_offline=true", "npm_config_registry=http://127.0.0.1:9/"} {
+			if !slices.Contains(env, want) {
+				t.Errorf("%s's environment lacks %s", a, want)
+			}
 		}
 	}
 }

@@ -31,14 +31,15 @@ var ocAgents = []struct {
 
 // TestOpenCodeLive runs migrate/ocplugin's plugin in the real OpenCode
 // 1.18.33 and Kilo 7.7.9, offline against the fake OpenAI-compatible
-// model, with a stand-in hookx (hookx wrap --host opencode|kilo does not
-// exist yet): a block whose reason reaches the model, a harmless command
-// that runs, a rewrite, and hookx missing (fails closed). Each run takes
-// tens of seconds: set HOOKX_PLUGIN_LIVE to the agents to run
-// ("opencode,kilo"; .ci/run names both, and in CI a missing npm fails the
-// test). The first run installs them into the conformance cache; the two
-// agents run side by side. Install and run are package agents' and the
-// driver's; to go once the conformance suite runs the real hookx there.
+// model, with a stand-in hookx, for what the conformance suite does not
+// hold: what the plugin gives hookx on stdin (the session and the
+// directory), in a project named with a double quote and a `$`, which the
+// suite's awkward directory lacks (Gemini refuses a double quote). Block,
+// allow, rewrite and hookx missing run with the real hookx in the suite
+// (pi/… hookx-to-opencode, hookx-to-kilo). A run takes tens of seconds:
+// set HOOKX_PLUGIN_LIVE to the agents to run ("opencode,kilo"; .ci/run
+// names both, and in CI a missing npm fails the test). The two agents run
+// side by side.
 func TestOpenCodeLive(t *testing.T) {
 	want := strings.Split(os.Getenv("HOOKX_PLUGIN_LIVE"), ",")
 	fake := `#!/bin/sh
@@ -71,10 +72,7 @@ esac
 				name, command, want, notWant string
 				noHookx                      bool
 			}{
-				{name: "block", command: "rm -rf ./nothing-here && echo SHOULD-NOT-RUN", want: "OCGUARD-REFUSED rm -rf", notWant: "SHOULD-NOT-RUN"},
 				{name: "allow", command: "echo HARMLESS-RAN", want: "HARMLESS-RAN"},
-				{name: "rewrite", command: "echo REWRITEME", want: "REWRITTEN-RAN"},
-				{name: "hookx missing", command: "echo SHOULD-NOT-RUN", noHookx: true, want: "failed closed: cannot start hookx", notWant: "SHOULD-NOT-RUN"},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					srv := NewOpenAI(Script{Steps: []Step{Tool("bash", map[string]any{"command": tc.command, "description": "run it"})}, Quote: true})
