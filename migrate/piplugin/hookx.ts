@@ -117,9 +117,13 @@ export default function (pi) {
     for await (const answer of each("tool_call", ctx, { toolName: event.toolName, toolCallId: event.toolCallId, input: event.input }, event.toolName)) {
       if (answer.block) return { block: true, reason: answer.reason };
       if (answer.input) {
-        // Pi runs the arguments it passed in: a rewrite changes them in place.
+        // Pi runs the arguments it passed in: a rewrite changes them in
+        // place, each key defined as its own property (a "__proto__" key
+        // assigned would set the object's prototype instead).
         for (const k of Object.keys(event.input)) delete event.input[k];
-        Object.assign(event.input, answer.input);
+        for (const [k, v] of Object.entries(answer.input)) {
+          Object.defineProperty(event.input, k, { value: v, enumerable: true, writable: true, configurable: true });
+        }
       }
     }
     return undefined;

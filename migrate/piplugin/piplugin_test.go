@@ -30,7 +30,7 @@ for (const event of events) {
   results.push(h ? (await h(event, ctx)) ?? null : "no handler");
 }
 const event = events[events.length - 1];
-process.stdout.write(JSON.stringify({ result: results[results.length - 1], input: event.input, sent, results }));
+process.stdout.write(JSON.stringify({ result: results[results.length - 1], input: event.input, sent, results, proto: event.input === undefined || Object.getPrototypeOf(event.input) === Object.prototype }));
 `
 
 // fakeHookx is a hookx that does what its first argument says, after
@@ -42,6 +42,7 @@ case "$1" in
 allow) echo '{}' ;;
 block) printf '{"block":true,"reason":"no rm -rf, \\"really\\"\\nplease"}' ;;
 rewrite) echo '{"input":{"command":"echo safe"}}' ;;
+proto) echo '{"input":{"__proto__":{"polluted":1},"command":"x"}}' ;;
 context) echo '{"context":"CTX from the hook"}' ;;
 nullcontext) echo '{"context":null}' ;;
 replace) echo '{"output":"REPLACED","context":"CTX from the hook"}' ;;
@@ -79,6 +80,7 @@ func TestPlugin(t *testing.T) {
 		{name: "other tool not run", mode: "block", tool: "read", command: "ls", want: out{Input: map[string]any{"command": "ls"}}},
 		{name: "block keeps the reason", mode: "block", tool: "bash", command: "rm -rf /", wantReason: "no rm -rf, \"really\"\nplease"},
 		{name: "rewrite", mode: "rewrite", tool: "bash", command: "rm -rf /", want: out{Input: map[string]any{"command": "echo safe"}}},
+		{name: "rewrite cannot set the prototype", mode: "proto", tool: "bash", command: "ls", want: out{Input: map[string]any{"__proto__": map[string]any{"polluted": float64(1)}, "command": "x"}}},
 		{name: "hostile arguments reach hookx", mode: "allow", tool: "bash", command: "a'b\"c\n;$(x)`y`" + long, want: out{Input: map[string]any{"command": "a'b\"c\n;$(x)`y`" + long}}},
 		{name: "garbage fails closed", mode: "garbage", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer"},
 		{name: "array fails closed", mode: "array", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer"},
@@ -132,6 +134,14 @@ func TestPlugin(t *testing.T) {
 			var got out
 			if err := json.Unmarshal(b, &got); err != nil {
 				t.Fatalf("%v: %s", err, b)
+			}
+			// A rewrite defines the hook's keys on the arguments object;
+			// it never changes the object's prototype.
+			var proto struct {
+				Proto bool `json:"proto"`
+			}
+			if err := json.Unmarshal(b, &proto); err != nil || !proto.Proto {
+				t.Errorf("the arguments' prototype is no longer Object.prototype (%v): %s", err, b)
 			}
 			if tc.wantReason != "" {
 				if got.Result["block"] != true || !strings.Contains(got.Result["reason"].(string), tc.wantReason) {
