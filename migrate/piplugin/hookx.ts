@@ -111,6 +111,11 @@ export default function (pi) {
       yield await run(hook, { type, ...payload, cwd: ctx.cwd, sessionId });
     }
   }
+  // A hook of an event the extension does not run is skipped: say so at
+  // load, on stderr (hookx doctor reports it too, HX241).
+  for (const h of hooks) {
+    if (!Object.hasOwn(KEYS, h.event)) console.error(`hookx: ${HOOKS_FILE}: a hook for ${JSON.stringify(h.event)}, an event this extension does not run, is skipped (see hookx doctor)`);
+  }
   const wants = (type) => hooks.some((h) => h.event === type);
 
   pi.on("tool_call", async (event, ctx) => {

@@ -75,6 +75,7 @@ func TestPlugin(t *testing.T) {
 		hooksFile                 string // written instead of the test's own
 		want                      out
 		wantReason                string // substring of the reason
+		wantStderr                string // substring of the extension's stderr
 	}{
 		{name: "allow", mode: "allow", tool: "bash", command: "ls", want: out{Input: map[string]any{"command": "ls"}}},
 		{name: "other tool not run", mode: "block", tool: "read", command: "ls", want: out{Input: map[string]any{"command": "ls"}}},
@@ -93,6 +94,8 @@ func TestPlugin(t *testing.T) {
 		{name: "tools as a string fails closed", mode: "allow", tool: "bash", command: "ls", hooksFile: `{"hooks":[{"event":"tool_call","tools":"xbashx","argv":["allow"]}]}`, wantReason: "a hook it cannot read"},
 		{name: "null hook fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{"hooks":[null]}`, wantReason: "a hook it cannot read"},
 		{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantReason: "cannot read"},
+		{name: "another event's hook skipped with a warning", mode: "block", tool: "bash", command: "rm -rf /", hooksFile: `{"hooks":[{"event":"tool.execute.before","tools":["bash"],"argv":["block"]},{"event":"__proto__","tools":["bash"],"argv":["block"]}]}`,
+			want: out{Input: map[string]any{"command": "rm -rf /"}}, wantStderr: `a hook for "__proto__", an event this extension does not run, is skipped`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// A project directory a hostile repository might name.
@@ -127,9 +130,14 @@ func TestPlugin(t *testing.T) {
 				node, _ := exec.LookPath("node")
 				cmd.Path = node
 			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
 			b, err := cmd.Output()
 			if err != nil {
-				t.Fatalf("node: %v\n%s", err, b)
+				t.Fatalf("node: %v\n%s%s", err, b, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.wantStderr) {
+				t.Errorf("stderr %q, want %q in it", stderr.String(), tc.wantStderr)
 			}
 			var got out
 			if err := json.Unmarshal(b, &got); err != nil {
