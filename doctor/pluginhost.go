@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookx-dev/hookx/internal/pitrust"
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/hookx-dev/hookx/migrate/ocplugin"
@@ -145,11 +146,11 @@ func (c *checker) checkPluginHostEntries(f *file) {
 // the plugin skips it without a word, so a guard written there (by hand,
 // or for another agent's event) never runs, whatever its "from" says.
 func (c *checker) checkPluginEvents(f *file) {
-	data, err := os.ReadFile(f.path)
+	data, err := safefile.ReadRegular(f.path, migrate.MaxFileSize)
 	if err != nil {
 		return // missing: the plugin's check says so
 	}
-	root, err := hujson.Parse(data)
+	root, err := migrate.ParseJSONC(f.shown, data)
 	if err != nil {
 		return // unreadable: the plugin refuses every call (the plugin's check)
 	}
@@ -159,39 +160,44 @@ func (c *checker) checkPluginEvents(f *file) {
 		return
 	}
 	ph := f.d.PluginHost
-	for _, m := range obj.Members {
-		if name, _ := str(&m.Name); name != "hooks" {
-			continue
+	// The last "hooks" is the one JSON.parse keeps.
+	var hooks *hujson.ObjectMember
+	for j := range obj.Members {
+		if name, _ := str(&obj.Members[j].Name); name == "hooks" {
+			hooks = &obj.Members[j]
 		}
-		arr, ok := m.Value.Value.(*hujson.Array)
+	}
+	if hooks == nil {
+		return
+	}
+	arr, ok := hooks.Value.Value.(*hujson.Array)
+	if !ok {
+		return
+	}
+	for i, el := range arr.Elements {
+		entry, ok := el.Value.(*hujson.Object)
 		if !ok {
-			return
+			continue // the plugin refuses every call (the plugin's check)
 		}
-		for i, el := range arr.Elements {
-			entry, ok := el.Value.(*hujson.Object)
-			if !ok {
-				continue // the plugin refuses every call (the plugin's check)
+		// The last "event" is the one JSON.parse keeps.
+		var em *hujson.ObjectMember
+		for j := range entry.Members {
+			if name, _ := str(&entry.Members[j].Name); name == "event" {
+				em = &entry.Members[j]
 			}
-			// The last "event" is the one JSON.parse keeps.
-			var em *hujson.ObjectMember
-			for j := range entry.Members {
-				if name, _ := str(&entry.Members[j].Name); name == "event" {
-					em = &entry.Members[j]
-				}
+		}
+		if em == nil {
+			continue // the plugin refuses every call (the plugin's check)
+		}
+		if ev, ok := str(&em.Value); ok && !slices.Contains(ph.Events, ev) {
+			what := fmt.Sprintf("hook %d of %s is for event %q, which hookx's %s plugin does not run (it runs %s): it skips the hook, which never runs", i+1, ph.Hooks, ev, f.d.Agent, strings.Join(ph.Events, ", "))
+			if f.d.Event(ev) != nil {
+				what = fmt.Sprintf("hook %d of %s is for %s's event %q, on which hookx's plugin runs no hooks yet (it runs %s): it skips the hook, which never runs", i+1, ph.Hooks, f.d.Agent, ev, strings.Join(ph.Events, ", "))
+			} else if other := c.eventOwner(ev); other != nil {
+				what = fmt.Sprintf("hook %d of %s is for %q, an event of %s, not %s; hookx's plugin runs %s: it skips the hook, which never runs", i+1, ph.Hooks, ev, other.Agent, f.d.Agent, strings.Join(ph.Events, ", "))
 			}
-			if em == nil {
-				continue // the plugin refuses every call (the plugin's check)
-			}
-			if ev, ok := str(&em.Value); ok && !slices.Contains(ph.Events, ev) {
-				what := fmt.Sprintf("hook %d of %s is for event %q, which hookx's %s plugin does not run (it runs %s): it skips the hook, which never runs", i+1, ph.Hooks, ev, f.d.Agent, strings.Join(ph.Events, ", "))
-				if f.d.Event(ev) != nil {
-					what = fmt.Sprintf("hook %d of %s is for %s's event %q, on which hookx's plugin runs no hooks yet (it runs %s): it skips the hook, which never runs", i+1, ph.Hooks, f.d.Agent, ev, strings.Join(ph.Events, ", "))
-				} else if other := c.eventOwner(ev); other != nil {
-					what = fmt.Sprintf("hook %d of %s is for %q, an event of %s, not %s; hookx's plugin runs %s: it skips the hook, which never runs", i+1, ph.Hooks, ev, other.Agent, f.d.Agent, strings.Join(ph.Events, ", "))
-				}
-				c.addFile(f, int(em.Value.StartOffset), rulePluginEvent, what,
-					fmt.Sprintf("migrate the hook's source with hookx migrate --to %s, or remove the entry", f.d.Name))
-			}
+			c.addFile(f, int(em.Value.StartOffset), rulePluginEvent, what,
+				fmt.Sprintf("migrate the hook's source with hookx migrate --to %s, or remove the entry", f.d.Name))
 		}
 	}
 }
