@@ -102,6 +102,7 @@ var doctorErrorClasses = []doctorClass{
 	{"dispatcher-without-entries", "HX332", "it refuses every call (it fails closed)", blocksAll, clineDispatchers},
 	{"plugin-missing", "HX240", "is missing: Pi runs none of them", neverFires, piPlugin},
 	{"plugin-hooks-missing", "HX240", "is missing: the plugin refuses every tool call", blocksAll, piPlugin},
+	{"plugin-event-not-run", "HX241", "which hookx's %s plugin does not run", neverFires, "the plugins' skipping of such an entry is held by migrate/piplugin's and migrate/ocplugin's TestPlugin under node; a doctor batch on a plugin host is " + notBuilt},
 	{"plugin-untrusted", "HX242", "Pi will not load %s in this project", neverFires, piPlugin},
 	{"hooks-switched-off-every-guard", "HX225", "%s is %s; %s runs none of its settings hooks (%d found), so every guard fails open", rejectsFile, notBuilt},
 }

@@ -528,7 +528,7 @@ func liveAgents() []liveAgent {
 		{a: driver.Qwen, otherEvent: "BeforeTool", typoEvent: "PreToolUs", otherTool: "Execute", caseTool: "Run_shell_command", badRegex: "(run_shell_command",
 			blocks: only2, noBlocksAll: true,
 			files: []liveFile{trailingComma}},
-		{a: driver.Droid, otherEvent: "BeforeTool", typoEvent: "PreToolUs", otherTool: "Bash", caseTool: "execute", badRegex: "(Execute",
+		{a: driver.Droid, otherEvent: "BeforeTool", typoEvent: "PreToolUs", otherTool: "Bash", caseTool: "EXECUTE", badRegex: "(Execute",
 			blocks:        only2,
 			typeDropsFile: true,
 			files: []liveFile{trailingComma, noType, shellType,

@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/hookx-dev/hookx/internal/pitrust"
+	"github.com/hookx-dev/hookx/internal/safefile"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/migrate"
 	"github.com/hookx-dev/hookx/migrate/ocplugin"
 	"github.com/hookx-dev/hookx/migrate/piplugin"
+	"github.com/tailscale/hujson"
 )
 
 // pluginProblem is one reason a plugin host's guards will not run as
@@ -90,6 +94,7 @@ func (c *checker) checkPluginHosts() {
 				c.addFileAt(f, rulePluginUntrusted, 1, 1, p.Text, "trust the project in "+d.Agent+", or add it to its trust.json")
 			}
 		}
+		c.checkPluginEvents(&file{d: d, scope: "project", path: f.path, shown: d.PluginHost.Hooks})
 		c.checkPluginHostEntries(&file{d: d, scope: "project", path: f.path, shown: d.PluginHost.Hooks})
 	}
 }
@@ -134,4 +139,75 @@ func (c *checker) checkPluginHostEntries(f *file) {
 		}
 		c.addFileAt(f, ruleGuardNotCarried, 1, 1, guardLost(src, f.d, it), it.Fix)
 	}
+}
+
+// checkPluginEvents reports each entry of a plugin host's hooks file whose
+// event the generated plugin does not run (mappings.PluginHost.Events):
+// the plugin skips it without a word, so a guard written there (by hand,
+// or for another agent's event) never runs, whatever its "from" says.
+func (c *checker) checkPluginEvents(f *file) {
+	data, err := safefile.ReadRegular(f.path, migrate.MaxFileSize)
+	if err != nil {
+		return // missing: the plugin's check says so
+	}
+	root, err := migrate.ParseJSONC(f.shown, data)
+	if err != nil {
+		return // unreadable: the plugin refuses every call (the plugin's check)
+	}
+	f.data = data
+	obj, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return
+	}
+	ph := f.d.PluginHost
+	// The last "hooks" is the one JSON.parse keeps.
+	var hooks *hujson.ObjectMember
+	for j := range obj.Members {
+		if name, _ := str(&obj.Members[j].Name); name == "hooks" {
+			hooks = &obj.Members[j]
+		}
+	}
+	if hooks == nil {
+		return
+	}
+	arr, ok := hooks.Value.Value.(*hujson.Array)
+	if !ok {
+		return
+	}
+	for i, el := range arr.Elements {
+		entry, ok := el.Value.(*hujson.Object)
+		if !ok {
+			continue // the plugin refuses every call (the plugin's check)
+		}
+		// The last "event" is the one JSON.parse keeps.
+		var em *hujson.ObjectMember
+		for j := range entry.Members {
+			if name, _ := str(&entry.Members[j].Name); name == "event" {
+				em = &entry.Members[j]
+			}
+		}
+		if em == nil {
+			continue // the plugin refuses every call (the plugin's check)
+		}
+		if ev, ok := str(&em.Value); ok && !slices.Contains(ph.Events, ev) {
+			what := fmt.Sprintf("hook %d of %s is for event %q, which hookx's %s plugin does not run (it runs %s): it skips the hook, which never runs", i+1, ph.Hooks, ev, f.d.Agent, strings.Join(ph.Events, ", "))
+			if f.d.Event(ev) != nil {
+				what = fmt.Sprintf("hook %d of %s is for %s's event %q, on which hookx's plugin runs no hooks yet (it runs %s): it skips the hook, which never runs", i+1, ph.Hooks, f.d.Agent, ev, strings.Join(ph.Events, ", "))
+			} else if other := c.eventOwner(ev); other != nil {
+				what = fmt.Sprintf("hook %d of %s is for %q, an event of %s, not %s; hookx's plugin runs %s: it skips the hook, which never runs", i+1, ph.Hooks, ev, other.Agent, f.d.Agent, strings.Join(ph.Events, ", "))
+			}
+			c.addFile(f, int(em.Value.StartOffset), rulePluginEvent, what,
+				fmt.Sprintf("migrate the hook's source with hookx migrate --to %s, or remove the entry", f.d.Name))
+		}
+	}
+}
+
+// eventOwner is a dialect of the table with an event named ev, or nil.
+func (c *checker) eventOwner(ev string) *mappings.Dialect {
+	for _, d := range c.tbl.Dialects {
+		if d.Event(ev) != nil {
+			return d
+		}
+	}
+	return nil
 }

@@ -129,6 +129,7 @@ var (
 	// and its hooks file.
 	rulePluginMissing    = rule("HX240", "plugin-missing", Error, NeverFires, "the hooks file of hookx's plugin is there, the plugin (or the hooks file) is not: the agent runs none of the hooks, or refuses every tool")
 	rulePluginStale      = rule("HX421", "plugin-stale", Warning, "runs-differently", "hookx's generated plugin was written by another hookx, or edited")
+	rulePluginEvent      = rule("HX241", "plugin-event-not-run", Error, NeverFires, "an entry of hookx's plugin hooks file for an event the generated plugin does not run: the plugin skips it, and the hook never runs")
 	rulePluginUntrusted  = rule("HX242", "plugin-untrusted", Error, NeverFires, "the agent does not load the project's plugin (Pi: an untrusted project): its guards never run")
 	ruleHooksNotObject   = rule("HX201", "hooks-not-object", Error, NeverFires, "the hooks key is not an object of event names: the agent runs none of them")
 	ruleEventsNested     = rule("HX202", "events-nested", Error, NeverFires, "events wrapped in an object where the agent reads them at the root: it ignores every hook under it")

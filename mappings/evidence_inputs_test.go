@@ -17,7 +17,7 @@ import (
 type inputEvidence struct {
 	Tool     string `json:"tool"`
 	Argument string `json:"argument"`
-	Touches  string `json:"touches"` // path, directory, workdir, pattern or command
+	Touches  string `json:"touches"` // path, directory, workdir, pattern, command, or url (a tool with no counterpart that acts)
 	// Acts says the argument makes the tool run commands ("shell") or
 	// change files ("write", "edit"): canonical tools with an acts phrase.
 	Acts     []string `json:"acts"`

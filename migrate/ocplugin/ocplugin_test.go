@@ -121,6 +121,7 @@ func TestPlugin(t *testing.T) {
 			{name: "null hook fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{"hooks":[null]}`, wantThrow: "a hook it cannot read"},
 			{name: "hooks file null fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `null`, wantThrow: "no hooks array"},
 			{name: "hooks file not JSON fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{`, wantThrow: "cannot read"},
+			{name: "another event's hook not run", mode: "block", tool: "bash", command: "rm -rf /", hooksFile: `{"hooks":[{"event":"PreToolUse","tools":["bash"],"argv":["block"]}]}`, wantArgs: map[string]any{"command": "rm -rf /"}},
 			{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantThrow: "cannot read"},
 		} {
 			t.Run(rt+"/"+tc.name, func(t *testing.T) {

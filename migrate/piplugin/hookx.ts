@@ -111,15 +111,24 @@ export default function (pi) {
       yield await run(hook, { type, ...payload, cwd: ctx.cwd, sessionId });
     }
   }
+  // A hook of an event the extension does not run is skipped: say so at
+  // load, on stderr (hookx doctor reports it too, HX241).
+  for (const h of hooks) {
+    if (!Object.hasOwn(KEYS, h.event)) console.error(`hookx: ${HOOKS_FILE}: a hook for ${JSON.stringify(h.event)}, an event this extension does not run, is skipped (see hookx doctor)`);
+  }
   const wants = (type) => hooks.some((h) => h.event === type);
 
   pi.on("tool_call", async (event, ctx) => {
     for await (const answer of each("tool_call", ctx, { toolName: event.toolName, toolCallId: event.toolCallId, input: event.input }, event.toolName)) {
       if (answer.block) return { block: true, reason: answer.reason };
       if (answer.input) {
-        // Pi runs the arguments it passed in: a rewrite changes them in place.
+        // Pi runs the arguments it passed in: a rewrite changes them in
+        // place, each key defined as its own property (a "__proto__" key
+        // assigned would set the object's prototype instead).
         for (const k of Object.keys(event.input)) delete event.input[k];
-        Object.assign(event.input, answer.input);
+        for (const [k, v] of Object.entries(answer.input)) {
+          Object.defineProperty(event.input, k, { value: v, enumerable: true, writable: true, configurable: true });
+        }
       }
     }
     return undefined;

@@ -30,7 +30,7 @@ for (const event of events) {
   results.push(h ? (await h(event, ctx)) ?? null : "no handler");
 }
 const event = events[events.length - 1];
-process.stdout.write(JSON.stringify({ result: results[results.length - 1], input: event.input, sent, results }));
+process.stdout.write(JSON.stringify({ result: results[results.length - 1], input: event.input, sent, results, proto: event.input === undefined || Object.getPrototypeOf(event.input) === Object.prototype }));
 `
 
 // fakeHookx is a hookx that does what its first argument says, after
@@ -42,6 +42,7 @@ case "$1" in
 allow) echo '{}' ;;
 block) printf '{"block":true,"reason":"no rm -rf, \\"really\\"\\nplease"}' ;;
 rewrite) echo '{"input":{"command":"echo safe"}}' ;;
+proto) echo '{"input":{"__proto__":{"polluted":1},"command":"x"}}' ;;
 context) echo '{"context":"CTX from the hook"}' ;;
 nullcontext) echo '{"context":null}' ;;
 replace) echo '{"output":"REPLACED","context":"CTX from the hook"}' ;;
@@ -74,11 +75,13 @@ func TestPlugin(t *testing.T) {
 		hooksFile                 string // written instead of the test's own
 		want                      out
 		wantReason                string // substring of the reason
+		wantStderr                string // substring of the extension's stderr
 	}{
 		{name: "allow", mode: "allow", tool: "bash", command: "ls", want: out{Input: map[string]any{"command": "ls"}}},
 		{name: "other tool not run", mode: "block", tool: "read", command: "ls", want: out{Input: map[string]any{"command": "ls"}}},
 		{name: "block keeps the reason", mode: "block", tool: "bash", command: "rm -rf /", wantReason: "no rm -rf, \"really\"\nplease"},
 		{name: "rewrite", mode: "rewrite", tool: "bash", command: "rm -rf /", want: out{Input: map[string]any{"command": "echo safe"}}},
+		{name: "rewrite cannot set the prototype", mode: "proto", tool: "bash", command: "ls", want: out{Input: map[string]any{"__proto__": map[string]any{"polluted": float64(1)}, "command": "x"}}},
 		{name: "hostile arguments reach hookx", mode: "allow", tool: "bash", command: "a'b\"c\n;$(x)`y`" + long, want: out{Input: map[string]any{"command": "a'b\"c\n;$(x)`y`" + long}}},
 		{name: "garbage fails closed", mode: "garbage", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer"},
 		{name: "array fails closed", mode: "array", tool: "bash", command: "ls", wantReason: "failed closed: unreadable answer"},
@@ -91,6 +94,8 @@ func TestPlugin(t *testing.T) {
 		{name: "tools as a string fails closed", mode: "allow", tool: "bash", command: "ls", hooksFile: `{"hooks":[{"event":"tool_call","tools":"xbashx","argv":["allow"]}]}`, wantReason: "a hook it cannot read"},
 		{name: "null hook fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{"hooks":[null]}`, wantReason: "a hook it cannot read"},
 		{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantReason: "cannot read"},
+		{name: "another event's hook skipped with a warning", mode: "block", tool: "bash", command: "rm -rf /", hooksFile: `{"hooks":[{"event":"tool.execute.before","tools":["bash"],"argv":["block"]},{"event":"__proto__","tools":["bash"],"argv":["block"]}]}`,
+			want: out{Input: map[string]any{"command": "rm -rf /"}}, wantStderr: `a hook for "__proto__", an event this extension does not run, is skipped`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// A project directory a hostile repository might name.
@@ -125,13 +130,26 @@ func TestPlugin(t *testing.T) {
 				node, _ := exec.LookPath("node")
 				cmd.Path = node
 			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
 			b, err := cmd.Output()
 			if err != nil {
-				t.Fatalf("node: %v\n%s", err, b)
+				t.Fatalf("node: %v\n%s%s", err, b, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.wantStderr) {
+				t.Errorf("stderr %q, want %q in it", stderr.String(), tc.wantStderr)
 			}
 			var got out
 			if err := json.Unmarshal(b, &got); err != nil {
 				t.Fatalf("%v: %s", err, b)
+			}
+			// A rewrite defines the hook's keys on the arguments object;
+			// it never changes the object's prototype.
+			var proto struct {
+				Proto bool `json:"proto"`
+			}
+			if err := json.Unmarshal(b, &proto); err != nil || !proto.Proto {
+				t.Errorf("the arguments' prototype is no longer Object.prototype (%v): %s", err, b)
 			}
 			if tc.wantReason != "" {
 				if got.Result["block"] != true || !strings.Contains(got.Result["reason"].(string), tc.wantReason) {

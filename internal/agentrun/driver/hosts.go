@@ -35,9 +35,10 @@ const (
 var Agents = []Agent{Claude, Gemini, Codex, Copilot, Qwen, Droid, Cline, Pi, OpenCode, Kilo}
 
 // openCodeConfig is OpenCode's and Kilo's configuration pointed at the
-// fake model (the provider package is bundled), every tool allowed.
-func openCodeConfig(v1 string) string {
-	b, _ := json.Marshal(map[string]any{
+// fake model (the provider package is bundled), every tool allowed, with
+// the agent's own settings of openCodeOffline.
+func openCodeConfig(a Agent, v1 string) string {
+	cfg := map[string]any{
 		"model": "fake/" + FakeModel, "autoupdate": false, "share": "disabled",
 		"provider": map[string]any{"fake": map[string]any{
 			"npm": "@ai-sdk/openai-compatible", "name": "Fake",
@@ -45,8 +46,26 @@ func openCodeConfig(v1 string) string {
 			"models":  map[string]any{FakeModel: map[string]any{"name": "Fake", "tool_call": true}},
 		}},
 		"permission": map[string]any{"bash": "allow", "edit": "allow"},
-	})
+	}
+	for k, v := range openCodeOffline[a] {
+		cfg[k] = v
+	}
+	b, _ := json.Marshal(cfg)
 	return string(b) + "\n"
+}
+
+// openCodeOffline are the settings that keep an agent's start off the
+// network where no variable does. Kilo Code 7.7.9 fetches its gateway's
+// model list from api.kilo.ai (KILO_API_URL) on every start, whatever the
+// configured model, unless the "kilo" provider is disabled: ModelsDev.get
+// (bin/kilo @115167221) fetches it only when
+// (!enabled_providers || enabled_providers.has("kilo")) &&
+// !disabled_providers.has("kilo") (@115167434, the fetch @115168123).
+// Seen under strace, a run in a fresh HOME: DNS lookups of api.kilo.ai
+// before the first model call without it, none with it.
+// KILO_DISABLE_MODELS_FETCH turns off models.dev only.
+var openCodeOffline = map[Agent]map[string]any{
+	Kilo: {"disabled_providers": []string{"kilo"}},
 }
 
 // openCodeConfigFile is where Setup writes openCodeConfig for OpenCode and
@@ -152,7 +171,7 @@ trust_level = "trusted"
 		t, _ := json.Marshal(map[string]bool{s.Project: true})
 		files[".pi/agent/trust.json"] = string(t) + "\n"
 	case OpenCode, Kilo:
-		files[openCodeConfigFile[a]] = openCodeConfig(v1)
+		files[openCodeConfigFile[a]] = openCodeConfig(a, v1)
 		if a == OpenCode && s.OpenCodePlugin != "" {
 			// OpenCode npm-installs its plugin API into .opencode/ on its
 			// first start in a project (about 40 s, from the registry):

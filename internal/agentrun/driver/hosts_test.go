@@ -3,6 +3,7 @@
 package driver
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,5 +95,32 @@ func TestOpenCodeKiloNpmOffline(t *testing.T) {
 				t.Errorf("%s's environment lacks %s", a, want)
 			}
 		}
+	}
+}
+
+// TestKiloConfigDisablesItsGateway holds Kilo's configuration to the
+// setting that keeps its start off api.kilo.ai (openCodeOffline): without
+// it, every run looked its gateway up.
+func TestKiloConfigDisablesItsGateway(t *testing.T) {
+	sb, err := NewSandbox(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Setup(Kilo, "http://127.0.0.1:5"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(sb.Home, openCodeConfigFile[Kilo]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Model             string   `json:"model"`
+		DisabledProviders []string `json:"disabled_providers"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(cfg.DisabledProviders, "kilo") || cfg.Model != "fake/"+FakeModel {
+		t.Errorf("Kilo's configuration %s: want the fake model, and the kilo provider disabled", b)
 	}
 }
