@@ -32,14 +32,16 @@ func (c *checker) checkHookFiles() {
 		// Every directory the agent runs hook files from: a dispatcher
 		// there reads the entries file beside it ($0's directory).
 		for _, dir := range hookFileDirs(d, c.opts) {
-			c.checkHookDir(d, filepath.Join(dir, path.Base(d.Settings.Project)))
+			c.checkHookDir(d, dir)
 		}
 	}
 }
 
-func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
-	dir := filepath.Dir(entries)
-	data, err := safefile.ReadRegular(entries, migrate.MaxFileSize)
+func (c *checker) checkHookDir(d *mappings.Dialect, hd hookDir) {
+	dir := hd.path
+	name := path.Base(d.Settings.Project)
+	entriesPath, entries := filepath.Join(dir, name), hd.show(name)
+	data, err := safefile.ReadRegular(entriesPath, migrate.MaxFileSize)
 	haveEntries := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		haveEntries = false
@@ -52,14 +54,14 @@ func (c *checker) checkHookDir(d *mappings.Dialect, entries string) {
 		}
 	}
 	for _, h := range agentHookFiles(d, dir, false) {
-		c.checkOwnHookFile(d, h)
+		c.checkOwnHookFile(d, hd, h)
 	}
 	for _, e := range d.Events {
 		p := filepath.Join(dir, e.Name)
-		f := &file{d: d, scope: "project", path: p, shown: p}
+		f := hd.file(d, e.Name)
 		guard := e.Output.BlocksOnFailure()
 		script, err := safefile.ReadRegular(p, migrate.MaxFileSize)
-		fix := "run hookx migrate --to " + d.Name
+		fix := hd.migrateFix(d)
 		fi, lerr := os.Lstat(p)
 		switch {
 		case lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && withEntries[e.Name]:
@@ -154,7 +156,7 @@ func HookFiles(opts Options) []Hook {
 	var out []Hook
 	for _, d := range opts.Table.Dialects {
 		for _, dir := range hookFileDirs(d, opts) {
-			for _, h := range agentHookFiles(d, dir, false) {
+			for _, h := range agentHookFiles(d, dir.path, false) {
 				out = append(out, Hook{File: h.path, Dialect: d.Name, Event: h.event.Name, AgentEvent: h.event.Name, Command: h.path})
 			}
 		}
@@ -169,7 +171,7 @@ func HookFiles(opts Options) []Hook {
 // reads) nor hookx, and that hands its stdout to no other script or
 // interpreter (which might answer for it). Static: a script that builds
 // its answer elsewhere is not flagged.
-func (c *checker) checkOwnHookFile(d *mappings.Dialect, h ownHook) {
+func (c *checker) checkOwnHookFile(d *mappings.Dialect, hd hookDir, h ownHook) {
 	if h.event == nil || !h.event.Output.BlocksOnFailure() || !shellHookFile(h.path, h.text) {
 		return
 	}
@@ -205,10 +207,11 @@ func (c *checker) checkOwnHookFile(d *mappings.Dialect, h ownHook) {
 	if exitOff < 0 || delegates {
 		return
 	}
-	f := &file{d: d, scope: "project", path: h.path, shown: h.path, data: text}
+	f := hd.file(d, filepath.Base(h.path))
+	f.data = text
 	c.addFile(f, exitOff, ruleExitCodeIgnored,
 		fmt.Sprintf("%s runs this file for every %s and never reads its exit code: this exit refuses nothing, the tool runs; only {\"cancel\":true} (or overrideInput, a HOOK_CONTROL line) on stdout refuses", d.Agent, h.event.Name),
-		fmt.Sprintf("answer {\"cancel\":true,\"errorMessage\":\"why\"} on stdout; or keep the guard as it is (a Claude guard), move it out of %s and run it from a file there with: hookx wrap --from claude --host %s -- <file>", filepath.Dir(h.path), d.Name))
+		fmt.Sprintf("answer {\"cancel\":true,\"errorMessage\":\"why\"} on stdout; or keep the guard as it is (a Claude guard), move it out of %s and run it from a file there with: hookx wrap --from claude --host %s -- <file>", hd.shown, d.Name))
 }
 
 // interpreters run a script whose stdout a hook file may pass on as its
@@ -239,20 +242,49 @@ func shellHookFile(path string, text []byte) bool {
 	return false
 }
 
+// hookDir is a directory whose files an agent runs, one per event: its
+// path, as findings show it, and its scope ("project", or "user" for one
+// under the home directory, shown under ~ as the user's settings are).
+type hookDir struct {
+	path, shown, scope string
+}
+
+// file is the file name of the directory as a doctor file of its scope.
+func (hd hookDir) file(d *mappings.Dialect, name string) *file {
+	return &file{d: d, scope: hd.scope, path: filepath.Join(hd.path, name), shown: hd.show(name)}
+}
+
+// show is name of the directory as findings show it.
+func (hd hookDir) show(name string) string {
+	if hd.scope == "user" {
+		return hd.shown + "/" + name
+	}
+	return filepath.Join(hd.shown, name)
+}
+
+// migrateFix is the command that writes the directory's dispatchers again.
+func (hd hookDir) migrateFix(d *mappings.Dialect) string {
+	if hd.scope == "user" {
+		return "run hookx migrate --to " + d.Name + " --user"
+	}
+	return "run hookx migrate --to " + d.Name
+}
+
 // hookFileDirs are the directories whose files an agent that runs one
 // executable file per event runs under opts (the table's hookDirs, and
 // with User its userHookDirs; none for another agent).
-func hookFileDirs(d *mappings.Dialect, opts Options) []string {
+func hookFileDirs(d *mappings.Dialect, opts Options) []hookDir {
 	if !d.Settings.HookFiles {
 		return nil
 	}
-	var dirs []string
+	var dirs []hookDir
 	for _, rel := range d.Settings.HookDirs {
-		dirs = append(dirs, filepath.Join(opts.Dir, filepath.FromSlash(rel)))
+		p := filepath.Join(opts.Dir, filepath.FromSlash(rel))
+		dirs = append(dirs, hookDir{p, p, "project"})
 	}
 	if opts.User && opts.Home != "" {
 		for _, rel := range d.Settings.UserHookDirs {
-			dirs = append(dirs, filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(rel, "~/"))))
+			dirs = append(dirs, hookDir{filepath.Join(opts.Home, filepath.FromSlash(strings.TrimPrefix(rel, "~/"))), rel, "user"})
 		}
 	}
 	return dirs

@@ -1,11 +1,8 @@
 package doctor
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,22 +11,19 @@ import (
 	"github.com/hookx-dev/hookx/translate"
 )
 
-// probeCase is one canned tool call, written as a Claude Code event and
-// translated into each hook's own dialect by the translate package.
+// probeCase is one canned tool call, an action as hookx test names it
+// (hookrun.BuildEvent builds it as each agent sends it).
 type probeCase struct {
-	label string
-	tool  string // the Claude tool
-	input map[string]any
+	label  string
+	action hookrun.Action
 }
 
 // probeCases are the canned calls. The destructive command is one GNU rm
 // refuses to run, so a hook that executes what it is given stays harmless.
-func probeCases(dir string) []probeCase {
-	return []probeCase{
-		{"harmless shell command", "Bash", map[string]any{"command": "ls", "description": "List files"}},
-		{"destructive shell command", "Bash", map[string]any{"command": "rm -rf /", "description": "Delete everything"}},
-		{"write to a secrets file", "Write", map[string]any{"file_path": filepath.Join(dir, ".env"), "content": "API_KEY=doctor-probe\n"}},
-	}
+var probeCases = []probeCase{
+	{"harmless shell command", hookrun.Action{Name: "shell", Command: "ls"}},
+	{"destructive shell command", hookrun.Action{Name: "shell", Command: "rm -rf /"}},
+	{"write to a secrets file", hookrun.Action{Name: "write", Path: ".env", Content: "API_KEY=doctor-probe\n"}},
 }
 
 // ProbeLimit is the longest a probe waits for one hook; a hook the agent
@@ -57,7 +51,7 @@ func (c *checker) probeAll() {
 			c.add(h, h.cmdOff, ruleProbeNotRun, "probe not run: "+err.Error(), "")
 			continue
 		}
-		for _, pc := range probeCases(box.Proj) {
+		for _, pc := range probeCases {
 			c.probe(h, box, pc)
 		}
 		box.Close()
@@ -67,10 +61,12 @@ func (c *checker) probeAll() {
 func (c *checker) probe(h *hook, box *hookrun.Sandbox, pc probeCase) {
 	d := h.f.d
 	proj := box.Proj
-	payload, tool, err := c.payload(d, h.ev.Name, proj, pc) // the event as the agent names it (Crush folds pre_tool_use)
-	if err != nil || payload == nil {
+	// The event as hookx test builds it for d and the action.
+	ev, err := hookrun.BuildEvent(c.tbl, d, proj, pc.action)
+	if err != nil || ev.Payload == nil || ev.Name != h.ev.Name {
 		return // the agent has no such tool: its hooks never see this call
 	}
+	payload, tool := ev.Payload, ev.Tool
 	if !hookrun.Matches(d, h.matcher, tool) {
 		return
 	}
@@ -97,42 +93,6 @@ func (c *checker) probe(h *hook, box *hookrun.Sandbox, pc probeCase) {
 	what := fmt.Sprintf("probe %s (%s)", pc.label, tool)
 	outcome, r, fix := classify(d, h.ev.Name, out, limit < agentDur, limit)
 	c.add(h, h.cmdOff, r, what+": "+outcome, fix)
-}
-
-// payload builds the canned call as d's agent would send it on event.
-func (c *checker) payload(d *mappings.Dialect, event, proj string, pc probeCase) ([]byte, string, error) {
-	claude, err := c.tbl.Dialect("claude")
-	if err != nil {
-		return nil, "", err
-	}
-	ce, _ := claude.EventFor("tool.before")
-	if ce == nil {
-		return nil, "", errors.New("no Claude pre-tool event")
-	}
-	b, err := json.Marshal(map[string]any{
-		"session_id": "hookx-doctor-probe", "transcript_path": filepath.Join(proj, ".hookx-doctor-transcript.jsonl"),
-		"cwd": proj, "permission_mode": "default", "hook_event_name": ce.Name,
-		"tool_name": pc.tool, "tool_input": pc.input, "tool_use_id": "toolu_hookx_doctor",
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	if d == claude {
-		return b, pc.tool, nil
-	}
-	tr, err := translate.New(c.tbl, claude.Name, d.Name)
-	if err != nil {
-		return nil, "", err
-	}
-	res, err := tr.Event(b)
-	if err != nil || res.Skip || res.Event != event {
-		return nil, "", err
-	}
-	var v struct {
-		ToolName string `json:"tool_name"`
-	}
-	_ = json.Unmarshal(res.Payload, &v)
-	return res.Payload, v.ToolName, nil
 }
 
 // classify says what the agent does with a hook's answer.

@@ -426,7 +426,7 @@ func Settings(opts Options) (lookedFor []string, found bool) {
 	found = len(c.readFiles()) > 0
 	for _, d := range c.tbl.Dialects {
 		for _, dir := range hookFileDirs(d, opts) {
-			found = found || len(agentHookFiles(d, dir, true)) > 0 // Cline's hook files, hookx's or not
+			found = found || len(agentHookFiles(d, dir.path, true)) > 0 // Cline's hook files, hookx's or not
 		}
 	}
 	for _, d := range c.tbl.Dialects {

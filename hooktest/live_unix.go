@@ -17,6 +17,7 @@ import (
 	"github.com/hookx-dev/hookx/internal/agentrun/agents"
 	"github.com/hookx-dev/hookx/internal/agentrun/driver"
 	"github.com/hookx-dev/hookx/internal/agentrun/fakemodel"
+	"github.com/hookx-dev/hookx/internal/hookrun"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
 )
@@ -59,7 +60,8 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 	}
 	// The fast path's event decides where the case applies, so that both
 	// paths have the same cells.
-	payload, hostEvent, _, canonical, err := buildEvent(c.Event, host, opts.Dir, opts.Table)
+	built, err := hookrun.BuildEvent(opts.Table, host, opts.Dir, action(c.Event))
+	payload, hostEvent, canonical := built.Payload, built.Name, built.Canonical
 	if err != nil {
 		cell.Notes = append(cell.Notes, err.Error())
 		return cell, nil
@@ -213,7 +215,8 @@ func liveEvent(e Event, opts Options) (Event, error) {
 	if err != nil {
 		return e, err
 	}
-	payload, event, _, _, err := buildEvent(e, claude, opts.Dir, opts.Table)
+	ev, err := hookrun.BuildEvent(opts.Table, claude, opts.Dir, action(e))
+	payload, event := ev.Payload, ev.Name
 	if err != nil || payload == nil {
 		return e, fmt.Errorf("the inline %s event is none a model or user can make happen live (shell, write, prompt, stop)", e.Dialect)
 	}
@@ -227,7 +230,7 @@ func liveEvent(e Event, opts Options) (Event, error) {
 		return e, err
 	}
 	var orig struct {
-		Cwd string `json:"cwd"` // the author's, before buildEvent sets the copy's
+		Cwd string `json:"cwd"` // the author's, before hookrun.BuildEvent sets the copy's
 	}
 	json.Unmarshal(e.Payload, &orig)
 	str := func(k string) (string, bool) { s, ok := p.ToolInput[k].(string); return s, ok }

@@ -18,36 +18,8 @@ import (
 	"github.com/hookx-dev/hookx/translate"
 )
 
-// named are the events a case may name, each written as Claude Code sends
-// it (its captured payloads' fields) and translated for every other host by
-// package translate.
-var named = map[string]func(e Event, proj string) (event, tool string, fields map[string]any){
-	"shell": func(e Event, _ string) (string, string, map[string]any) {
-		return "PreToolUse", "Bash", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": e.Command, "description": "hookx test"}, "tool_use_id": "toolu_hookx_test"}
-	},
-	"write": func(e Event, proj string) (string, string, map[string]any) {
-		p := e.Path
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(proj, p)
-		}
-		return "PreToolUse", "Write", map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": p, "content": e.Content}, "tool_use_id": "toolu_hookx_test"}
-	},
-	"prompt": func(e Event, _ string) (string, string, map[string]any) {
-		return "UserPromptSubmit", "", map[string]any{"prompt": e.Prompt}
-	},
-	"stop": func(e Event, _ string) (string, string, map[string]any) {
-		return "Stop", "", map[string]any{"stop_hook_active": false, "last_assistant_message": e.Message}
-	},
-}
-
-func eventNames() []string {
-	var n []string
-	for k := range named {
-		n = append(n, k)
-	}
-	slices.Sort(n)
-	return n
-}
+// eventNames are the named events a case may give (hookrun's actions).
+func eventNames() []string { return hookrun.ActionNames() }
 
 // Options are a run's settings.
 type Options struct {
@@ -214,7 +186,8 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 		return cell, err
 	}
 	defer box.Close()
-	payload, hostEvent, tool, canonical, err := buildEvent(c.Event, host, box.Proj, opts.Table)
+	ev, err := hookrun.BuildEvent(opts.Table, host, box.Proj, action(c.Event))
+	payload, hostEvent, tool, canonical := ev.Payload, ev.Name, ev.Tool, ev.Canonical
 	if err != nil {
 		// The host cannot send this event (the translation refuses it):
 		// the case does not apply there, and the matrix says why.
@@ -279,52 +252,10 @@ func runCell(c Case, hk Hook, host *mappings.Dialect, opts Options) (Cell, error
 	return cell, nil
 }
 
-// buildEvent is the event as host sends it: a named event (written as
-// Claude Code sends it) or an inline one, translated by package translate.
-func buildEvent(e Event, host *mappings.Dialect, proj string, tbl *mappings.Table) (payload []byte, event, tool, canonical string, err error) {
-	from := e.Dialect
-	src := []byte(e.Payload)
-	if e.Payload != nil {
-		// The agent runs in the project: an inline event's cwd is the
-		// copy's, as a named event's is (a hook that finds its project
-		// by the cwd, as wrap does on a host without a project variable,
-		// would look in the author's directory, or in none).
-		var m map[string]any
-		if json.Unmarshal(src, &m) == nil {
-			if _, ok := m["cwd"].(string); ok {
-				m["cwd"] = proj
-				if src, err = json.Marshal(m); err != nil {
-					return nil, "", "", "", err
-				}
-			}
-		}
-	}
-	if e.Payload == nil {
-		from = "claude"
-		name, _, fields := named[e.Name](e, proj)
-		m := map[string]any{
-			"session_id": "hookx-test", "transcript_path": filepath.Join(proj, ".hookx-test-transcript.jsonl"),
-			"cwd": proj, "permission_mode": "default", "hook_event_name": name,
-		}
-		for k, v := range fields {
-			m[k] = v
-		}
-		if src, err = json.Marshal(m); err != nil {
-			return nil, "", "", "", err
-		}
-	}
-	tr, err := translate.New(tbl, from, host.Name)
-	if err != nil {
-		return nil, "", "", "", err
-	}
-	res, err := tr.Event(src)
-	if err != nil {
-		return nil, "", "", "", fmt.Errorf("the event as %s sends it: %w", host.Agent, err)
-	}
-	if res.Skip {
-		return nil, "", "", "", nil
-	}
-	return res.Payload, res.Event, res.Tool, res.Canonical, nil
+// action is the case's event as hookrun builds it.
+func action(e Event) hookrun.Action {
+	return hookrun.Action{Name: e.Name, Command: e.Command, Path: e.Path, Content: e.Content, Prompt: e.Prompt, Message: e.Message,
+		Dialect: e.Dialect, Payload: e.Payload}
 }
 
 // judge says what the host does with v and whether that is what the case

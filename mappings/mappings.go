@@ -632,6 +632,11 @@ type MCPStyle struct {
 	Separator    string `json:"separator"`
 	Sanitize     bool   `json:"sanitize"`
 	MaxLength    int    `json:"maxLength"`
+	// Live says the naming was seen in a real run of the agent with an MCP
+	// server (LiveBy: which); a pairing of two namings is "live" in the
+	// compatibility table only where both were.
+	Live   bool   `json:"live"`
+	LiveBy string `json:"liveBy"`
 	// Bare is set where an MCP tool is named by its own tool name alone
 	// (sanitised as Bare says), and Prefix+server+Separator+tool only when
 	// that name is already taken (TerminaI): the name does not say the

@@ -73,10 +73,9 @@ func (t *Table) Rows(from, to *Dialect) []Row {
 	}
 	mcpFrom, _ := from.MCPName("server", "tool")
 	mcpTo, _ := to.MCPName("server", "tool")
-	mcpSeen := "live"
-	if from.Verification != nil || to.Verification != nil {
-		mcpSeen = "unverified" // read from source only, or not in its runs
-	}
+	// Live only where both agents were run with an MCP server; a naming
+	// read from source alone is a guess until then.
+	mcpSeen := verified(from.MCP.Live && to.MCP.Live, Exact)
 	rows = append(rows, Row{Kind: "tool", From: mcpFrom, To: mcpTo, Mark: Exact, Note: "MCP tools; exact when the name needs no sanitising", Verified: mcpSeen})
 	return rows
 }

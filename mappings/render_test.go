@@ -28,6 +28,23 @@ func TestRowsSeenLive(t *testing.T) {
 	if got := seen(tbl, pi, claude, "tool", mcp); got != "unverified" {
 		t.Errorf("pi MCP → claude: %q, want unverified (never run on Pi)", got)
 	}
+	// An MCP naming nobody ran is a guess: Cline's and Codex's are read
+	// from source only (on 5a008d0 their rows said live, as every row of
+	// a dialect without a verification did); Claude Code's and Gemini
+	// CLI's were seen in runs with an MCP server.
+	for _, tc := range []struct{ from, to, want string }{
+		{"cline", "claude", "unverified"},
+		{"claude", "cline", "unverified"},
+		{"codex", "gemini", "unverified"},
+		{"claude", "gemini", "live"},
+		{"gemini", "copilot", "live"},
+	} {
+		from, to := tbl.MustDialect(tc.from), tbl.MustDialect(tc.to)
+		mcp, _ := from.MCPName("server", "tool")
+		if got := seen(tbl, from, to, "tool", mcp); got != tc.want {
+			t.Errorf("%s MCP → %s: %q, want %s", tc.from, tc.to, got, tc.want)
+		}
+	}
 	// The same table with Pi's runs outside CI: a fresh load, so the
 	// shared one is not changed.
 	fresh, err := Load(dataFS, "data")

@@ -50,22 +50,40 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestNoNetworkWithoutNamespaces runs the helper as doctor does where the
-// kernel allows no user namespace (so no empty network namespace: Ubuntu's
-// AppArmor default for unprivileged users): the confined command still
-// sends nothing, by UDP (which Landlock restricts only from ABI 10) or
-// ICMP.
-func TestNoNetworkWithoutNamespaces(t *testing.T) {
+// helper skips where the kernel cannot confine (and fails in CI, whose
+// runner must offer Landlock); it returns a run of argv through the
+// confining helper under p (this test binary as hookx probe-exec), as
+// doctor and hookx test start it, with its combined output.
+func helper(t *testing.T) func(p Policy, argv ...string) ([]byte, error) {
+	t.Helper()
 	if err := Available(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)
 		}
 		t.Skip(err)
 	}
-	self, err := os.Executable()
+	return func(p Policy, argv ...string) ([]byte, error) {
+		return exec.Command(self(t), append([]string{HelperName}, Args(p, argv...)...)...).CombinedOutput()
+	}
+}
+
+// self is this test binary.
+func self(t *testing.T) string {
+	t.Helper()
+	p, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// TestNoNetworkWithoutNamespaces runs the helper as doctor does where the
+// kernel allows no user namespace (so no empty network namespace: Ubuntu's
+// AppArmor default for unprivileged users): the confined command still
+// sends nothing, by UDP (which Landlock restricts only from ABI 10) or
+// ICMP.
+func TestNoNetworkWithoutNamespaces(t *testing.T) {
+	confined := helper(t)
 	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +101,7 @@ func TestNoNetworkWithoutNamespaces(t *testing.T) {
 		if network != "udp" {
 			addr = "127.0.0.1"
 		}
-		cmd := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{t.TempDir()}}, self, "hostile-send", network, addr)...)...)
-		out, err := cmd.CombinedOutput()
+		out, err := confined(Policy{Write: []string{t.TempDir()}}, self(t), "hostile-send", network, addr)
 		t.Logf("%s: %v %s", network, err, out)
 	}
 	select {
@@ -98,9 +115,7 @@ func TestNoNetworkWithoutNamespaces(t *testing.T) {
 // its system calls through the i386 ABI (int 0x80, or a 32-bit binary)
 // does not reach socket(2) and connect(2) past the seccomp filter.
 func TestNoSystemCallsOfAnotherABI(t *testing.T) {
-	if err := Available(); err != nil {
-		t.Skip(err)
-	}
+	confined := helper(t)
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the i386 ABI is an x86-64 matter")
 	}
@@ -142,11 +157,7 @@ func TestNoSystemCallsOfAnotherABI(t *testing.T) {
 		b, _ := io.ReadAll(c)
 		got <- string(b)
 	}()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{dir}}, prog, sock)...)...).CombinedOutput()
+	out, err := confined(Policy{Write: []string{dir}}, prog, sock)
 	t.Logf("confined: %v %s", err, out)
 	select {
 	case s := <-got:
@@ -160,16 +171,7 @@ func TestNoSystemCallsOfAnotherABI(t *testing.T) {
 // to it, and to no other local port (Landlock's ConnectTCP rule; the
 // seccomp filter lets only stream sockets through for it).
 func TestConnectTCPOnlyToTheGivenPort(t *testing.T) {
-	if err := Available(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	confined := helper(t)
 	var addrs []string
 	var ports []uint16
 	for range 2 {
@@ -190,8 +192,7 @@ func TestConnectTCPOnlyToTheGivenPort(t *testing.T) {
 		addrs = append(addrs, l.Addr().String())
 		ports = append(ports, uint16(l.Addr().(*net.TCPAddr).Port))
 	}
-	cmd := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{t.TempDir()}, ConnectTCP: ports[:1]}, self, "hostile-connect", addrs[0], addrs[1])...)...)
-	out, err := cmd.CombinedOutput()
+	out, err := confined(Policy{Write: []string{t.TempDir()}, ConnectTCP: ports[:1]}, self(t), "hostile-connect", addrs[0], addrs[1])
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

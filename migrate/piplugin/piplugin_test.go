@@ -98,22 +98,7 @@ func TestPlugin(t *testing.T) {
 			want: out{Input: map[string]any{"command": "rm -rf /"}}, wantStderr: `a hook for "__proto__", an event this extension does not run, is skipped`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// A project directory a hostile repository might name.
-			dir := filepath.Join(t.TempDir(), `p "q"; 'r' $x`)
-			bin := filepath.Join(dir, "bin")
-			if err := os.MkdirAll(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			write := func(name, text string, mode os.FileMode) {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), mode); err != nil {
-					t.Fatal(err)
-				}
-			}
-			write("hookx.mjs", Render("9.9.9"), 0o644)
-			write("harness.mjs", harness, 0o644)
-			if !tc.noHookx {
-				write("bin/hookx", fakeHookx, 0o755)
-			}
+			dir, bin, write := piProject(t, !tc.noHookx)
 			if tc.hooksFile != "" {
 				write("hookx.hooks.json", tc.hooksFile, 0o644)
 			} else if !tc.noHooksFile {
@@ -122,22 +107,9 @@ func TestPlugin(t *testing.T) {
 			}
 			ev, _ := json.Marshal(map[string]any{"type": "tool_call", "toolName": tc.tool, "toolCallId": "c1", "input": map[string]any{"command": tc.command}})
 			write("event.json", string(ev), 0o644)
-			cmd := exec.Command("node", "harness.mjs")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin")
-			if tc.noHookx {
-				cmd.Env = append(os.Environ(), "PATH="+bin)
-				node, _ := exec.LookPath("node")
-				cmd.Path = node
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			b, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("node: %v\n%s%s", err, b, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), tc.wantStderr) {
-				t.Errorf("stderr %q, want %q in it", stderr.String(), tc.wantStderr)
+			b, stderr := runHarness(t, dir, tc.noHookx)
+			if !strings.Contains(stderr, tc.wantStderr) {
+				t.Errorf("stderr %q, want %q in it", stderr, tc.wantStderr)
 			}
 			var got out
 			if err := json.Unmarshal(b, &got); err != nil {
@@ -269,19 +241,7 @@ func TestPluginEvents(t *testing.T) {
 			want: out{Result: nil}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), `p "q"; 'r' $x`)
-			bin := filepath.Join(dir, "bin")
-			if err := os.MkdirAll(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			write := func(name, text string, mode os.FileMode) {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), mode); err != nil {
-					t.Fatal(err)
-				}
-			}
-			write("hookx.mjs", Render("9.9.9"), 0o644)
-			write("harness.mjs", harness, 0o644)
-			write("bin/hookx", fakeHookx, 0o755)
+			dir, bin, write := piProject(t, true)
 			tools := tc.tools
 			if tools == nil {
 				tools = []string{"*"}
@@ -297,15 +257,7 @@ func TestPluginEvents(t *testing.T) {
 			write("hookx.hooks.json", string(h), 0o644)
 			ev, _ := json.Marshal(tc.events)
 			write("event.json", string(ev), 0o644)
-			cmd := exec.Command("node", "harness.mjs")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			b, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("node: %v\n%s%s", err, b, stderr.String())
-			}
+			b, stderr := runHarness(t, dir, false)
 			var got out
 			if err := json.Unmarshal(b, &got); err != nil {
 				t.Fatalf("%v: %s", err, b)
@@ -327,10 +279,10 @@ func TestPluginEvents(t *testing.T) {
 				got.Sent = nil
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s\nstderr: %s", diff, stderr.String())
+				t.Errorf("(-want +got):\n%s\nstderr: %s", diff, stderr)
 			}
-			if strings.Contains(tc.mode, "crash") && !strings.Contains(stderr.String(), "hookx guard failed closed") && tc.event != "tool_result" {
-				t.Errorf("a failure on %s says nothing: stderr %q", tc.event, stderr.String())
+			if strings.Contains(tc.mode, "crash") && !strings.Contains(stderr, "hookx guard failed closed") && tc.event != "tool_result" {
+				t.Errorf("a failure on %s says nothing: stderr %q", tc.event, stderr)
 			}
 			if tc.wantStdin != nil {
 				in, _ := os.ReadFile(filepath.Join(bin, "stdin.json"))
@@ -349,6 +301,55 @@ func TestPluginEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// piProject lays out a Pi project in a directory a hostile repository
+// might name (quotes, a ;, a $): the plugin, the harness and, with hookx,
+// the fake hookx in its bin. write adds a file, relative to the project.
+func piProject(t *testing.T, hookx bool) (dir, bin string, write func(name, text string, mode os.FileMode)) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), `p "q"; 'r' $x`)
+	bin = filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write = func(name, text string, mode os.FileMode) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("hookx.mjs", Render("9.9.9"), 0o644)
+	write("harness.mjs", harness, 0o644)
+	if hookx {
+		write("bin/hookx", fakeHookx, 0o755)
+	}
+	return dir, bin, write
+}
+
+// runHarness runs the harness in node in the project dir, with its bin
+// first on PATH (onlyBin: alone, so that no other hookx is found), and
+// returns what it printed; a failed run fails the test.
+func runHarness(t *testing.T, dir string, onlyBin bool) (stdout []byte, stderr string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "bin")
+	cmd := exec.Command(node, "harness.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin")
+	if onlyBin {
+		cmd.Env = append(os.Environ(), "PATH="+bin)
+	}
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s%s", err, b, errb.String())
+	}
+	return b, errb.String()
 }
 
 func withOutcome(ev map[string]any, outcome string) map[string]any {
