@@ -340,7 +340,8 @@ func TestPrivateArgumentsAreDroppedWithAFinding(t *testing.T) {
 	}{
 		{"gemini", "replace", map[string]any{"file_path": "/a", "instruction": "do", "old_string": "a", "new_string": "b"}, []string{"instruction"}},
 		{"gemini", "glob", map[string]any{"pattern": "*", "case_sensitive": true, "respect_git_ignore": false, "respect_gemini_ignore": false}, []string{"case_sensitive", "respect_gemini_ignore", "respect_git_ignore"}},
-		{"gemini", "run_shell_command", map[string]any{"command": "ls", "dir_path": "/a", "delay_ms": 5, "additional_permissions": map[string]any{}}, []string{"additional_permissions", "delay_ms", "dir_path"}},
+		// dir_path is carried as the hook's cwd (TestWorkdirCarriedAsCwdIsNoLoss).
+		{"gemini", "run_shell_command", map[string]any{"command": "ls", "dir_path": "/a", "delay_ms": 5, "additional_permissions": map[string]any{}}, []string{"additional_permissions", "delay_ms"}},
 		{"gemini", "grep_search", map[string]any{"pattern": "x", "exclude_pattern": "*.md", "names_only": true}, []string{"exclude_pattern", "names_only"}},
 		{"claude", "Bash", map[string]any{"command": "ls", "timeout": 5, "dangerouslyDisableSandbox": true}, []string{"dangerouslyDisableSandbox", "timeout"}},
 		{"claude", "Read", map[string]any{"file_path": "/a", "pages": "1-2"}, []string{"pages"}},
