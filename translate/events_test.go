@@ -624,3 +624,33 @@ func TestGeminiRewriteWithRelativePathReachesClaudeAbsolute(t *testing.T) {
 		t.Errorf("host got %s\nwant     %s\nfindings: %v", got, want, fs)
 	}
 }
+
+// A plugin host's hook (OpenCode's and Kilo's callID, Pi's toolCallId) run
+// by another agent gets the host's own id of the call where the host keeps
+// it to itself (Claude's tool_use_id is private), and a stable one where the
+// host sends none (Gemini CLI), as a Codex hook does. On 5a008d0 it got none.
+func TestPluginHostHookGetsTheCallID(t *testing.T) {
+	claude := `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`
+	gemini := `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"x","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`
+	for _, c := range []struct{ host, hook, field, payload, want string }{
+		{"claude", "opencode", "callID", claude, "toolu_1"},
+		{"claude", "kilo", "callID", claude, "toolu_1"},
+		{"claude", "pi", "toolCallId", claude, "toolu_1"},
+		{"gemini", "opencode", "callID", gemini, "toolu_hookx_"},
+	} {
+		t.Run(c.host+"/"+c.hook, func(t *testing.T) {
+			tr := newTr(t, c.host, c.hook)
+			res, err := tr.Event([]byte(c.payload))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p map[string]any
+			if err := json.Unmarshal(res.Payload, &p); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := p[c.field].(string); !strings.HasPrefix(got, c.want) || got == "" {
+				t.Errorf("%s = %q, want %q…: %s", c.field, got, c.want, res.Payload)
+			}
+		})
+	}
+}
