@@ -4589,7 +4589,7 @@ func dialectOpencode() *Dialect {
 				Source: "@96777674",
 			},
 		},
-		Lacks: Lacks{Events: map[string]string{"agent.stop": "OpenCode's plugin is told of session.idle only through its event hook, which the agent calls without waiting for it (@98272901; @96579363): no answer can keep the turn going, and @96195959 (opencode run ends at its session's idle status)",
+		Lacks: Lacks{Events: map[string]string{"agent.stop": "OpenCode's plugin is told of session.idle only through its event hook, which the agent calls without waiting for it (@98272901; @96579363): no answer can keep the turn going (opencode run ends at that idle status, @96195959)",
 			"agent.stop_failure":  "OpenCode 1.18.33's plugin API has no such event (the bundled plugin guide's hook surface, opencode-tools.jsonc events)",
 			"compact.after":       "OpenCode's event hook sees session.compacted (@96751827); hookx's generated plugin does not run hooks on it yet",
 			"compact.before":      "OpenCode's experimental.session.compacting can add context to a compaction (@96757320); hookx's generated plugin does not run hooks on it yet",
