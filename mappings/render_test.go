@@ -28,6 +28,24 @@ func TestRowsSeenLive(t *testing.T) {
 	if got := seen(tbl, pi, claude, "tool", mcp); got != "unverified" {
 		t.Errorf("pi MCP → claude: %q, want unverified (never run on Pi)", got)
 	}
+	// OpenCode and Kilo Code: what pi/…'s hookx-to-opencode and
+	// hookx-to-kilo runs prove (conformance/scenarios_plugin_test.go
+	// openCodeKiloScenarios: a post-tool context hook, a file guard on
+	// write and edit) is live; the prompt, never run there, is not.
+	for _, name := range []string{"opencode", "kilo"} {
+		d := tbl.MustDialect(name)
+		for _, c := range []struct{ kind, row, want string }{
+			{"event", "tool.execute.after", "live"},
+			{"tool", "edit", "live"},
+			{"tool", "write", "live"},
+			{"event", "chat.message", "unverified"},
+			{"tool", "glob", "unverified"},
+		} {
+			if got := seen(tbl, d, claude, c.kind, c.row); got != c.want {
+				t.Errorf("%s %s → claude: %q, want %s", name, c.row, got, c.want)
+			}
+		}
+	}
 	// The same table with Pi's runs outside CI: a fresh load, so the
 	// shared one is not changed.
 	fresh, err := Load(dataFS, "data")
