@@ -144,19 +144,29 @@ export default async function hookx(ctx) {
       }
     },
   };
-  // After the tool (not called for a tool that failed): output.output is
-  // the text the model reads. What the hooks say is added to it; an output
-  // replaces it. A failure is added too: the tool has run, so failing
-  // closed is telling the model why the hook could not look at it.
+  // After the tool (not called for a tool that failed): output is the
+  // result the model reads, a built-in tool's {title, metadata, output} or
+  // an MCP tool's {content: [...]}. What the hooks say is added to its
+  // text; an output replaces it. A failure is added too: the tool has run,
+  // so failing closed is telling the model why the hook could not look at it.
   if (wants("tool.execute.after")) handlers["tool.execute.after"] = async (input, output) => {
+    const mcp = typeof output.output !== "string" && Array.isArray(output.content);
+    const text = mcp ? output.content.filter((c) => c && c.type === "text").map((c) => c.text).join("\n") : output.output;
     const added = [];
-    const result = { tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: input.args, output: output.output };
+    let replaced;
+    const result = { tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: input.args, output: text };
     for await (const answer of each("tool.execute.after", result, input.tool)) {
-      if (answer.output !== undefined) output.output = answer.output;
+      if (answer.output !== undefined) replaced = answer.output;
       if (answer.context) added.push(answer.context);
       if (answer.block) added.push(answer.reason);
     }
-    if (added.length) output.output = [output.output, ...added].filter((t) => t).join("\n\n");
+    if (replaced === undefined && !added.length) return;
+    if (mcp) {
+      if (replaced !== undefined) output.content = [{ type: "text", text: replaced }];
+      for (const t of added) output.content.push({ type: "text", text: t });
+    } else {
+      output.output = [replaced !== undefined ? replaced : output.output, ...added].filter((t) => t).join("\n\n");
+    }
   };
   // A prompt, before it is stored: a throw drops it (the agent reports the
   // error to the user), and a context is one more text part of the

@@ -356,6 +356,24 @@ func TestPluginEvents(t *testing.T) {
 					t.Errorf("output %q", got)
 				}
 			}},
+			// An MCP tool's result is MCP's {content} (@96779330).
+			{name: "after: an MCP tool's result gets the context", event: map[string]any{
+				"event": "tool.execute.after", "input": map[string]any{"tool": "srv_q", "sessionID": "s1", "callID": "c1", "args": map[string]any{}},
+				"output": map[string]any{"content": []any{map[string]any{"type": "text", "text": "rows"}}},
+			}, answer: `{"context":"mind it"}`, hookEvent: "tool.execute.after", check: func(t *testing.T, o out) {
+				want := []any{map[string]any{"type": "text", "text": "rows"}, map[string]any{"type": "text", "text": "mind it"}}
+				if diff := cmp.Diff(want, o.Output["content"]); diff != "" || o.Output["output"] != nil {
+					t.Errorf("content (-want +got):\n%s\noutput %v", diff, o.Output["output"])
+				}
+			}},
+			{name: "after: an MCP tool's result replaced", event: map[string]any{
+				"event": "tool.execute.after", "input": map[string]any{"tool": "srv_q", "sessionID": "s1", "callID": "c1", "args": map[string]any{}},
+				"output": map[string]any{"content": []any{map[string]any{"type": "text", "text": "rows"}}},
+			}, answer: `{"output":"hidden"}`, hookEvent: "tool.execute.after", check: func(t *testing.T, o out) {
+				if diff := cmp.Diff([]any{map[string]any{"type": "text", "text": "hidden"}}, o.Output["content"]); diff != "" {
+					t.Errorf("content (-want +got):\n%s", diff)
+				}
+			}},
 			{name: "after: a hook of the tool call is not run", event: after, answer: `{"context":"x"}`, hookEvent: Event, check: func(t *testing.T, o out) {
 				if got := o.Output["output"]; got != "file.txt" {
 					t.Errorf("output %q", got)
