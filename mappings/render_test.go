@@ -31,14 +31,15 @@ func TestRowsSeenLive(t *testing.T) {
 	// OpenCode and Kilo Code: what pi/…'s hookx-to-opencode and
 	// hookx-to-kilo runs prove (conformance/scenarios_plugin_test.go
 	// openCodeKiloScenarios: a post-tool context hook, a file guard on
-	// write and edit) is live; the prompt, never run there, is not.
+	// write and edit) is live, and so is the prompt (TestOpenCodeLive, in
+	// CI); glob, never run there, is not.
 	for _, name := range []string{"opencode", "kilo"} {
 		d := tbl.MustDialect(name)
 		for _, c := range []struct{ kind, row, want string }{
 			{"event", "tool.execute.after", "live"},
 			{"tool", "edit", "live"},
 			{"tool", "write", "live"},
-			{"event", "chat.message", "unverified"},
+			{"event", "chat.message", "live"},
 			{"tool", "glob", "unverified"},
 		} {
 			if got := seen(tbl, d, claude, c.kind, c.row); got != c.want {

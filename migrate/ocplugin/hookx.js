@@ -15,7 +15,8 @@
 //                        result the model reads; {"output"} replaces it.
 //   chat.message         {type, sessionID, messageID, prompt, directory, worktree}
 //                        {"block":true,"reason"} drops the prompt (the plugin
-//                        throws the reason); {"context"} goes to the model
+//                        throws; the agent shows an unexpected error, not
+//                        the reason); {"context"} goes to the model
 //                        with it, as a part of the message of its own.
 // It fails closed: if hookx cannot start, fails, takes too long or answers
 // anything else, a tool is refused, a prompt dropped, and a tool's result
@@ -168,14 +169,15 @@ export default async function hookx(ctx) {
       output.output = [replaced !== undefined ? replaced : output.output, ...added].filter((t) => t).join("\n\n");
     }
   };
-  // A prompt, before it is stored: a throw drops it (the agent reports the
-  // error to the user), and a context is one more text part of the
-  // message, which the model reads with the prompt.
+  // A prompt, before it is stored: a throw drops it (the agent then says
+  // only "Unexpected server error", not the reason), and a context is one
+  // more text part of the message, which the model reads with the prompt.
   if (wants("chat.message")) handlers["chat.message"] = async (input, output) => {
-    const parts = Array.isArray(output.parts) ? output.parts : [];
+    if (!Array.isArray(output.parts)) output.parts = [];
+    const parts = output.parts;
     // A message of synthetic parts only is the agent's own (a background
     // task's result), not a prompt.
-    if (!parts.some((p) => p && !p.synthetic)) return;
+    if (parts.length && parts.every((p) => p && p.synthetic)) return;
     const prompt = parts.filter((p) => p && p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
     const notes = [];
     for await (const answer of each("chat.message", { sessionID: input.sessionID, messageID: input.messageID, prompt }, undefined)) {

@@ -47,6 +47,7 @@ func TestOpenCodeLive(t *testing.T) {
 in=$(cat)
 printf '%s\n' "$in" >> "$(dirname "$0")/stdin.jsonl"
 case "$in" in
+*'"type":"chat.message"'*BLOCKME*) printf '{"block":true,"reason":"OCPROMPT-BLOCKED by policy"}' ;;
 *'"type":"chat.message"'*) echo '{"context":"OCPROMPT-CTX: the rules"}' ;;
 *rm\ -rf*) printf '{"block":true,"reason":"OCGUARD-REFUSED rm -rf"}' ;;
 *REWRITEME*) echo '{"args":{"command":"echo REWRITTEN-RAN"}}' ;;
@@ -73,8 +74,13 @@ esac
 			for _, tc := range []struct {
 				name, command, want, notWant string
 				noHookx                      bool
+				// blockPrompt: the prompt hook refuses the prompt, which
+				// must not reach the model; the run must end, not hang,
+				// and fail.
+				blockPrompt bool
 			}{
 				{name: "allow", command: "echo HARMLESS-RAN", want: "HARMLESS-RAN"},
+				{name: "prompt blocked", command: "echo NEVER-RAN", blockPrompt: true},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					srv := NewOpenAI(Script{Steps: []Step{Tool("bash", map[string]any{"command": tc.command, "description": "run it"})}, Quote: true})
@@ -114,7 +120,7 @@ esac
 						t.Fatal(err)
 					}
 					res, err := sb.Run(context.Background(), driver.Cmd{
-						Path: ag.exe(p), Args: driver.AgentArgs(ag.agent, "do it"), Env: sb.Env(ag.agent, srv.URL),
+						Path: ag.exe(p), Args: driver.AgentArgs(ag.agent, map[bool]string{false: "do it", true: "BLOCKME do it"}[tc.blockPrompt]), Env: sb.Env(ag.agent, srv.URL),
 						Stop: srv.Exceeded(),
 					})
 					if err != nil {
@@ -135,6 +141,22 @@ esac
 						}
 						return nil
 					})
+					if tc.blockPrompt {
+						for _, r := range srv.Requests() {
+							if r.Main && strings.Contains(r.AllText(), "BLOCKME") {
+								t.Errorf("the refused prompt reached the model: %s", srv.Summary())
+							}
+						}
+						// Seen 2026-11-28: both exit 1 and say only
+						// "Unexpected server error. Check server logs": the
+						// reason does not reach the user (the row's note says
+						// so).
+						if res.ExitCode == 0 {
+							t.Errorf("the refused prompt's run exited 0:\n%.4000s", out)
+						}
+						t.Logf("refused prompt: exit %d, said: %.600s (reason shown: %v)", res.ExitCode, out, strings.Contains(out, "OCPROMPT-BLOCKED"))
+						return
+					}
 					results := ""
 					for _, r := range srv.Requests() {
 						if r.Main {
