@@ -1456,6 +1456,16 @@ type DeriveContext struct {
 	Now       func() time.Time
 }
 
+// stableToolUseID is an id made from the session and the tool call, so a
+// PreToolUse and its PostToolUse get the same id when their input matches.
+func stableToolUseID(c DeriveContext) string {
+	h := sha256.New()
+	h.Write(c.Field("session_id"))
+	h.Write(c.Field("tool_name"))
+	h.Write(c.Field("tool_input"))
+	return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24]
+}
+
 // Deriver computes a field the target dialect's hooks expect and the source
 // dialect does not send. It returns false when the field does not apply.
 type Deriver func(c DeriveContext) (any, bool)
@@ -1475,11 +1485,21 @@ var derivers = sync.OnceValue(func() map[string]Deriver {
 			if !strings.HasPrefix(c.Canonical, "tool.") {
 				return nil, false
 			}
-			h := sha256.New()
-			h.Write(c.Field("session_id"))
-			h.Write(c.Field("tool_name"))
-			h.Write(c.Field("tool_input"))
-			return "toolu_hookx_" + hex.EncodeToString(h.Sum(nil))[:24], true
+			return stableToolUseID(c), true
+		},
+		// hostToolUseID gives a hook the host's own id of the tool call
+		// where the host keeps it to itself (Claude's and Qwen Code's
+		// tool_use_id are private), and toolUseID's stable id where the
+		// host sends none: a plugin host's hook always gets one.
+		"hostToolUseID": func(c DeriveContext) (any, bool) {
+			if !strings.HasPrefix(c.Canonical, "tool.") {
+				return nil, false
+			}
+			var id string
+			if c.Source != nil && json.Unmarshal(c.Source("tool_use_id"), &id) == nil && id != "" {
+				return id, true
+			}
+			return stableToolUseID(c), true
 		},
 		// turnID gives a Codex hook the turn_id Codex sends on every event of a
 		// turn (not on SessionStart or SessionEnd): the id of the user prompt

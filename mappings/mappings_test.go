@@ -165,7 +165,7 @@ func TestGuardEvents(t *testing.T) {
 			}
 		}
 	}
-	want := "claude.PreToolUse claude.UserPromptSubmit cline.PreToolUse codex.PreToolUse codex.UserPromptSubmit copilot.preToolUse copilot.userPromptSubmitted crush.PreToolUse droid.PreToolUse droid.UserPromptSubmit gemini.BeforeTool gemini.BeforeAgent kilo.tool.execute.before opencode.tool.execute.before pi.tool_call pi.input qwen.PreToolUse qwen.UserPromptSubmit terminai.BeforeTool terminai.BeforeAgent"
+	want := "claude.PreToolUse claude.UserPromptSubmit cline.PreToolUse codex.PreToolUse codex.UserPromptSubmit copilot.preToolUse copilot.userPromptSubmitted crush.PreToolUse droid.PreToolUse droid.UserPromptSubmit gemini.BeforeTool gemini.BeforeAgent kilo.tool.execute.before kilo.chat.message opencode.tool.execute.before opencode.chat.message pi.tool_call pi.input qwen.PreToolUse qwen.UserPromptSubmit terminai.BeforeTool terminai.BeforeAgent"
 	if strings.Join(got, " ") != want {
 		t.Errorf("guard events %v, want %s", got, want)
 	}

@@ -45,6 +45,25 @@ func TestRowsSeenLive(t *testing.T) {
 			t.Errorf("%s MCP → %s: %q, want %s", tc.from, tc.to, got, tc.want)
 		}
 	}
+	// OpenCode and Kilo Code: what pi/…'s hookx-to-opencode and
+	// hookx-to-kilo runs prove (conformance/scenarios_plugin_test.go
+	// openCodeKiloScenarios: a post-tool context hook, a file guard on
+	// write and edit) is live, and so is the prompt (TestOpenCodeLive, in
+	// CI); glob, never run there, is not.
+	for _, name := range []string{"opencode", "kilo"} {
+		d := tbl.MustDialect(name)
+		for _, c := range []struct{ kind, row, want string }{
+			{"event", "tool.execute.after", "live"},
+			{"tool", "edit", "live"},
+			{"tool", "write", "live"},
+			{"event", "chat.message", "live"},
+			{"tool", "glob", "unverified"},
+		} {
+			if got := seen(tbl, d, claude, c.kind, c.row); got != c.want {
+				t.Errorf("%s %s → claude: %q, want %s", name, c.row, got, c.want)
+			}
+		}
+	}
 	// The same table with Pi's runs outside CI: a fresh load, so the
 	// shared one is not changed.
 	fresh, err := Load(dataFS, "data")

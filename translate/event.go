@@ -229,6 +229,10 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 				return nil, fmt.Errorf("%s's %s %s, and its arguments were not read in %s's source, so a %s guard cannot check the call", tr.From.Agent, toolName, why, tr.From.Agent, tr.To.Agent)
 			}
 		}
+		// The host resolves its tool's paths against its own cwd, not the
+		// one carryCwd gives the hook (a workdir "sub" is /p/sub, not
+		// /p/sub/sub).
+		hostCwd, _ := p["cwd"].(string)
 		if input, ok := p["tool_input"].(map[string]any); ok && srcTool != nil && dstTool != nil {
 			if err := tr.carryCwd(p, input, srcTool, dstTool, src.Output.Guard || dst.Output.Guard, &fs); err != nil {
 				return nil, err
@@ -244,17 +248,15 @@ func (tr *Translator) Event(payload []byte) (*EventResult, error) {
 				// does; where the host's tool writes another file (Gemini
 				// CLI decodes %2e, drops a leading @ and NUL bytes), the
 				// guard would check the wrong one.
-				cwd, _ := p["cwd"].(string)
-				if why := pathReadOtherwise(input, srcTool, mappings.PathContext{Cwd: cwd, Exists: tr.exists}); why != "" {
+				if why := pathReadOtherwise(input, srcTool, mappings.PathContext{Cwd: hostCwd, Exists: tr.exists}); why != "" {
 					return nil, fmt.Errorf("%s's %s %s, so a %s guard, which would take it as written, cannot check the call", tr.From.Agent, toolName, why, tr.To.Agent)
 				}
 			}
 			if tr.To.AbsolutePaths && len(srcTool.Paths) > 0 {
 				// The hook's own agent would give it absolute paths: give
 				// it the ones the host's tool will use.
-				cwd, _ := p["cwd"].(string)
 				input = maps.Clone(input)
-				uncertain := resolvePaths(input, srcTool, mappings.PathContext{Cwd: cwd, Exists: tr.exists}, &fs)
+				uncertain := resolvePaths(input, srcTool, mappings.PathContext{Cwd: hostCwd, Exists: tr.exists}, &fs)
 				if len(uncertain) > 0 && (src.Output.Guard || dst.Output.Guard) {
 					// The hook would check a path the tool may not use: a
 					// guard fails closed rather than be weakened.
@@ -482,7 +484,11 @@ func convertInput(in map[string]any, src, dst *mappings.Tool, mode inputMode, fs
 			name = orig
 		}
 		if _, taken := final[name]; mode == forHook || taken {
-			fs.add(mappings.None, "tool_input."+name, "%s has no such argument; not passed on", dst.Name)
+			// The argument that names the directory the tool runs in is
+			// carried as the hook's cwd (carryCwd says so, or why not).
+			if mode != forHook || name != src.Cwd {
+				fs.add(mappings.None, "tool_input."+name, "%s has no such argument; not passed on", dst.Name)
+			}
 			continue
 		}
 		final[name] = out[canon]

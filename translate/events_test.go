@@ -340,7 +340,8 @@ func TestPrivateArgumentsAreDroppedWithAFinding(t *testing.T) {
 	}{
 		{"gemini", "replace", map[string]any{"file_path": "/a", "instruction": "do", "old_string": "a", "new_string": "b"}, []string{"instruction"}},
 		{"gemini", "glob", map[string]any{"pattern": "*", "case_sensitive": true, "respect_git_ignore": false, "respect_gemini_ignore": false}, []string{"case_sensitive", "respect_gemini_ignore", "respect_git_ignore"}},
-		{"gemini", "run_shell_command", map[string]any{"command": "ls", "dir_path": "/a", "delay_ms": 5, "additional_permissions": map[string]any{}}, []string{"additional_permissions", "delay_ms", "dir_path"}},
+		// dir_path is carried as the hook's cwd (TestWorkdirCarriedAsCwdIsNoLoss).
+		{"gemini", "run_shell_command", map[string]any{"command": "ls", "dir_path": "/a", "delay_ms": 5, "additional_permissions": map[string]any{}}, []string{"additional_permissions", "delay_ms"}},
 		{"gemini", "grep_search", map[string]any{"pattern": "x", "exclude_pattern": "*.md", "names_only": true}, []string{"exclude_pattern", "names_only"}},
 		{"claude", "Bash", map[string]any{"command": "ls", "timeout": 5, "dangerouslyDisableSandbox": true}, []string{"dangerouslyDisableSandbox", "timeout"}},
 		{"claude", "Read", map[string]any{"file_path": "/a", "pages": "1-2"}, []string{"pages"}},
@@ -621,5 +622,35 @@ func TestGeminiRewriteWithRelativePathReachesClaudeAbsolute(t *testing.T) {
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/home/user/project/b.txt"}}}`
 	if got != want {
 		t.Errorf("host got %s\nwant     %s\nfindings: %v", got, want, fs)
+	}
+}
+
+// A plugin host's hook (OpenCode's and Kilo's callID, Pi's toolCallId) run
+// by another agent gets the host's own id of the call where the host keeps
+// it to itself (Claude's tool_use_id is private), and a stable one where the
+// host sends none (Gemini CLI), as a Codex hook does. On 5a008d0 it got none.
+func TestPluginHostHookGetsTheCallID(t *testing.T) {
+	claude := `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}`
+	gemini := `{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"x","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`
+	for _, c := range []struct{ host, hook, field, payload, want string }{
+		{"claude", "opencode", "callID", claude, "toolu_1"},
+		{"claude", "kilo", "callID", claude, "toolu_1"},
+		{"claude", "pi", "toolCallId", claude, "toolu_1"},
+		{"gemini", "opencode", "callID", gemini, "toolu_hookx_"},
+	} {
+		t.Run(c.host+"/"+c.hook, func(t *testing.T) {
+			tr := newTr(t, c.host, c.hook)
+			res, err := tr.Event([]byte(c.payload))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p map[string]any
+			if err := json.Unmarshal(res.Payload, &p); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := p[c.field].(string); !strings.HasPrefix(got, c.want) || got == "" {
+				t.Errorf("%s = %q, want %q…: %s", c.field, got, c.want, res.Payload)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hookx-dev/hookx/mappings"
 )
 
 // hookSees translates one PreToolUse-like event for a hook whose matcher
@@ -269,5 +270,36 @@ func TestPathTheHostReadsOtherwiseFailsAGuardClosed(t *testing.T) {
 				t.Fatalf("err = %v (the hook saw %v)", err, in)
 			}
 		})
+	}
+}
+
+// OpenCode's bash runs in its workdir; a Claude Bash hook, whose tool has
+// no such argument, gets that directory as its cwd, and no finding says
+// the workdir was not carried (on 5a008d0: "tool_input.workdir: not
+// carried: Bash has no such argument" beside the cwd that carried it, and
+// "sub" resolved against that new cwd, to /p/sub/sub).
+func TestWorkdirCarriedAsCwdIsNoLoss(t *testing.T) {
+	tr := newTr(t, "opencode", "claude")
+	tr.Exists = func(string) bool { return false }
+	res, err := tr.Event([]byte(`{"type":"tool.execute.before","tool":"bash","sessionID":"s","callID":"c","args":{"command":"ls","workdir":"sub"},"directory":"/p","worktree":"/"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Cwd string `json:"cwd"`
+	}
+	json.Unmarshal(res.Payload, &p)
+	if p.Cwd != "/p/sub" {
+		t.Errorf("cwd %q, want /p/sub", p.Cwd)
+	}
+	var cwdSaid bool
+	for _, f := range res.Findings {
+		if strings.Contains(f.What, "workdir") && f.Mark == mappings.None || strings.Contains(f.Why, "sub/sub") {
+			t.Errorf("finding %s: the workdir is carried, as the cwd, and resolved against OpenCode's directory", f)
+		}
+		cwdSaid = cwdSaid || f.What == "cwd" && strings.Contains(f.Why, "/p/sub")
+	}
+	if !cwdSaid {
+		t.Errorf("no finding says the cwd is the workdir: %v", res.Findings)
 	}
 }

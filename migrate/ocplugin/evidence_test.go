@@ -92,20 +92,28 @@ func TestEvidence(t *testing.T) {
 			if diff := cmp.Diff(map[string]string{"filePath": "string", "oldString": "string", "newString": "string", "replaceAll": "boolean?"}, tools["edit"]); diff != "" {
 				t.Errorf("edit (-want +got):\n%s", diff)
 			}
-			found := false
+			// What the plugin reads of each event it uses (hookx.js).
+			reads := map[string][2]string{
+				Event:                {"{tool, sessionID, callID}", "{args}"},
+				"tool.execute.after": {"{tool, sessionID, callID, args}", "{title, metadata, output, attachments}"},
+				"chat.message":       {"{sessionID, agent, model, messageID, variant}", "{message, parts}"},
+			}
+			found := map[string]bool{}
 			for _, e := range ev.Events {
 				if e.Evidence == "" {
 					t.Errorf("event %s: no evidence", e.Name)
 				}
-				if e.Name == Event {
-					found = true
-					if e.Input != "{tool, sessionID, callID}" || e.Output != "{args}" {
-						t.Errorf("%s: the plugin reads input {tool, sessionID, callID} and output {args}; the evidence says %s, %s", Event, e.Input, e.Output)
+				if r, ok := reads[e.Name]; ok {
+					found[e.Name] = true
+					if e.Input != r[0] || e.Output != r[1] {
+						t.Errorf("%s: the plugin reads input %s and output %s; the evidence says %s, %s", e.Name, r[0], r[1], e.Input, e.Output)
 					}
 				}
 			}
-			if !found {
-				t.Errorf("no evidence for %s, the event the plugin uses", Event)
+			for _, name := range Events {
+				if !found[name] {
+					t.Errorf("no evidence for %s, an event the plugin uses", name)
+				}
 			}
 			for _, p := range ev.Plugins {
 				if p.Evidence == "" {

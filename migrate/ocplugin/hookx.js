@@ -2,33 +2,49 @@
 // Do not edit: hookx migrate rewrites this file in place; your hooks are in
 // hookx.hooks.json beside it.
 //
-// Before each tool call (tool.execute.before) it runs every hook whose tools
-// name the tool ("*" names every tool), as hookx with the arguments the hooks
-// file gives (wrap --from D --host HOOKX_HOST -- ...), with the call on
-// stdin as JSON: {type, tool, sessionID, callID, args, directory, worktree}.
-// hookx answers on stdout: {} lets the tool run, {"block":true,"reason":...}
-// refuses it (the plugin throws the reason, which the model reads), and
-// {"args":{...}} replaces the tool's arguments. It fails closed: if hookx
-// cannot start, fails, takes too long or answers anything else, the call is
-// refused with the reason.
+// On each event a hook names it runs the hook (every hook whose tools name
+// the tool; "*" names every tool) as hookx with the arguments the hooks file
+// gives (wrap --from D --host HOOKX_HOST -- ...), with the event on stdin as
+// JSON, and applies hookx's answer on stdout (one JSON object) HOOKX_AGENT's way:
+//   tool.execute.before  {type, tool, sessionID, callID, args, directory, worktree}
+//                        {} runs the tool; {"block":true,"reason"} refuses it
+//                        (the plugin throws the reason, which the model
+//                        reads); {"args":{...}} replaces its arguments.
+//   tool.execute.after   ... and output, the tool's result text:
+//                        {"context"} and a block's reason are added to the
+//                        result the model reads; {"output"} replaces it.
+//   chat.message         {type, sessionID, messageID, prompt, directory, worktree}
+//                        {"block":true,"reason"} drops the prompt (the plugin
+//                        throws; the agent shows an unexpected error, not
+//                        the reason); {"context"} goes to the model
+//                        with it, as a part of the message of its own.
+// It fails closed: if hookx cannot start, fails, takes too long or answers
+// anything else, a tool is refused, a prompt dropped, and a tool's result
+// carries why.
 // Plain JavaScript with the runtime's own modules only. Every export of a
 // plugin must be a function (OpenCode skips the whole file otherwise), and
 // loading must not throw (a plugin that throws is skipped): both would let
 // every call run unguarded.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const VERSION = "HOOKX_VERSION";
 const HOOKS_FILE = join(dirname(fileURLToPath(import.meta.url)), "hookx.hooks.json");
-const EVENT = "tool.execute.before";
 const MAX_OUTPUT = 1 << 20; // more answer than this is refused, not read
+// The keys of an answer each event reads; any other key is refused.
+const KEYS = {
+  "tool.execute.before": ["block", "reason", "args"],
+  "tool.execute.after": ["block", "reason", "context", "output"],
+  "chat.message": ["block", "reason", "context"],
+};
 
-// run starts hookx with an argument array (no shell), writes the call to its
-// stdin and resolves to its parsed answer, or to {block, reason} saying why
-// it refuses.
-function run(hook, call, cwd) {
+// run starts hookx with an argument array (no shell), writes the event to
+// its stdin and resolves to its parsed answer, or to {block, reason} saying
+// why it refuses.
+function run(hook, event, cwd) {
   return new Promise((resolve) => {
     let out = "", err = "", done = false, timer;
     const finish = (answer) => { if (!done) { done = true; clearTimeout(timer); resolve(answer); } };
@@ -53,14 +69,16 @@ function run(hook, call, cwd) {
       let answer;
       try { answer = JSON.parse(out); } catch { return refuse(`unreadable answer: ${out.slice(0, 200)}`); }
       if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return refuse(`unreadable answer: ${out.slice(0, 200)}`);
-      const unknown = Object.keys(answer).filter((k) => !["block", "reason", "args"].includes(k));
+      const unknown = Object.keys(answer).filter((k) => !KEYS[event.type].includes(k));
       if (unknown.length) return refuse(`unreadable answer: unknown ${unknown.join(", ")}`);
       if (answer.block === true) return finish({ block: true, reason: String(answer.reason || "blocked by a hook") });
       if (answer.block !== undefined && answer.block !== false) return refuse(`unreadable block: ${JSON.stringify(answer.block)}`);
       if (answer.args !== undefined && (answer.args === null || typeof answer.args !== "object" || Array.isArray(answer.args))) return refuse("unreadable args");
+      if (answer.context !== undefined && typeof answer.context !== "string") return refuse("unreadable context");
+      if (answer.output !== undefined && typeof answer.output !== "string") return refuse("unreadable output");
       finish(answer);
     });
-    child.stdin.end(JSON.stringify(call));
+    child.stdin.end(JSON.stringify(event));
   });
 }
 
@@ -77,24 +95,44 @@ function readHooks() {
   return data.hooks;
 }
 
+// partID is a new id of a message part, made as the agent makes its own
+// ("prt_", 12 hex digits of the time, 14 random characters): the agent
+// stores the parts of a prompt by id, and sorts them by it.
+let lastTime = 0, counter = 0;
+function partID() {
+  const now = Date.now();
+  counter = now === lastTime ? counter + 1 : 1;
+  lastTime = now;
+  const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let rest = "";
+  for (const b of randomBytes(14)) rest += chars[b % 62];
+  return "prt_" + (BigInt(now) * 4096n + BigInt(counter)).toString(16).padStart(12, "0").slice(-12) + rest;
+}
+
 export default async function hookx(ctx) {
   let hooks;
   try {
     hooks = readHooks();
   } catch (e) {
-    // A guard that cannot be read refuses every tool rather than none.
+    // A guard that cannot be read refuses every tool and prompt rather than none.
     const why = `hookx guard failed closed: cannot read ${HOOKS_FILE}: ${e && e.message}`;
-    return { [EVENT]: async () => { throw new Error(why); } };
+    const refuse = async () => { throw new Error(why); };
+    return { "tool.execute.before": refuse, "chat.message": refuse };
   }
   const directory = ctx && ctx.directory, worktree = ctx && ctx.worktree;
-  return {
-    [EVENT]: async (input, output) => {
-      for (const hook of hooks) {
-        if (hook.event !== EVENT || !(hook.tools.includes(input.tool) || hook.tools.includes("*"))) continue;
-        const answer = await run(hook, {
-          type: EVENT, tool: input.tool, sessionID: input.sessionID, callID: input.callID,
-          args: output.args, directory, worktree,
-        }, directory);
+  // each runs, in order, the hooks of one event whose tools name the tool
+  // (a prompt has no tool: every hook of chat.message runs).
+  async function* each(type, payload, tool) {
+    for (const hook of hooks) {
+      if (hook.event !== type || (tool !== undefined && !(hook.tools.includes(tool) || hook.tools.includes("*")))) continue;
+      yield await run(hook, { type, ...payload, directory, worktree }, directory);
+    }
+  }
+  const wants = (type) => hooks.some((h) => h.event === type);
+  const handlers = {
+    "tool.execute.before": async (input, output) => {
+      const call = { tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: output.args };
+      for await (const answer of each("tool.execute.before", call, input.tool)) {
         if (answer.block) throw new Error(answer.reason);
         if (answer.args) {
           // The agent runs the object it passed as output.args: a rewrite
@@ -107,4 +145,47 @@ export default async function hookx(ctx) {
       }
     },
   };
+  // After the tool (not called for a tool that failed): output is the
+  // result the model reads, a built-in tool's {title, metadata, output} or
+  // an MCP tool's {content: [...]}. What the hooks say is added to its
+  // text; an output replaces it. A failure is added too: the tool has run,
+  // so failing closed is telling the model why the hook could not look at it.
+  if (wants("tool.execute.after")) handlers["tool.execute.after"] = async (input, output) => {
+    const mcp = typeof output.output !== "string" && Array.isArray(output.content);
+    const text = mcp ? output.content.filter((c) => c && c.type === "text").map((c) => c.text).join("\n") : output.output;
+    const added = [];
+    let replaced;
+    const result = { tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: input.args, output: text };
+    for await (const answer of each("tool.execute.after", result, input.tool)) {
+      if (answer.output !== undefined) replaced = answer.output;
+      if (answer.context) added.push(answer.context);
+      if (answer.block) added.push(answer.reason);
+    }
+    if (replaced === undefined && !added.length) return;
+    if (mcp) {
+      if (replaced !== undefined) output.content = [{ type: "text", text: replaced }];
+      for (const t of added) output.content.push({ type: "text", text: t });
+    } else {
+      output.output = [replaced !== undefined ? replaced : output.output, ...added].filter((t) => t).join("\n\n");
+    }
+  };
+  // A prompt, before it is stored: a throw drops it (the agent then says
+  // only "Unexpected server error", not the reason), and a context is one
+  // more text part of the message, which the model reads with the prompt.
+  if (wants("chat.message")) handlers["chat.message"] = async (input, output) => {
+    if (!Array.isArray(output.parts)) output.parts = [];
+    const parts = output.parts;
+    // A message of synthetic parts only is the agent's own (a background
+    // task's result), not a prompt.
+    if (parts.length && parts.every((p) => p && p.synthetic)) return;
+    const prompt = parts.filter((p) => p && p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
+    const notes = [];
+    for await (const answer of each("chat.message", { sessionID: input.sessionID, messageID: input.messageID, prompt }, undefined)) {
+      if (answer.block) throw new Error(answer.reason);
+      if (answer.context) notes.push(answer.context);
+    }
+    const messageID = output.message && output.message.id;
+    for (const text of notes) parts.push({ id: partID(), messageID, sessionID: input.sessionID, type: "text", synthetic: true, text });
+  };
+  return handlers;
 }

@@ -1,9 +1,11 @@
 // Package ocplugin is the plugin hookx migrate writes for OpenCode
 // (.opencode/plugins/hookx.js) and Kilo Code (.kilo/plugins/hookx.js),
 // which share OpenCode's plugin API: a small generated plugin that runs a
-// project's hooks through hookx wrap on tool.execute.before, refuses a call
-// by throwing the reason, rewrites one by changing output.args in place, and
-// fails closed (hookx.js says how). Its hooks live beside it in
+// project's hooks through hookx wrap on tool.execute.before (refuses a call
+// by throwing the reason, rewrites one by changing output.args in place),
+// tool.execute.after (adds context to the result the model reads, or
+// replaces it) and chat.message (drops a prompt by throwing, adds context to
+// it as a part of its own), and fails closed (hookx.js says how). Its hooks live beside it in
 // hookx.hooks.json, in the format of Pi's (migrate/piplugin), so that one
 // writer serves the three plugin hosts.
 package ocplugin
@@ -36,9 +38,13 @@ var (
 	Kilo     = Host{Name: "kilo", Agent: "Kilo Code", Path: ".kilo/plugins/hookx.js", HooksPath: ".kilo/plugins/hookx.hooks.json"}
 )
 
-// Event is the plugin event the hooks file's entries name: the only one the
-// plugin runs hooks on yet.
+// Event is the plugin event of a tool call, the guard the plugin runs
+// hooks on; Events are all it runs hooks on (hookx.js KEYS; the dialects'
+// pluginHost.events).
 const Event = "tool.execute.before"
+
+// Events are the plugin events the hooks file's entries may name.
+var Events = []string{Event, "tool.execute.after", "chat.message"}
 
 // Render is the plugin for h, stamped with hookx's version, which doctor
 // compares with its own to find a stale plugin (as piplugin.Check does).

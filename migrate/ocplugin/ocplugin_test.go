@@ -149,7 +149,7 @@ func TestPlugin(t *testing.T) {
 					write("hookx.hooks.json", tc.hooksFile, 0o644)
 				} else if !tc.noHooksFile {
 					h, _ := json.Marshal(Hooks{Hookx: "9.9.9", Hooks: []Hook{
-						{Event: "tool.execute.after", Tools: []string{"*"}, Argv: []string{"block"}, TimeoutMs: 500}, // not run yet
+						{Event: "tool.execute.after", Tools: []string{"*"}, Argv: []string{"block"}, TimeoutMs: 500}, // another event's: not run here
 						{Event: Event, Tools: tools, Argv: []string{tc.mode, "wrap", "--from", "claude", "--host", "opencode", "--", "./g.sh"}, TimeoutMs: 500},
 					}})
 					write("hookx.hooks.json", string(h), 0o644)
@@ -269,6 +269,210 @@ func TestRender(t *testing.T) {
 		}
 		if filepath.Dir(h.Path) != filepath.Dir(h.HooksPath) || filepath.Base(h.HooksPath) != "hookx.hooks.json" {
 			t.Errorf("%s: the hooks file is not beside the plugin: %s, %s", h.Name, h.Path, h.HooksPath)
+		}
+	}
+}
+
+// eventHarness fires one event of event.json ({event, input, output}) as
+// the agent does (the handler's return value ignored; output is the object
+// the agent reads afterwards) and prints what it threw, output, and the
+// events the plugin has handlers for.
+const eventHarness = `
+import * as mod from "./hookx.mjs";
+import { readFileSync } from "node:fs";
+const hooks = await mod.default({ directory: process.cwd(), worktree: process.cwd() });
+const ev = JSON.parse(readFileSync("event.json", "utf8"));
+let threw = null;
+try {
+  if (hooks[ev.event]) await hooks[ev.event](ev.input, ev.output);
+} catch (e) {
+  threw = e instanceof Error ? e.message : "not an Error: " + String(e);
+}
+process.stdout.write(JSON.stringify({ threw, output: ev.output, handlers: Object.keys(hooks).sort() }));
+`
+
+// TestPluginEvents: the events after the tool and of a prompt, as the
+// agent fires them (tool.execute.after @96772980: input {tool, sessionID,
+// callID, args}, output the result {title, metadata, output}; chat.message
+// @96800021: input {sessionID, agent, model, messageID, variant}, output
+// {message, parts}), with a stand-in hookx answering what the case says.
+func TestPluginEvents(t *testing.T) {
+	after := map[string]any{
+		"event":  "tool.execute.after",
+		"input":  map[string]any{"tool": "bash", "sessionID": "s1", "callID": "c1", "args": map[string]any{"command": "ls"}},
+		"output": map[string]any{"title": "ls", "metadata": map[string]any{}, "output": "file.txt"},
+	}
+	prompt := map[string]any{
+		"event":  "chat.message",
+		"input":  map[string]any{"sessionID": "s1", "agent": "build", "messageID": "msg_1"},
+		"output": map[string]any{"message": map[string]any{"id": "msg_1"}, "parts": []any{map[string]any{"id": "prt_1", "type": "text", "text": "do it"}}},
+	}
+	type out struct {
+		Threw    *string        `json:"threw"`
+		Output   map[string]any `json:"output"`
+		Handlers []string       `json:"handlers"`
+	}
+	for rt, argv := range runtimes(t) {
+		for _, tc := range []struct {
+			name      string
+			event     map[string]any
+			answer    string // the stand-in hookx's stdout ("" = exit 3)
+			hookEvent string // the hooks file's event (default: the event's)
+			hooksFile string // instead of one hook
+			wantThrow string
+			check     func(t *testing.T, o out)
+		}{
+			{name: "after: context added to the result", event: after, answer: `{"context":"mind it"}`, check: func(t *testing.T, o out) {
+				if got := o.Output["output"]; got != "file.txt\n\nmind it" {
+					t.Errorf("output %q", got)
+				}
+			}},
+			{name: "after: block's reason added", event: after, answer: `{"block":true,"reason":"why"}`, check: func(t *testing.T, o out) {
+				if got := o.Output["output"]; got != "file.txt\n\nwhy" {
+					t.Errorf("output %q", got)
+				}
+			}},
+			{name: "after: output replaced", event: after, answer: `{"output":"hidden"}`, check: func(t *testing.T, o out) {
+				if got := o.Output["output"]; got != "hidden" {
+					t.Errorf("output %q", got)
+				}
+			}},
+			{name: "after: nothing", event: after, answer: `{}`, check: func(t *testing.T, o out) {
+				if got := o.Output["output"]; got != "file.txt" {
+					t.Errorf("output %q", got)
+				}
+			}},
+			{name: "after: failure added (fails closed)", event: after, answer: "", check: func(t *testing.T, o out) {
+				if got, _ := o.Output["output"].(string); !strings.HasPrefix(got, "file.txt\n\nhookx guard failed closed: hookx exited 3") {
+					t.Errorf("output %q", got)
+				}
+			}},
+			{name: "after: args is not its key", event: after, answer: `{"args":{}}`, check: func(t *testing.T, o out) {
+				if got, _ := o.Output["output"].(string); !strings.Contains(got, "unknown args") {
+					t.Errorf("output %q", got)
+				}
+			}},
+			{name: "after: context not a string", event: after, answer: `{"context":1}`, check: func(t *testing.T, o out) {
+				if got, _ := o.Output["output"].(string); !strings.Contains(got, "unreadable context") {
+					t.Errorf("output %q", got)
+				}
+			}},
+			// An MCP tool's result is MCP's {content} (@96779330).
+			{name: "after: an MCP tool's result gets the context", event: map[string]any{
+				"event": "tool.execute.after", "input": map[string]any{"tool": "srv_q", "sessionID": "s1", "callID": "c1", "args": map[string]any{}},
+				"output": map[string]any{"content": []any{map[string]any{"type": "text", "text": "rows"}}},
+			}, answer: `{"context":"mind it"}`, hookEvent: "tool.execute.after", check: func(t *testing.T, o out) {
+				want := []any{map[string]any{"type": "text", "text": "rows"}, map[string]any{"type": "text", "text": "mind it"}}
+				if diff := cmp.Diff(want, o.Output["content"]); diff != "" || o.Output["output"] != nil {
+					t.Errorf("content (-want +got):\n%s\noutput %v", diff, o.Output["output"])
+				}
+			}},
+			{name: "after: an MCP tool's result replaced", event: map[string]any{
+				"event": "tool.execute.after", "input": map[string]any{"tool": "srv_q", "sessionID": "s1", "callID": "c1", "args": map[string]any{}},
+				"output": map[string]any{"content": []any{map[string]any{"type": "text", "text": "rows"}}},
+			}, answer: `{"output":"hidden"}`, hookEvent: "tool.execute.after", check: func(t *testing.T, o out) {
+				if diff := cmp.Diff([]any{map[string]any{"type": "text", "text": "hidden"}}, o.Output["content"]); diff != "" {
+					t.Errorf("content (-want +got):\n%s", diff)
+				}
+			}},
+			{name: "after: a hook of the tool call is not run", event: after, answer: `{"context":"x"}`, hookEvent: Event, check: func(t *testing.T, o out) {
+				if got := o.Output["output"]; got != "file.txt" {
+					t.Errorf("output %q", got)
+				}
+				if strings.Contains(strings.Join(o.Handlers, " "), "chat.message") || !strings.Contains(strings.Join(o.Handlers, " "), Event) {
+					t.Errorf("handlers %v: only the events a hook names, and the tool call's always", o.Handlers)
+				}
+			}},
+			{name: "prompt: block throws", event: prompt, answer: `{"block":true,"reason":"no secrets"}`, wantThrow: "no secrets"},
+			{name: "prompt: failure throws", event: prompt, answer: "", wantThrow: "hookx guard failed closed"},
+			{name: "prompt: output is not its key", event: prompt, answer: `{"output":"x"}`, wantThrow: "unknown output"},
+			{name: "prompt: context is a part of its own", event: prompt, answer: `{"context":"the date is today"}`, check: func(t *testing.T, o out) {
+				parts, _ := o.Output["parts"].([]any)
+				if len(parts) != 2 {
+					t.Fatalf("parts %v", parts)
+				}
+				p, _ := parts[1].(map[string]any)
+				id, _ := p["id"].(string)
+				delete(p, "id")
+				if diff := cmp.Diff(map[string]any{"messageID": "msg_1", "sessionID": "s1", "type": "text", "synthetic": true, "text": "the date is today"}, p); diff != "" {
+					t.Errorf("part (-want +got):\n%s", diff)
+				}
+				// The agent's own ids: prt_, 12 hex digits, 14 base62.
+				if !regexp.MustCompile(`^prt_[0-9a-f]{12}[0-9A-Za-z]{14}$`).MatchString(id) {
+					t.Errorf("part id %q is not one the agent makes", id)
+				}
+			}},
+			{name: "prompt: the agent's own message runs no hook", event: map[string]any{
+				"event": "chat.message", "input": prompt["input"],
+				"output": map[string]any{"message": map[string]any{"id": "msg_1"}, "parts": []any{map[string]any{"id": "prt_1", "type": "text", "synthetic": true, "text": "Background task completed"}}},
+			}, answer: `{"block":true,"reason":"no"}`, hookEvent: "chat.message", check: func(t *testing.T, o out) {}},
+			{name: "unreadable hooks file refuses the prompt", event: prompt, hooksFile: `{`, wantThrow: "cannot read"},
+		} {
+			t.Run(rt+"/"+tc.name, func(t *testing.T) {
+				dir := filepath.Join(t.TempDir(), "p \"q\"; $x")
+				bin := filepath.Join(dir, "bin")
+				if err := os.MkdirAll(bin, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				script := "#!/bin/sh\ncat > \"$(dirname \"$0\")/stdin.json\"\n"
+				if tc.answer == "" {
+					script += "echo boom >&2; exit 3\n"
+				} else {
+					script += "printf '%s' '" + tc.answer + "'\n"
+				}
+				os.WriteFile(filepath.Join(bin, "hookx"), []byte(script), 0o755)
+				os.WriteFile(filepath.Join(dir, "hookx.mjs"), []byte(Render(OpenCode, "9.9.9")), 0o644)
+				os.WriteFile(filepath.Join(dir, "harness.mjs"), []byte(eventHarness), 0o644)
+				ev := tc.event["event"].(string)
+				hooks := tc.hooksFile
+				if hooks == "" {
+					he := tc.hookEvent
+					if he == "" {
+						he = ev
+					}
+					b, _ := json.Marshal(Hooks{Hooks: []Hook{{Event: he, Tools: []string{"*"}, Argv: []string{"wrap"}, TimeoutMs: 5000}}})
+					hooks = string(b)
+				}
+				os.WriteFile(filepath.Join(dir, "hookx.hooks.json"), []byte(hooks), 0o644)
+				b, _ := json.Marshal(tc.event)
+				os.WriteFile(filepath.Join(dir, "event.json"), b, 0o644)
+				cmd := exec.Command(argv[0], "harness.mjs")
+				cmd.Dir = dir
+				cmd.Env = append(append(os.Environ(), "PATH="+bin+":/usr/bin:/bin"), argv[1:]...)
+				res, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%v\n%s", err, res)
+				}
+				var got out
+				if err := json.Unmarshal(res, &got); err != nil {
+					t.Fatalf("%v: %s", err, res)
+				}
+				if tc.wantThrow != "" {
+					if got.Threw == nil || !strings.Contains(*got.Threw, tc.wantThrow) {
+						t.Fatalf("threw %v, want %q", got.Threw, tc.wantThrow)
+					}
+					return
+				}
+				if got.Threw != nil {
+					t.Fatalf("threw %q", *got.Threw)
+				}
+				tc.check(t, got)
+				if tc.hookEvent == "" {
+					// What hookx was told: the event's own fields.
+					in, _ := os.ReadFile(filepath.Join(bin, "stdin.json"))
+					var sent map[string]any
+					json.Unmarshal(in, &sent)
+					want := map[string]any{"type": ev, "sessionID": "s1", "directory": dir, "worktree": dir}
+					if ev == "chat.message" {
+						want["messageID"], want["prompt"] = "msg_1", "do it"
+					} else {
+						want["tool"], want["callID"], want["args"], want["output"] = "bash", "c1", map[string]any{"command": "ls"}, "file.txt"
+					}
+					if diff := cmp.Diff(want, sent); diff != "" {
+						t.Errorf("hookx's stdin (-want +got):\n%s", diff)
+					}
+				}
+			})
 		}
 	}
 }

@@ -33,7 +33,8 @@ var ocAgents = []struct {
 // 1.18.33 and Kilo 7.7.9, offline against the fake OpenAI-compatible
 // model, with a stand-in hookx, for what the conformance suite does not
 // hold: what the plugin gives hookx on stdin (the session and the
-// directory), in a project named with a double quote and a `$`, which the
+// directory), and a prompt hook's context reaching the model with the
+// prompt (chat.message), in a project named with a double quote and a `$`, which the
 // suite's awkward directory lacks (Gemini refuses a double quote). Block,
 // allow, rewrite and hookx missing run with the real hookx in the suite
 // (pi/… hookx-to-opencode, hookx-to-kilo). A run takes tens of seconds:
@@ -46,6 +47,8 @@ func TestOpenCodeLive(t *testing.T) {
 in=$(cat)
 printf '%s\n' "$in" >> "$(dirname "$0")/stdin.jsonl"
 case "$in" in
+*'"type":"chat.message"'*BLOCKME*) printf '{"block":true,"reason":"OCPROMPT-BLOCKED by policy"}' ;;
+*'"type":"chat.message"'*) echo '{"context":"OCPROMPT-CTX: the rules"}' ;;
 *rm\ -rf*) printf '{"block":true,"reason":"OCGUARD-REFUSED rm -rf"}' ;;
 *REWRITEME*) echo '{"args":{"command":"echo REWRITTEN-RAN"}}' ;;
 *) echo '{}' ;;
@@ -71,8 +74,13 @@ esac
 			for _, tc := range []struct {
 				name, command, want, notWant string
 				noHookx                      bool
+				// blockPrompt: the prompt hook refuses the prompt, which
+				// must not reach the model; the run must end, not hang,
+				// and fail.
+				blockPrompt bool
 			}{
 				{name: "allow", command: "echo HARMLESS-RAN", want: "HARMLESS-RAN"},
+				{name: "prompt blocked", command: "echo NEVER-RAN", blockPrompt: true},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					srv := NewOpenAI(Script{Steps: []Step{Tool("bash", map[string]any{"command": tc.command, "description": "run it"})}, Quote: true})
@@ -96,7 +104,14 @@ esac
 						}
 					}
 					write(sb.Path(ag.host.Path), ocplugin.Render(ag.host, "0.0.0-live"), 0o644)
-					h, _ := json.Marshal(ocplugin.Hooks{Hookx: "0.0.0-live", Hooks: []ocplugin.Hook{{Event: ocplugin.Event, Tools: []string{"bash"}, Argv: []string{"wrap", "--from", "claude", "--host", ag.host.Name, "--", "./guard.sh"}, TimeoutMs: 10000}}})
+					h, _ := json.Marshal(ocplugin.Hooks{Hookx: "0.0.0-live", Hooks: []ocplugin.Hook{
+						{Event: ocplugin.Event, Tools: []string{"bash"}, Argv: []string{"wrap", "--from", "claude", "--host", ag.host.Name, "--", "./guard.sh"}, TimeoutMs: 10000},
+						// A prompt hook's context: a part of the prompt's
+						// message with an id the plugin makes, which the agent
+						// must store and send (a part it rejected would fail
+						// every prompt).
+						{Event: "chat.message", Tools: []string{"*"}, Argv: []string{"wrap", "--from", "claude", "--host", ag.host.Name, "--", "./prompt.sh"}, TimeoutMs: 10000},
+					}})
 					write(sb.Path(ag.host.HooksPath), string(h), 0o644)
 					if !tc.noHookx {
 						write(filepath.Join(bin, "hookx"), fake, 0o755)
@@ -105,7 +120,7 @@ esac
 						t.Fatal(err)
 					}
 					res, err := sb.Run(context.Background(), driver.Cmd{
-						Path: ag.exe(p), Args: driver.AgentArgs(ag.agent, "do it"), Env: sb.Env(ag.agent, srv.URL),
+						Path: ag.exe(p), Args: driver.AgentArgs(ag.agent, map[bool]string{false: "do it", true: "BLOCKME do it"}[tc.blockPrompt]), Env: sb.Env(ag.agent, srv.URL),
 						Stop: srv.Exceeded(),
 					})
 					if err != nil {
@@ -126,6 +141,22 @@ esac
 						}
 						return nil
 					})
+					if tc.blockPrompt {
+						for _, r := range srv.Requests() {
+							if r.Main && strings.Contains(r.AllText(), "BLOCKME") {
+								t.Errorf("the refused prompt reached the model: %s", srv.Summary())
+							}
+						}
+						// Seen 2026-11-28: both exit 1 and say only
+						// "Unexpected server error. Check server logs": the
+						// reason does not reach the user (the row's note says
+						// so).
+						if res.ExitCode == 0 {
+							t.Errorf("the refused prompt's run exited 0:\n%.4000s", out)
+						}
+						t.Logf("refused prompt: exit %d, said: %.600s (reason shown: %v)", res.ExitCode, out, strings.Contains(out, "OCPROMPT-BLOCKED"))
+						return
+					}
 					results := ""
 					for _, r := range srv.Requests() {
 						if r.Main {
@@ -138,6 +169,9 @@ esac
 						t.Errorf("the model saw %q, want %q (and not %q)\noutput:\n%.4000s\nrequests: %s", results, tc.want, tc.notWant, out, srv.Summary())
 					} else {
 						t.Logf("the model saw: %s", strings.TrimSpace(results))
+					}
+					if last := srv.LastMain(); tc.noHookx || last == nil || !strings.Contains(last.AllText(), "OCPROMPT-CTX") || !strings.Contains(last.AllText(), "do it") {
+						t.Errorf("the model's last request lacks the prompt or the prompt hook's context OCPROMPT-CTX\noutput:\n%.4000s\nrequests: %s", out, srv.Summary())
 					}
 					if !tc.noHookx {
 						in, _ := os.ReadFile(filepath.Join(bin, "stdin.jsonl"))
