@@ -82,6 +82,7 @@ type runResult struct {
 // checks the scenario. Setup failures are returned as problems.
 func runScenario(t *testing.T, p agents.Paths, sc *scenario, path string, host driver.Agent) runResult {
 	sb := newSandbox(t, p, sc.projectName)
+	sb.Relaunch = sc.relaunch
 	if err := sc.writeProject(sb); err != nil {
 		t.Fatal(err)
 	}

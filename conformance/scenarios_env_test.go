@@ -47,6 +47,10 @@ func envScenarios() []*scenario {
 		}
 		list = append(list, &scenario{
 			name: "env/" + string(d) + "-hook-variables", dialect: d, to: to, noPeer: true,
+			// Every variable the agent gives its hooks: Gemini and Qwen
+			// relaunch themselves as in a user's run, whose relaunched
+			// process sets more (driver.NoRelaunch).
+			relaunch: true,
 			// Copilot also runs a Claude project's own settings: only the
 			// migrated hook may act on the host.
 			removeSource: true,

@@ -67,6 +67,10 @@ type scenario struct {
 	// needsHookx puts hookx on the agent's PATH in the native run too: the
 	// scenario's own configuration calls hookx wrap by hand.
 	needsHookx bool
+	// relaunch runs Gemini CLI and Qwen Code as a user's run starts them,
+	// relaunching themselves (driver.Sandbox.Relaunch): for a scenario that
+	// looks at every variable the agent gives its hooks.
+	relaunch bool
 	// alsoFrom are further source dialects whose settings the scenario's
 	// files hold: after hookx migrate from dialect, the hookx path also
 	// migrates from each of these into the same host, which must keep the

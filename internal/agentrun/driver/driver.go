@@ -57,6 +57,11 @@ type Sandbox struct {
 	// OpenCodePlugin holds OpenCode's plugin API (agents.Paths.
 	// OpenCodePlugin), which Setup copies into the project's .opencode/.
 	OpenCodePlugin string
+	// Relaunch leaves out NoRelaunch: Gemini CLI and Qwen Code relaunch
+	// themselves as a user's run does, for a run that looks at every
+	// variable the agent gives its hooks (the relaunched process has a few
+	// more than NoRelaunch).
+	Relaunch bool
 
 	runs atomic.Int32
 }
@@ -170,6 +175,9 @@ func (s *Sandbox) Env(a Agent, baseURL string) []string {
 			"GEMINI_API_KEY=dummy",
 			"GEMINI_CLI_TRUST_WORKSPACE=true",
 		)
+		if !s.Relaunch {
+			env = append(env, NoRelaunch[Gemini])
+		}
 	case Claude:
 		env = append(env,
 			"ANTHROPIC_BASE_URL="+baseURL,
@@ -185,6 +193,16 @@ func (s *Sandbox) Env(a Agent, baseURL string) []string {
 	}
 	return env
 }
+
+// NoRelaunch is, for Gemini CLI and Qwen Code, the variable their launcher
+// sets for the child it relaunches with a larger V8 heap, and that child's
+// hooks inherit (mappings/data/evidence/{gemini,qwen}-env.jsonc). Env sets
+// it from the start (unless Sandbox.Relaunch): the launcher no longer loads
+// the whole bundle once only to start it again (a third of a Gemini run's
+// CPU time, a fifth of a Qwen run's, measured 2026-11-28), and the hooks
+// see the same environment but for what only the relaunch adds (Qwen's
+// QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE).
+var NoRelaunch = map[Agent]string{Gemini: "GEMINI_CLI_NO_RELAUNCH=true", Qwen: "QWEN_CODE_NO_RELAUNCH=true"}
 
 // Result is the outcome of one process run.
 type Result struct {

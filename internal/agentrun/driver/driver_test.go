@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -101,5 +102,34 @@ func TestRunEndsDetachedLeftovers(t *testing.T) {
 	}
 	if left := sb.Running(); len(left) != 0 {
 		t.Errorf("processes with the sandbox HOME left: %v", left)
+	}
+}
+
+// Gemini CLI and Qwen Code run without relaunching themselves (one load of
+// their bundle, not two), and only with the variable their launcher gives
+// the relaunched process, which each agent's environment ledger shows its
+// hooks inherit: what a hook sees does not change.
+func TestNoRelaunchIsWhatTheHooksSeeAnyway(t *testing.T) {
+	sb, err := NewSandbox(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Agent{Gemini, Qwen} {
+		v := NoRelaunch[a]
+		name, _, _ := strings.Cut(v, "=")
+		if name == "" || !slices.Contains(sb.Env(a, "http://127.0.0.1:1"), v) {
+			t.Errorf("%s: Env has no %q", a, v)
+		}
+		user := &Sandbox{Home: sb.Home, Tmp: sb.Tmp, Project: sb.Project, Relaunch: true}
+		if slices.ContainsFunc(user.Env(a, "http://127.0.0.1:1"), func(kv string) bool { return strings.HasPrefix(kv, name+"=") }) {
+			t.Errorf("%s: Env with Relaunch has %s", a, name)
+		}
+		ledger, err := os.ReadFile(filepath.Join("..", "..", "..", "mappings", "data", "evidence", string(a)+"-env.jsonc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(ledger), `"name": "`+name+`"`) {
+			t.Errorf("%s: %s is not in its environment ledger: the hooks would see a variable their agent does not give them", a, name)
+		}
 	}
 }

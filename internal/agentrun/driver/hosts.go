@@ -246,12 +246,16 @@ func (s *Sandbox) openAIEnv(a Agent, baseURL string) []string {
 			"XDG_CACHE_HOME=" + cache, "NO_COLOR=1",
 		}
 	case Qwen:
-		return []string{
+		env := []string{
 			"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=" + v1, "OPENAI_MODEL=" + FakeModel,
 			"QWEN_CODE_SUPPRESS_YOLO_WARNING=1",
 			"QWEN_DEBUG_LOG_FILE=1", // the only place an invalid hook is reported
 			"NO_COLOR=1",
 		}
+		if !s.Relaunch {
+			env = append(env, NoRelaunch[Qwen]) // one load of the bundle, not two
+		}
+		return env
 	case Droid:
 		// Without it Droid looks up api.factory.ai and an OpenTelemetry
 		// collector, and waits about 6 s on DNS.
