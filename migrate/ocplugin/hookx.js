@@ -119,6 +119,11 @@ export default async function hookx(ctx) {
     const refuse = async () => { throw new Error(why); };
     return { "tool.execute.before": refuse, "chat.message": refuse };
   }
+  // A hook of an event the plugin does not run is skipped: say so at load,
+  // on stderr (hookx doctor reports it too, HX241).
+  for (const h of hooks) {
+    if (!Object.hasOwn(KEYS, h.event)) console.error(`hookx: ${HOOKS_FILE}: a hook for ${JSON.stringify(h.event)}, an event this plugin does not run, is skipped (see hookx doctor)`);
+  }
   const directory = ctx && ctx.directory, worktree = ctx && ctx.worktree;
   // each runs, in order, the hooks of one event whose tools name the tool
   // (a prompt has no tool: every hook of chat.message runs).

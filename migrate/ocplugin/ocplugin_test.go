@@ -98,6 +98,7 @@ func TestPlugin(t *testing.T) {
 			hooksFile                 string // written instead of the test's own
 			wantArgs                  map[string]any
 			wantThrow                 string // substring of what the handler threw
+			wantStderr                string // substring of the plugin's stderr
 		}{
 			{name: "allow", mode: "allow", tool: "bash", command: "ls", wantArgs: map[string]any{"command": "ls"}},
 			{name: "other tool not run", mode: "block", tool: "read", command: "ls", wantArgs: map[string]any{"command": "ls"}},
@@ -121,7 +122,8 @@ func TestPlugin(t *testing.T) {
 			{name: "null hook fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{"hooks":[null]}`, wantThrow: "a hook it cannot read"},
 			{name: "hooks file null fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `null`, wantThrow: "no hooks array"},
 			{name: "hooks file not JSON fails closed", mode: "allow", tool: "read", command: "ls", hooksFile: `{`, wantThrow: "cannot read"},
-			{name: "another event's hook not run", mode: "block", tool: "bash", command: "rm -rf /", hooksFile: `{"hooks":[{"event":"PreToolUse","tools":["bash"],"argv":["block"]}]}`, wantArgs: map[string]any{"command": "rm -rf /"}},
+			{name: "another event's hook not run", mode: "block", tool: "bash", command: "rm -rf /", hooksFile: `{"hooks":[{"event":"PreToolUse","tools":["bash"],"argv":["block"]},{"event":"__proto__","tools":["bash"],"argv":["block"]}]}`, wantArgs: map[string]any{"command": "rm -rf /"},
+				wantStderr: `a hook for "PreToolUse", an event this plugin does not run, is skipped`},
 			{name: "hooks file missing fails closed", mode: "allow", tool: "read", command: "ls", noHooksFile: true, wantThrow: "cannot read"},
 		} {
 			t.Run(rt+"/"+tc.name, func(t *testing.T) {
@@ -164,9 +166,17 @@ func TestPlugin(t *testing.T) {
 				}
 				cmd.Env = append(os.Environ(), "PATH="+path)
 				cmd.Env = append(cmd.Env, argv[1:]...)
+				var stderr strings.Builder
+				cmd.Stderr = &stderr
 				b, err := cmd.Output()
 				if err != nil {
-					t.Fatalf("%s: %v\n%s", rt, err, b)
+					t.Fatalf("%s: %v\n%s%s", rt, err, b, stderr.String())
+				}
+				if !strings.Contains(stderr.String(), tc.wantStderr) {
+					t.Errorf("stderr %q, want %q in it", stderr.String(), tc.wantStderr)
+				}
+				if tc.wantStderr != "" && !strings.Contains(stderr.String(), `"__proto__"`) {
+					t.Errorf("stderr %q does not name the __proto__ event (Object.hasOwn, not the in operator)", stderr.String())
 				}
 				var got out
 				if err := json.Unmarshal(b, &got); err != nil {
