@@ -169,7 +169,8 @@ func failedClosed(o *outcome) []string {
 
 // openCodeKiloScenarios are the few of Pi's plugin-host scenarios that
 // also run on OpenCode 1.18.33 and Kilo Code 7.7.9 (issue 29), sharing
-// Pi's native runs: a Claude guard in the awkward directory (blocks
+// Pi's native runs: a Claude exit-2 guard, a Claude permissionDecision
+// guard in the awkward directory (blocks
 // `rm -rf build` with the reason reaching the model, lets the harmless
 // command run, the name never runs as code), a Codex guard, a Gemini guard,
 // a Claude file guard on the write and edit tools, the rewrite, a Claude
@@ -177,7 +178,7 @@ func failedClosed(o *outcome) []string {
 // (tool.execute.after), and hookx missing (fails closed). An OpenCode run
 // is about 10 s, a Kilo run about 20 s, so not the whole family.
 var openCodeKiloScenarios = []string{
-	"pi/claude-awkward-dir", "pi/codex-permissionDecision-deny", "pi/gemini-decision-deny", "pi/claude-file-guard",
+	"pi/claude-exit2", "pi/claude-awkward-dir", "pi/codex-permissionDecision-deny", "pi/gemini-decision-deny", "pi/claude-file-guard",
 	"pi/claude-rewrite", "pi/claude-posttool-context", "pi/hookx-missing",
 }
 
