@@ -1546,6 +1546,27 @@ func (d *Dialect) SplitMCP(name string, known []string) (server, tool string, ok
 	return server, tool, true
 }
 
+// MCPSplits are every way an MCP tool name of d splits into server and
+// tool, the first separator's first (SplitMCP's): where the separator may
+// also stand inside a server's or a tool's name (OpenCode's server_tool,
+// Crush's and Pi's mcp_server_tool, with servers and tools named
+// my_server, create_issue), the name alone does not say which server's
+// tool it is.
+func (d *Dialect) MCPSplits(name string) [][2]string {
+	first, _, ok := d.SplitMCP(name, nil)
+	if !ok {
+		return nil
+	}
+	rest := name[len(d.MCP.Prefix):]
+	out := [][2]string{}
+	for i := len(first); i+len(d.MCP.Separator) < len(rest); i++ {
+		if strings.HasPrefix(rest[i:], d.MCP.Separator) && i > 0 {
+			out = append(out, [2]string{rest[:i], rest[i+len(d.MCP.Separator):]})
+		}
+	}
+	return out
+}
+
 var mcpUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_\-.:]`) })
 
 // MCPName builds the dialect's name for an MCP tool. exact is false when the

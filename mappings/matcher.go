@@ -346,6 +346,9 @@ func (t *Table) HookTool(host, hook *Dialect, name string, m *ToolMatcher) (tm T
 				}
 			}
 		}
+		if splits := host.MCPSplits(name); tm.From == nil && len(splits) > 1 {
+			return ambiguousMCPTool(hook, tm, splits, m)
+		}
 		fits, err := m.Match(passed)
 		return tm, fits, err
 	}
@@ -422,6 +425,35 @@ func bareMCPTool(host, hook *Dialect, name string, m *ToolMatcher) (tm ToolMappi
 	}
 	return ToolMapping{}, false, true, matcherError{fmt.Errorf("%s names MCP tools without their server, and %s may be the tool of %s the hook's matcher %q names: hookx cannot tell which",
 		host.Agent, name, map[bool]string{true: "several servers", false: "a server"}[len(hits) > 1], src)}
+}
+
+// ambiguousMCPTool maps an MCP tool whose name splits into server and
+// tool in several ways (splits, MCPSplits'): the host's agent knows which
+// server it came from, hookx does not. A matcher naming it under any split
+// runs the hook, presented under the first name the matcher names: a guard
+// of server my_server (mcp__my_server__.*) must run on OpenCode's
+// my_server_delete_repo, which the first split alone makes my's
+// server_delete_repo, and let it run unguarded.
+func ambiguousMCPTool(hook *Dialect, tm ToolMapping, splits [][2]string, m *ToolMatcher) (ToolMapping, bool, error) {
+	first := tm.Name
+	for _, sp := range splits {
+		for _, n := range hook.MCPNames(sp[0], sp[1]) {
+			ok, err := m.Match(n)
+			if err != nil {
+				return tm, false, err
+			}
+			if !ok {
+				continue
+			}
+			if n != first {
+				tm.Name = n
+				tm.Note = joinNotes(fmt.Sprintf("presented as %s (server %s), the name the hook's matcher names: the host's name does not say where its server's name ends", n, sp[0]), tm.Note)
+			}
+			tm.Mark = worse(tm.Mark, Approximate)
+			return tm, true, nil
+		}
+	}
+	return tm, false, nil
 }
 
 // alsoTools are the tools of d that stand for the other canonical tools t

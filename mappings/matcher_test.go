@@ -153,6 +153,7 @@ func TestMatchFailsWhereTheRegexCannotBeEvaluated(t *testing.T) {
 func TestHookToolPresentsTheToolTheMatcherNames(t *testing.T) {
 	tab := Default()
 	claude, gemini := tab.MustDialect("claude"), tab.MustDialect("gemini")
+	opencode, kilo := tab.MustDialect("opencode"), tab.MustDialect("kilo")
 	for _, tc := range []struct {
 		host          *Dialect
 		hook          *Dialect
@@ -172,6 +173,16 @@ func TestHookToolPresentsTheToolTheMatcherNames(t *testing.T) {
 		{claude, gemini, "Grep", "search_file_content", "grep_search", false, Approximate},
 		{claude, gemini, "Grep", "grep", "grep_search", true, Approximate},
 		{claude, gemini, "mcp__srv_x__create", "mcp_srv_x_.*", "mcp_srv_x_create", true, Exact},
+		// OpenCode names an MCP tool server_tool: my_server_delete_repo
+		// may be my_server's delete_repo, which the guard names, or my's
+		// server_delete_repo; the guard runs (under the first split alone
+		// it did not, and the call ran unguarded).
+		{opencode, claude, "my_server_delete_repo", "mcp__my_server__.*", "mcp__my_server__delete_repo", true, Approximate},
+		{opencode, claude, "my_server_delete_repo", "mcp__my_server__delete_repo", "mcp__my_server__delete_repo", true, Approximate},
+		{kilo, claude, "my_server_delete_repo", "mcp__my_server__.*", "mcp__my_server__delete_repo", true, Approximate},
+		{opencode, claude, "my_server_delete_repo", "mcp__my__.*", "mcp__my__server_delete_repo", true, Approximate},
+		{opencode, claude, "github_delete_repo", "mcp__my_server__.*", "", false, None},
+		{opencode, claude, "my_server_delete_repo", "", "mcp__my__server_delete_repo", true, Approximate},
 	} {
 		var m *ToolMatcher
 		if tc.matcher != "" {

@@ -32,6 +32,14 @@ func TestDispatcherCurrentOnlyCallsHookx(t *testing.T) {
 		{"hookx >/tmp/x", false},
 		{"\"$HOOKX\"", false},
 		{"'/usr/bin/hookx'\r", false},
+		// Absolute, named for hookx, and a file of the project: the
+		// dispatcher's /proc/self/cwd is the project. The cases below fail
+		// on 5a008d0.
+		{"/proc/self/cwd/.clinerules/hookx", false},
+		{"/proc/1/cwd/hookx", false},
+		{"/dev/fd/3/hookx", false},
+		{"/usr/bin/../../proc/self/cwd/hookx", false},
+		{"/usr//bin/./hookx", false},
 	} {
 		for _, crlf := range []bool{false, true} {
 			script := clinehooks.Render(tc.hookx, "0.1.0", "PreToolUse", true)

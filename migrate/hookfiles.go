@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -130,7 +131,24 @@ func hookxWord(h string) bool {
 		}
 	}
 	v, err := wordValue(call.Args[0])
-	return err == nil && HostQuote(v) == h && (v == "hookx" || filepath.IsAbs(v) && strings.Contains(strings.ToLower(filepath.Base(v)), "hookx"))
+	return err == nil && HostQuote(v) == h && (v == "hookx" || filepath.IsAbs(v) && strings.Contains(strings.ToLower(filepath.Base(v)), "hookx") && !relativeAbs(v))
+}
+
+// relativeAbs reports whether an absolute path is one no hookx is
+// installed as, which may still name a file of the project: one that is
+// not clean (/usr/bin/../../proc/self/cwd/hookx), or one under /proc or
+// /dev, whose /proc/self/cwd/… and /dev/fd/… are relative to the process
+// that runs it (the dispatcher runs in the project).
+func relativeAbs(v string) bool {
+	if path.Clean(v) != v {
+		return true
+	}
+	for _, dir := range []string{"/proc/", "/dev/"} {
+		if strings.HasPrefix(v, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 // HookFileEvents are the events of d's entries file data that hold at

@@ -393,6 +393,14 @@ func (tr *Translator) mapToolName(raw map[string]json.RawMessage, name string) (
 	m = toolMapping{ToolMapping: tm}
 	if server, tool, ok := tr.From.SplitMCP(name, nil); ok {
 		m.mcpServer, m.mcpTool = server, tool
+		// Where the name splits in several ways, the split the hook is
+		// presented (HookTool: the one its matcher names).
+		for _, sp := range tr.From.MCPSplits(name) {
+			if slices.Contains(tr.To.MCPNames(sp[0], sp[1]), m.Name) {
+				m.mcpServer, m.mcpTool = sp[0], sp[1]
+				break
+			}
+		}
 	}
 	return m, fits, nil
 }

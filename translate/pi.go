@@ -67,12 +67,24 @@ func piFails(ev *mappings.Event, why string) Verdict {
 	return Verdict{SystemMessage: why}
 }
 
+// pluginMaxOutput is the plugins' MAX_OUTPUT (hookx.ts, hookx.js): more
+// answer than this is refused.
+const pluginMaxOutput = 1 << 20
+
 // jsonSpace is the white space JSON.parse skips around a value.
 const jsonSpace = " \t\n\r"
 
 // readPlugin reads an answer as the plugin of d (hookx.ts, hookx.js) does
 // on ev.
 func (f pluginHostFamily) readPlugin(d *mappings.Dialect, ev *mappings.Event, out Output, fs *findings) Verdict {
+	if len(out.Stdout) > pluginMaxOutput {
+		// The plugin kills hookx and refuses once its answer's text is
+		// over MAX_OUTPUT, counted in UTF-16 units of what it decoded (as
+		// it came, in chunks), never more than the bytes: past that many
+		// bytes it may, and hookx cannot tell how the chunks fell. hookx's
+		// own bound (16 MiB) let a hook's {"reason": <1 MiB>} through as {}.
+		return piFails(ev, fmt.Sprintf("hookx guard failed closed: answer too long (%d bytes; the plugin reads at most %d)", len(out.Stdout), pluginMaxOutput))
+	}
 	if out.Signaled || out.ExitCode != 0 {
 		why := fmt.Sprintf("hook exited with code %d", out.ExitCode)
 		if out.Signaled {
