@@ -172,9 +172,16 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 	if ev.Name == "shell" || ev.Name == "write" {
 		steps = append(steps, fakemodel.Step{Calls: []fakemodel.Call{agentrun.ShellCall(agent, probe)}}, fakemodel.Say("Done."))
 	}
-	o, err := agentrun.Run(context.Background(), l.paths, sb, agentrun.Spec{
+	spec := agentrun.Spec{
 		Agent: agent, Prompt: prompt, Steps: steps, PathDirs: []string{filepath.Dir(opts.Live.Hookx)}, Timeout: opts.Live.Timeout,
-	})
+	}
+	if !opts.Unconfined {
+		// The agent and the hooks it runs: in the sandbox, offline but
+		// for the fake model, blind to the real home and project.
+		home, _ := os.UserHomeDir()
+		spec.Confine = &agentrun.Confine{Helper: opts.Exec, Hide: []string{opts.Home, home, opts.Dir}}
+	}
+	o, err := agentrun.Run(context.Background(), l.paths, sb, spec)
 	if o != nil {
 		defer o.Server.Close()
 	}
@@ -182,7 +189,11 @@ func (l *liveRun) cell(c Case, hk Hook, host *mappings.Dialect, opts Options) (C
 		return cell, fmt.Errorf("run %s: %w", host.Agent, err)
 	}
 	cell.Ran = true
-	cell.Notes = append(cell.Notes, fmt.Sprintf("live: %s ran in %s", host.Agent, o.Result.Duration.Round(100*time.Millisecond)))
+	how := "unconfined"
+	if spec.Confine != nil {
+		how = "confined"
+	}
+	cell.Notes = append(cell.Notes, fmt.Sprintf("live: %s ran in %s, %s", host.Agent, o.Result.Duration.Round(100*time.Millisecond), how))
 	for _, w := range o.Warnings {
 		cell.Notes = append(cell.Notes, "live: "+w)
 	}

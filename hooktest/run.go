@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookx-dev/hookx/doctor"
+	"github.com/hookx-dev/hookx/internal/confine"
 	"github.com/hookx-dev/hookx/internal/hookrun"
 	"github.com/hookx-dev/hookx/mappings"
 	"github.com/hookx-dev/hookx/translate"
@@ -35,7 +36,8 @@ type Options struct {
 	Wrap   []string
 	Getenv func(string) string
 	Limit  time.Duration // per run; default 10s
-	// Live, when set, runs each case in the real agent instead (RunLive).
+	// Live, when set, runs each case in the real agent instead (RunLive),
+	// confined (with Exec's helper) unless Unconfined.
 	Live *Live
 }
 
@@ -52,11 +54,12 @@ type Live struct {
 // be (offline, or no npm).
 var ErrLiveInstall = errors.New("the agents for --live are not installed and could not be")
 
-// ErrLiveConfined is Run's answer to a live run without Unconfined: the
-// agents must reach the fake model over loopback TCP, which the
-// confinement refuses (every TCP port), so a live run cannot be confined
-// yet.
-var ErrLiveConfined = errors.New("hookx test --live runs the agents, and the project's hooks in them, with loopback TCP to the fake model, which hookx's confinement refuses: it cannot confine a live run yet")
+// ErrLiveConfined is Run's answer to a live run without Unconfined where
+// the agents cannot be confined: a confined live run needs, beyond
+// Landlock, an empty network namespace for each agent (the fake model's
+// port is the one it may connect to, and Landlock's port rule does not
+// restrict the address).
+var ErrLiveConfined = errors.New("hookx test --live confines the agents, and the project's hooks in them, each in an empty network namespace of its own with the fake model, which hookx cannot do here")
 
 // Cell is one case on one host.
 type Cell struct {
@@ -83,7 +86,9 @@ func Run(f *File, opts Options) ([]Cell, error) {
 		return nil, ErrUnconfined
 	}
 	if opts.Live != nil && !opts.Unconfined {
-		return nil, ErrLiveConfined
+		if err := confine.IsolationAvailable(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrLiveConfined, err)
+		}
 	}
 	if opts.Limit == 0 {
 		opts.Limit = 10 * time.Second

@@ -81,7 +81,7 @@ unreadable test file; 3 an I/O or internal error.`,
 	cmd.Flags().BoolVar(&opts.schema, "schema", false, "print the JSON Schema of a test file")
 	cmd.Flags().BoolVar(&opts.init, "init", false, "write a starter test file for the project's hooks (FILE, default "+defaultTestFile+")")
 	cmd.Flags().BoolVar(&opts.unconfined, "unconfined", false, "run the hooks where they cannot be confined, with your rights")
-	cmd.Flags().BoolVar(&opts.live, "live", false, "run the cases in the real agents, offline, with a scripted fake model (installs the pinned agents on first use; needs --unconfined)")
+	cmd.Flags().BoolVar(&opts.live, "live", false, "run the cases in the real agents, confined and offline, with a scripted fake model (installs the pinned agents on first use)")
 	return cmd
 }
 
@@ -99,6 +99,15 @@ func testRun(opts *testOptions) error {
 		return withCode(exitInternal, fmt.Errorf("test: %w", err))
 	}
 	ropts.Wrap = []string{self, "wrap"}
+	// --live: each agent, and the hooks it runs, confined as a hook is,
+	// in an empty network namespace where only the fake model listens.
+	var liveErr error
+	if opts.live {
+		liveErr = confine.IsolationAvailable()
+	}
+	if liveErr != nil && !opts.unconfined {
+		return withCode(exitBadInput, fmt.Errorf("test: refusing --live: %v: %v. Pass --unconfined to run it anyway: the agents and the project's hooks then run with your rights, in a throwaway home, offline but for the fake model", hooktest.ErrLiveConfined, liveErr))
+	}
 	if cerr := confine.Available(); cerr != nil {
 		if !opts.unconfined {
 			return withCode(exitBadInput, fmt.Errorf("test: refusing to run the hooks: %v; they are the project's code and would run with your rights (your files, your keys, the network). Pass --unconfined to run them anyway", cerr))
@@ -110,11 +119,10 @@ func testRun(opts *testOptions) error {
 	}
 	ropts.Home, _ = os.UserHomeDir()
 	if opts.live {
-		if !opts.unconfined {
-			return withCode(exitBadInput, fmt.Errorf("test: refusing --live: %v. Pass --unconfined to run it anyway: the agents and the project's hooks then run with your rights, in a throwaway home, offline but for the fake model", hooktest.ErrLiveConfined))
+		if liveErr != nil {
+			fmt.Fprintf(opts.s.Err, "test: warning: --live runs unconfined (%v): the agents and the project's hooks run with your rights (in a throwaway home), and a case's command the hook lets through really runs, network included\n", liveErr)
+			ropts.Unconfined = true
 		}
-		fmt.Fprintln(opts.s.Err, "test: warning: --live runs unconfined: the agents and the project's hooks run with your rights (in a throwaway home), and a case's command the hook lets through really runs, network included")
-		ropts.Unconfined = true
 		ropts.Live = &hooktest.Live{Hookx: self}
 	}
 	if opts.init {

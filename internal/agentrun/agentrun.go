@@ -196,6 +196,24 @@ type Spec struct {
 	// PathDirs go first on the agent's PATH (where hookx is).
 	PathDirs []string
 	Timeout  time.Duration // default the driver's
+	// Confine, when set, runs the agent confined (rule 4).
+	Confine *Confine
+}
+
+// Confine is how a confined run confines the agent and, with it, the
+// project's hooks it runs: the confining helper (hookx probe-exec) starts
+// it in an empty network namespace of its own, where the fake model's port
+// is the only one served and the only one it may connect to (Landlock);
+// it writes only inside the sandbox (its home and the project's copy) and
+// reads neither the real home nor the real project, but the agents'
+// install directory and the PATH directories (hookx) inside them.
+type Confine struct {
+	// Helper is the program and first argument of the helper: hookx,
+	// confine.HelperName.
+	Helper []string
+	// Hide are the directories it may not read: the real home, the real
+	// project.
+	Hide []string
 }
 
 // Outcome is what one run did.
@@ -210,6 +228,14 @@ type Outcome struct {
 // the shell commands it runs (Ran). Close the Outcome's Server when done.
 func Run(ctx context.Context, p agents.Paths, sb *driver.Sandbox, s Spec) (*Outcome, error) {
 	script := fakemodel.Script{Steps: s.Steps, MaxMain: 20}
+	var inside *confine.Listener
+	if s.Confine != nil {
+		var err error
+		if inside, err = confine.NewListener(confine.FakeModelPort); err != nil {
+			return nil, err
+		}
+		script.Listener = inside
+	}
 	var srv *fakemodel.Server
 	switch s.Agent.Wire() {
 	case driver.WireGemini:
@@ -236,13 +262,29 @@ func Run(ctx context.Context, p agents.Paths, sb *driver.Sandbox, s Spec) (*Outc
 	if prompt == "" {
 		prompt = "do the task"
 	}
-	res, err := sb.Run(ctx, driver.Cmd{
+	cmd := driver.Cmd{
 		Path:    Exe(p, s.Agent),
 		Args:    append(driver.AgentArgs(s.Agent, prompt), recordArgs[s.Agent]...),
 		Env:     append(sb.Env(s.Agent, srv.URL), "BASH_ENV="+rc),
 		Stop:    srv.Exceeded(),
 		Timeout: s.Timeout,
-	})
+	}
+	if c := s.Confine; c != nil {
+		if len(c.Helper) != 2 {
+			srv.Close()
+			return nil, fmt.Errorf("agentrun: the confining helper is %q, not a program and its subcommand", c.Helper)
+		}
+		pol := confine.Policy{
+			Write:      []string{sb.Root},
+			Hide:       c.Hide,
+			Read:       append([]string{p.Dir}, s.PathDirs...),
+			ConnectTCP: []uint16{inside.Port},
+		}
+		cmd.Args = append([]string{c.Helper[1]}, confine.Args(pol, append([]string{cmd.Path}, cmd.Args...)...)...)
+		cmd.Path = c.Helper[0]
+		cmd.Prepare = inside.Prepare
+	}
+	res, err := sb.Run(ctx, cmd)
 	o := &Outcome{Sandbox: sb, Server: srv, Result: res}
 	if err != nil {
 		return o, err

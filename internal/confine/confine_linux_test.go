@@ -33,6 +33,20 @@ func TestMain(m *testing.M) {
 				}
 			}
 			os.Exit(0)
+		case "hostile-hello":
+			// Connect to every address given; say what answered.
+			for _, a := range os.Args[2:] {
+				c, err := net.DialTimeout("tcp", a, 3*time.Second)
+				if err != nil {
+					fmt.Printf("refused %s\n", a)
+					continue
+				}
+				c.SetReadDeadline(time.Now().Add(3 * time.Second))
+				b, _ := io.ReadAll(c)
+				fmt.Printf("%s answered %q\n", a, b)
+				c.Close()
+			}
+			os.Exit(0)
 		case "hostile-connect":
 			// Connect to every address given; say which worked.
 			for _, a := range os.Args[2:] {
@@ -197,6 +211,66 @@ func TestConnectTCPOnlyToTheGivenPort(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	want := fmt.Sprintf("connected %s\nrefused %s\n", addrs[0], addrs[1])
+	if string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// TestListenerInsideTheNamespace runs the helper as hookx test --live
+// does: in an empty network namespace of its own, where it listens on the
+// fake model's port and hands the socket back (Listener). The confined
+// command reaches the server behind that socket, and nothing of the host:
+// not the host's service on the same port (Landlock's port rule alone
+// would let it through), nor another port.
+func TestListenerInsideTheNamespace(t *testing.T) {
+	if err := IsolationAvailable(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := func(l net.Listener, say string) {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(say))
+			c.Close()
+		}
+	}
+	var addrs []string
+	var ports []uint16
+	for _, say := range []string{"the host's service", "another service of the host"} {
+		l, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		go serve(l, say)
+		addrs = append(addrs, l.Addr().String())
+		ports = append(ports, uint16(l.Addr().(*net.TCPAddr).Port))
+	}
+	// The fake model's port is the host service's.
+	inside, err := NewListener(ports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inside.Close()
+	go serve(inside, "the fake model")
+	cmd := exec.Command(self, append([]string{HelperName}, Args(Policy{Write: []string{t.TempDir()}, ConnectTCP: ports[:1]}, self, "hostile-hello", addrs[0], addrs[1])...)...)
+	if err := inside.Prepare(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := fmt.Sprintf("%s answered \"the fake model\"\nrefused %s\n", addrs[0], addrs[1])
 	if string(out) != want {
 		t.Errorf("got %q, want %q", out, want)
 	}

@@ -34,6 +34,8 @@ func Args(p Policy, argv ...string) []string {
 // command never ran.
 func Main(args []string) error {
 	var p Policy
+	var listen uint16
+	handoff := -1
 	for len(args) > 0 && args[0] != "--" {
 		if len(args) < 2 {
 			return fmt.Errorf("%s: %s needs a directory", HelperName, args[0])
@@ -51,6 +53,18 @@ func Main(args []string) error {
 				return fmt.Errorf("%s: --connect-tcp needs a port, not %q", HelperName, args[1])
 			}
 			p.ConnectTCP = append(p.ConnectTCP, uint16(port))
+		case "--listen-tcp":
+			port, err := strconv.ParseUint(args[1], 10, 16)
+			if err != nil || port == 0 {
+				return fmt.Errorf("%s: --listen-tcp needs a port, not %q", HelperName, args[1])
+			}
+			listen = uint16(port)
+		case "--handoff-fd":
+			fd, err := strconv.Atoi(args[1])
+			if err != nil || fd < 3 {
+				return fmt.Errorf("%s: --handoff-fd needs a descriptor above 2, not %q", HelperName, args[1])
+			}
+			handoff = fd
 		default:
 			return fmt.Errorf("%s: unknown flag %s", HelperName, args[0])
 		}
@@ -60,6 +74,14 @@ func Main(args []string) error {
 		return errors.New(HelperName + ": usage: probe-exec [--write DIR] [--hide DIR] [--read DIR] -- COMMAND [ARG...]")
 	}
 	argv := args[1:]
+	if (listen == 0) != (handoff < 0) {
+		return errors.New(HelperName + ": --listen-tcp and --handoff-fd go together")
+	}
+	if listen != 0 {
+		if err := listenInside(listen, handoff); err != nil {
+			return err
+		}
+	}
 	if err := Restrict(p); err != nil {
 		return err
 	}

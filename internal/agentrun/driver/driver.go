@@ -260,6 +260,9 @@ type Cmd struct {
 	// detached into a session of its own, out of the reach of the group
 	// kill (Cline's hub daemon). They are listed in Result.Leftover.
 	EndLeftovers bool
+	// Prepare, when set, is given the command before it starts (hookx
+	// test --live confined: the namespace and descriptors of the helper).
+	Prepare func(*exec.Cmd) error
 }
 
 // Run runs c with stdin from /dev/null and stdout/stderr to files under the
@@ -302,8 +305,13 @@ func (s *Sandbox) Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Env = c.Env
 	cmd.Stdout, cmd.Stderr = stdout, stderr // files: Wait never waits on a grandchild's pipe
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if c.Prepare != nil {
+		if err := c.Prepare(cmd); err != nil {
+			return Result{}, err
+		}
+	}
 
-	res := Result{Args: append([]string{c.Path}, c.Args...)}
+	res := Result{Args: cmd.Args}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return res, fmt.Errorf("start %s: %w", c.Path, err)

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -85,6 +86,10 @@ type Script struct {
 	// the request ("Done. The tool said: …"), so the agent's own output
 	// shows what reached the model. OpenAI servers only.
 	Quote bool
+	// Listener, when set, is where the server serves (hookx test --live
+	// confined: a port inside the agent's own network namespace);
+	// default a new one on 127.0.0.1.
+	Listener net.Listener
 }
 
 // Request is one recorded HTTP request.
@@ -142,7 +147,12 @@ func start(k kind, s Script) *Server {
 		s.Final = "Done."
 	}
 	f := &Server{kind: k, script: s, exceeded: make(chan struct{})}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
+	if s.Listener != nil {
+		f.srv.Listener.Close()
+		f.srv.Listener = s.Listener
+	}
+	f.srv.Start()
 	f.URL = f.srv.URL
 	return f
 }
