@@ -49,9 +49,13 @@ func TestHookxTestLive(t *testing.T) {
 		{"exit2", "echo 'HXTEST-DENY: rm -rf build is forbidden' >&2; exit 2"},
 		{"ignored-idiom", emit(`{"decision":"deny","reason":"HXTEST-DENY: rm -rf build is forbidden"}`)},
 	} {
+		// The exit-2 guard and the outcomes run as hookx test --live runs
+		// them, confined; the ignored idiom as --live --unconfined, so both
+		// ways are held to the fast path on every agent.
+		mode := liveMode{confined: g.name == "exit2"}
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			hookxTestLive(t, p, bin, liveMode{}, &hooktest.File{Cases: guardCases}, &scenario{
+			hookxTestLive(t, p, bin, mode, &hooktest.File{Cases: guardCases}, &scenario{
 				name: "hookx-test", dialect: driver.Claude,
 				hooks:   []hookDef{{event: "PreToolUse", matcher: "Bash", script: "guard"}},
 				scripts: map[string]string{"guard": onDangerous(g.body)},
@@ -68,7 +72,7 @@ func TestHookxTestLive(t *testing.T) {
 	t.Run("outcomes", func(t *testing.T) {
 		t.Parallel()
 		prompt := hooktest.Hook{Settings: ".claude/settings.json", Event: "UserPromptSubmit"}
-		hookxTestLive(t, p, bin, liveMode{}, &hooktest.File{Cases: []hooktest.Case{
+		hookxTestLive(t, p, bin, liveMode{confined: true}, &hooktest.File{Cases: []hooktest.Case{
 			{Name: "secret in a prompt", Hook: prompt,
 				Event: hooktest.Event{Name: "prompt", Prompt: "deploy with HXTEST-SECRET"}, Expect: hooktest.Expect{Outcome: "deny", Reason: "HXTEST-PROMPT"}},
 			{Name: "prompt context", Hook: prompt,
