@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -115,7 +116,11 @@ func (c *checker) checkPluginHostEntries(f *file) {
 	}
 	var src *mappings.Dialect
 	for _, h := range hf.Hooks {
-		if d, err := c.tbl.Dialect(h.From); err == nil && h.From != "" && d != f.d {
+		// "from" is what migrate noted; the argv's --from is what the
+		// plugin runs (an entry stripped of "from" hid every guard it
+		// dropped from doctor).
+		from := cmp.Or(h.From, argvFrom(h.Argv))
+		if d, err := c.tbl.Dialect(from); err == nil && from != "" && d != f.d {
 			src = d
 			break
 		}
@@ -210,4 +215,20 @@ func (c *checker) eventOwner(ev string) *mappings.Dialect {
 		}
 	}
 	return nil
+}
+
+// argvFrom is the dialect a plugin host's hook entry runs its hook as: the
+// value of hookx wrap's --from, before the hook's command.
+func argvFrom(argv []string) string {
+	for i, a := range argv {
+		switch {
+		case a == "--":
+			return ""
+		case a == "--from" && i+1 < len(argv):
+			return argv[i+1]
+		case strings.HasPrefix(a, "--from="):
+			return strings.TrimPrefix(a, "--from=")
+		}
+	}
+	return ""
 }
