@@ -258,6 +258,7 @@ func (r *runner) saveStop(st stopState) {
 // is kept (a later one of the same stop changes nothing that matters), and
 // the latest block of an earlier stop moves to Before.
 func (r *runner) saveSessionBlock(chain string, offset int64) {
+	defer lockState(r.sessionPath)()
 	var ss sessionStop
 	readState(r.sessionPath, &ss)
 	if ss.Chain != chain || ss.ended(r.stopKey) {
@@ -279,6 +280,7 @@ func (r *runner) saveSessionBlock(chain string, offset int64) {
 // a block of an earlier stop of the chain is recorded: unless another hook
 // blocks at this stop, the turn ends here (sessionStop.Ended).
 func (r *runner) saveSessionAllow(chain string) {
+	defer lockState(r.sessionPath)()
 	var ss sessionStop
 	readState(r.sessionPath, &ss)
 	if ss.Stop == "" || ss.Chain != chain || ss.Stop == r.stopKey || ss.Ended == r.stopKey {
