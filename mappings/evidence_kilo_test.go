@@ -5,15 +5,12 @@ package mappings
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hookx-dev/hookx/internal/agentrun/agents"
-	"github.com/tailscale/hujson"
 )
 
 // registryDefines are how Kilo Code 7.7.9's bundle defines a tool: the
@@ -87,24 +84,8 @@ func TestKiloToolsAreTheBinarysRegistry(t *testing.T) {
 	for id := range registryOthers {
 		defined[id] = true
 	}
-	b, err := os.ReadFile(filepath.Join("data", "evidence", "kilo-tools.jsonc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	std, err := hujson.Standardize(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ev struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(std, &ev); err != nil {
-		t.Fatal(err)
-	}
 	listed := map[string]bool{}
-	for _, e := range ev.Tools {
+	for _, e := range readToolsEvidence(t, "kilo") {
 		listed[e.Name] = true
 		if !defined[e.Name] {
 			t.Errorf("kilo-tools.jsonc lists %s, which %s does not define", e.Name, bin)

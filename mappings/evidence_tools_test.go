@@ -32,29 +32,12 @@ func TestToolsEvidenceHeldByTheTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := os.ReadFile(filepath.Join("data", "evidence", name+"-tools.jsonc"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			std, err := hujson.Standardize(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ev struct {
-				Tools []struct {
-					Name      string            `json:"name"`
-					Arguments map[string]string `json:"arguments"`
-					Evidence  string            `json:"evidence"`
-				} `json:"tools"`
-			}
-			if err := json.Unmarshal(std, &ev); err != nil {
-				t.Fatal(err)
-			}
-			if len(ev.Tools) == 0 {
+			tools := readToolsEvidence(t, name)
+			if len(tools) == 0 {
 				t.Fatalf("%s-tools.jsonc lists no tools", name)
 			}
 			listed := map[string]map[string]string{}
-			for _, e := range ev.Tools {
+			for _, e := range tools {
 				if strings.ContainsAny(e.Name, ", ") || e.Name == "" {
 					t.Errorf("%q: one tool an entry, by the name the plugin's input.tool gives it", e.Name)
 					continue
@@ -96,4 +79,32 @@ func TestToolsEvidenceHeldByTheTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// toolEvidence is one entry of data/evidence/<dialect>-tools.jsonc: a tool
+// the agent registers, its arguments and where the agent defines it.
+type toolEvidence struct {
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments"`
+	Evidence  string            `json:"evidence"`
+}
+
+// readToolsEvidence reads data/evidence/<name>-tools.jsonc.
+func readToolsEvidence(t *testing.T, name string) []toolEvidence {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("data", "evidence", name+"-tools.jsonc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	std, err := hujson.Standardize(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev struct {
+		Tools []toolEvidence `json:"tools"`
+	}
+	if err := json.Unmarshal(std, &ev); err != nil {
+		t.Fatal(err)
+	}
+	return ev.Tools
 }
